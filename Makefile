@@ -1,0 +1,69 @@
+# validatord — deterministic validator node for a scoring subnet.
+# Tools come from the Go module proxy or Debian's packages and are installed by the scripts that
+# need them; nothing here assumes more than Go, make and bash.
+
+GO       ?= go
+BIN      := bin/validatord
+PKGS     := ./...
+TEST_TIMEOUT ?= 20m
+
+.PHONY: all build test test-short verify fmt vet tidy-check proto proto-check detguard bench golden fuzz demo clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/validatord
+
+## test: the full test suite (unit, golden, datadriven, fuzz seed corpora, app, real CometBFT node).
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
+
+test-short:
+	$(GO) test -short -count=1 $(PKGS)
+
+## verify: formatting, vet, go.mod tidiness, generated code up to date, determinism guard.
+verify: fmt vet tidy-check proto-check detguard
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '\.pb\.go$$')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+tidy-check:
+	@cp go.mod /tmp/go.mod.verify && cp go.sum /tmp/go.sum.verify && \
+	$(GO) mod tidy && \
+	if ! diff -q go.mod /tmp/go.mod.verify >/dev/null || ! diff -q go.sum /tmp/go.sum.verify >/dev/null; then \
+		echo "go.mod/go.sum not tidy (run go mod tidy)"; cp /tmp/go.mod.verify go.mod; cp /tmp/go.sum.verify go.sum; exit 1; fi
+
+proto:
+	bash scripts/protogen.sh
+
+proto-check:
+	bash scripts/protogen.sh --check
+
+detguard:
+	$(GO) test -count=1 ./scripts/detguard/
+
+## bench: every benchmark; figures go into docs/performance.md.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+## golden: regenerate the reference vectors from the Python decimal scripts (50 digits).
+golden:
+	python3 scripts/golden.py
+	python3 scripts/golden_arena_gas.py
+
+## fuzz: a longer fuzz run of every target (FUZZTIME each).
+FUZZTIME ?= 30s
+fuzz:
+	bash scripts/fuzz.sh $(FUZZTIME)
+
+## demo: build, start a throw-away single-validator node, drive every track, print results.
+demo: build
+	bash scripts/demo.sh
+
+clean:
+	rm -rf bin

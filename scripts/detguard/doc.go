@@ -1,0 +1,17 @@
+// Package detguard is the determinism guard: it type-checks the consensus packages (app/, x/,
+// genesis/) and reports every construct that can make two validators compute different bytes from
+// the same blocks:
+//
+//   - float32 / float64 types and the math/rand packages,
+//   - time.Now (block time is an argument, never the clock),
+//   - go statements (no goroutines in block execution),
+//   - ranging over a map, unless the line before says "// det: sorted" (keys collected and sorted
+//     before anything reaches state or output),
+//   - shopspring/decimal calls that round with package globals or floats (Div, Pow, PowInt32,
+//     PowBigInt, Sqrt, Avg, NewFromFloat*, InexactFloat64, Float64, ExpTaylor, ExpHullAbrham) and
+//     any use of decimal's package variables (DivisionPrecision and friends).
+//
+// Run it with `go run ./scripts/detguard` (exit status 1 on findings) or through its test, which
+// `make test` runs. Generated *.pb.go files are skipped; the .proto files are checked for map and
+// floating-point fields instead.
+package detguard
