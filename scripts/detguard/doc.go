@@ -11,7 +11,6 @@
 //     PowBigInt, Sqrt, Avg, NewFromFloat*, InexactFloat64, Float64, ExpTaylor, ExpHullAbrham) and
 //     any use of decimal's package variables (DivisionPrecision and friends).
 //
-// Run it with `go run ./scripts/detguard` (exit status 1 on findings) or through its test, which
-// `make test` runs. Generated *.pb.go files are skipped; the .proto files are checked for map and
+// It runs as a test: `make detguard` alone, and within `make test` and `make verify`. Generated *.pb.go files are skipped; the .proto files are checked for map and
 // floating-point fields instead.
 package detguard
