@@ -1,0 +1,175 @@
+package window
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"math/bits"
+	"sort"
+
+	"github.com/shopspring/decimal"
+)
+
+// Vote is one validator's report on one item (a submission's measured
+// fields, or a gas truth): one value per measured field, in a fixed order
+// that the track defines.
+type Vote struct {
+	Validator []byte
+	Power     int64
+	Values    []decimal.Decimal
+}
+
+// Status says whether an item's reports have settled.
+type Status int
+
+const (
+	// StatusPending: neither the quorum nor the deadline has been reached.
+	StatusPending Status = iota
+	// StatusFinal: Values hold the weighted medians that count.
+	StatusFinal
+	// StatusExpired: the deadline came with at most 1/3 of the power reported;
+	// the item stays unscored.
+	StatusExpired
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusPending:
+		return "pending"
+	case StatusFinal:
+		return "final"
+	case StatusExpired:
+		return "expired"
+	}
+	return fmt.Sprintf("status(%d)", int(s))
+}
+
+// Outcome is the result of aggregating an item's votes.
+type Outcome struct {
+	Status Status
+	// Values holds one weighted median per field when Status is final, else nil.
+	Values        []decimal.Decimal
+	ReportedPower int64
+	TotalPower    int64
+	// Reporters is the number of distinct validators that reported.
+	Reporters int
+}
+
+// Aggregate turns the votes of distinct validators on one item into the
+// values that count. Votes are ordered by validator address first, so the
+// result does not depend on their arrival order. The item is final once the
+// reported power is strictly more than 2/3 of totalPower; at the deadline it
+// is final if the reported power is strictly more than 1/3, else expired;
+// otherwise it is pending. Each field's value is WeightedMedian over the votes.
+//
+// Errors: totalPower ≤ 0, an empty validator address, a duplicate validator,
+// a non-positive power, reported power above totalPower, votes with no
+// values or with different numbers of values, a value with more than 18 places.
+func Aggregate(votes []Vote, totalPower int64, atDeadline bool) (Outcome, error) {
+	if totalPower <= 0 {
+		return Outcome{}, inputErr("totalPower", totalPower, "must be positive")
+	}
+	sorted, err := sortVotes(votes)
+	if err != nil {
+		return Outcome{}, err
+	}
+	powers := make([]int64, len(sorted))
+	for i, v := range sorted {
+		powers[i] = v.Power
+	}
+	reported, err := sumPowers(powers)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if reported > totalPower {
+		return Outcome{}, inputErr("reportedPower", reported, fmt.Sprintf("exceeds total power %d", totalPower))
+	}
+	out := Outcome{ReportedPower: reported, TotalPower: totalPower, Reporters: len(sorted)}
+	out.Status = quorumStatus(reported, totalPower, atDeadline)
+	if out.Status != StatusFinal {
+		return out, nil
+	}
+	out.Values, err = fieldMedians(sorted, powers)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return out, nil
+}
+
+// quorumStatus applies the 2/3 quorum and the 1/3 deadline rule.
+func quorumStatus(reported, total int64, atDeadline bool) Status {
+	switch {
+	case mulGreater(reported, 3, total, 2):
+		return StatusFinal
+	case !atDeadline:
+		return StatusPending
+	case mulGreater(reported, 3, total, 1):
+		return StatusFinal
+	default:
+		return StatusExpired
+	}
+}
+
+// mulGreater reports a×ka > b×kb for non-negative a, b and small positive
+// ka, kb, in 128-bit arithmetic so that it never overflows.
+func mulGreater(a int64, ka uint64, b int64, kb uint64) bool {
+	ahi, alo := bits.Mul64(uint64(a), ka)
+	bhi, blo := bits.Mul64(uint64(b), kb)
+	return ahi > bhi || (ahi == bhi && alo > blo)
+}
+
+// sortVotes copies the votes, orders them by address and checks each one.
+func sortVotes(votes []Vote) ([]Vote, error) {
+	sorted := make([]Vote, len(votes))
+	copy(sorted, votes)
+	sort.SliceStable(sorted, func(i, j int) bool { return bytes.Compare(sorted[i].Validator, sorted[j].Validator) < 0 })
+	for i, v := range sorted {
+		if len(v.Validator) == 0 {
+			return nil, inputErr("validator", "\"\"", "address must not be empty")
+		}
+		if i > 0 && bytes.Equal(sorted[i-1].Validator, v.Validator) {
+			return nil, inputErr("validator", hex.EncodeToString(v.Validator), "reported twice on the same item")
+		}
+		if err := checkValues(v, len(sorted[0].Values)); err != nil {
+			return nil, err
+		}
+	}
+	return sorted, nil
+}
+
+// checkValues checks one vote's values against the expected field count.
+func checkValues(v Vote, fields int) error {
+	addr := hex.EncodeToString(v.Validator)
+	if len(v.Values) == 0 {
+		return inputErr("values", addr, "a vote must carry at least one value")
+	}
+	if len(v.Values) != fields {
+		return inputErr("values", addr, fmt.Sprintf("has %d values, other votes have %d", len(v.Values), fields))
+	}
+	for i, x := range v.Values {
+		if !fitsPlaces(x) {
+			return inputErr(indexed("values", i), x.String(), "more than 18 decimal places (validator "+addr+")")
+		}
+	}
+	return nil
+}
+
+// fieldMedians computes the weighted median of every field over address-sorted votes.
+func fieldMedians(sorted []Vote, powers []int64) ([]decimal.Decimal, error) {
+	fields := len(sorted[0].Values)
+	out := make([]decimal.Decimal, fields)
+	column := make([]decimal.Decimal, len(sorted))
+	for f := 0; f < fields; f++ {
+		for i, v := range sorted {
+			column[i] = v.Values[f]
+		}
+		m, err := WeightedMedian(column, powers)
+		if err != nil {
+			return nil, err
+		}
+		out[f] = m
+	}
+	return out, nil
+}
+
+func indexed(field string, i int) string { return fmt.Sprintf("%s[%d]", field, i) }

@@ -1,0 +1,35 @@
+package window
+
+import (
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// d parses a decimal literal of a test table.
+func d(t testing.TB, s string) decimal.Decimal {
+	t.Helper()
+	v, err := decimal.NewFromString(s)
+	if err != nil {
+		t.Fatalf("bad decimal %q: %v", s, err)
+	}
+	return v
+}
+
+// ds parses decimal literals.
+func ds(t testing.TB, ss ...string) []decimal.Decimal {
+	t.Helper()
+	out := make([]decimal.Decimal, len(ss))
+	for i, s := range ss {
+		out[i] = d(t, s)
+	}
+	return out
+}
+
+// assertDec fails unless got equals want (decimal equality, not text).
+func assertDec(t *testing.T, what string, got decimal.Decimal, want string) {
+	t.Helper()
+	if !got.Equal(decimal.RequireFromString(want)) {
+		t.Errorf("%s = %s, want %s", what, got.String(), want)
+	}
+}

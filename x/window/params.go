@@ -1,0 +1,128 @@
+package window
+
+import (
+	"github.com/shopspring/decimal"
+
+	"github.com/scoringsubnet/validatord/x/scoring"
+)
+
+// Upper bounds that keep every per-miner and per-task state small enough to
+// hash and store each block. They are limits of this implementation, not of
+// the seeds, and are checked by Validate.
+const (
+	MaxWindowSize   = 10_000
+	MaxBaselineK    = 100_000
+	SeedBaselineMin = 5 // agentic-arena-metrics.md: fewer submissions → default baseline
+)
+
+// Params are the window, baseline and epoch parameters of the chain.
+type Params struct {
+	// WindowSize is N, the number of most recent scored tasks a miner's
+	// window keeps (subnet-scoring-v1.md: 100).
+	WindowSize int
+	// WarmupTasks is the number of tasks after which a newcomer's aggregate is
+	// no longer discounted: aggregate × min(1, seen / WarmupTasks). 0 disables
+	// the warm-up.
+	WarmupTasks int
+	// BaselineK is the number of most recent valid submissions an arena task's
+	// baseline keeps.
+	BaselineK int
+	// BaselineMin is the number of submissions below which the default baseline
+	// is used; x/scoring.ComputeBaseline applies the seed's 5, so this cannot
+	// be lower than SeedBaselineMin.
+	BaselineMin int
+	// EpochBlocks is E: weights are computed at every height divisible by E.
+	EpochBlocks int64
+	// Cap is the maximum weight of one miner in an epoch (0.15).
+	Cap decimal.Decimal
+	// BurnUID receives the unallocated part of the u16 weight vector.
+	BurnUID uint16
+}
+
+// DefaultParams returns the seeds' values: a 100-task window with a 20-task
+// warm-up, baselines over the last 1000 submissions (at least 5), an epoch
+// every 10 blocks, a 15% cap and uid 0 as the burn uid.
+func DefaultParams() Params {
+	return Params{
+		WindowSize:  100,
+		WarmupTasks: 20,
+		BaselineK:   1000,
+		BaselineMin: SeedBaselineMin,
+		EpochBlocks: 10,
+		Cap:         decimal.RequireFromString("0.15"),
+		BurnUID:     0,
+	}
+}
+
+// Validate checks each field, then the relations between fields. The first
+// failure is returned as a *ParamError naming the field.
+func (p Params) Validate() error {
+	checks := []func() error{
+		p.validateWindowSize, p.validateWarmup, p.validateBaselineK,
+		p.validateBaselineMin, p.validateEpochBlocks, p.validateCap,
+		p.validateCross,
+	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p Params) validateWindowSize() error {
+	if p.WindowSize < 1 || p.WindowSize > MaxWindowSize {
+		return paramErr("WindowSize", p.WindowSize, "must be in [1, 10000]")
+	}
+	return nil
+}
+
+func (p Params) validateWarmup() error {
+	if p.WarmupTasks < 0 {
+		return paramErr("WarmupTasks", p.WarmupTasks, "must not be negative")
+	}
+	return nil
+}
+
+func (p Params) validateBaselineK() error {
+	if p.BaselineK < 1 || p.BaselineK > MaxBaselineK {
+		return paramErr("BaselineK", p.BaselineK, "must be in [1, 100000]")
+	}
+	return nil
+}
+
+func (p Params) validateBaselineMin() error {
+	if p.BaselineMin < SeedBaselineMin {
+		return paramErr("BaselineMin", p.BaselineMin, "must be at least 5 (the seed's minimum, applied by scoring.ComputeBaseline)")
+	}
+	return nil
+}
+
+func (p Params) validateEpochBlocks() error {
+	if p.EpochBlocks < 1 {
+		return paramErr("EpochBlocks", p.EpochBlocks, "must be at least 1")
+	}
+	return nil
+}
+
+func (p Params) validateCap() error {
+	if p.Cap.Sign() <= 0 || p.Cap.Cmp(scoring.One) > 0 {
+		return paramErr("Cap", p.Cap.String(), "must be in (0, 1]")
+	}
+	if !p.Cap.Equal(scoring.Round(p.Cap)) {
+		return paramErr("Cap", p.Cap.String(), "more than 18 decimal places")
+	}
+	return nil
+}
+
+// validateCross holds the checks between fields. BurnUID has no check of its
+// own: every uint16 is a valid uid.
+func (p Params) validateCross() error {
+	if p.WarmupTasks > p.WindowSize {
+		return paramErr("WarmupTasks", p.WarmupTasks, "must not exceed WindowSize (a full window would still be discounted)")
+	}
+	if p.BaselineMin > p.BaselineK {
+		return paramErr("BaselineMin", p.BaselineMin, "must not exceed BaselineK (the baseline would never leave the default)")
+	}
+	return nil
+}

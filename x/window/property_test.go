@@ -1,0 +1,187 @@
+package window
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/scoringsubnet/validatord/x/scoring"
+)
+
+// The properties below compare each update against a deliberately naive
+// recomputation from the full history of inputs. The random sequences are
+// seeded, so a failure is reproducible.
+
+func randScore(r *rand.Rand) decimal.Decimal {
+	return decimal.New(r.Int64N(1_000_001), -6) // 0.000000 … 1.000000
+}
+
+func TestPropertyWindowMatchesFullHistory(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 200; round++ {
+		p := DefaultParams()
+		p.WindowSize = 1 + r.IntN(20)
+		p.WarmupTasks = r.IntN(p.WindowSize + 1)
+		var w MinerWindow
+		var all []decimal.Decimal
+		for i := 0; i < 60; i++ {
+			s := randScore(r)
+			next, err := w.Push(p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, all = next, append(all, s)
+			naiveMean, naiveAgg := naiveWindow(all, p)
+			if !w.Mean().Equal(naiveMean) || !w.Aggregate(p).Equal(naiveAgg) {
+				t.Fatalf("round %d push %d: mean %s agg %s, naive %s %s", round, i, w.Mean(), w.Aggregate(p), naiveMean, naiveAgg)
+			}
+		}
+	}
+}
+
+// naiveWindow recomputes the mean and aggregate from every score ever pushed.
+func naiveWindow(all []decimal.Decimal, p Params) (decimal.Decimal, decimal.Decimal) {
+	from := max(0, len(all)-p.WindowSize)
+	sum := decimal.Zero
+	for _, s := range all[from:] {
+		sum = sum.Add(s)
+	}
+	mean := sum.DivRound(decimal.NewFromInt(int64(len(all)-from)), 18)
+	if p.WarmupTasks == 0 || len(all) >= p.WarmupTasks {
+		return mean, mean
+	}
+	return mean, mean.Mul(decimal.NewFromInt(int64(len(all)))).DivRound(decimal.NewFromInt(int64(p.WarmupTasks)), 18)
+}
+
+func TestPropertyBaselineMatchesFullHistory(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	fallback := scoring.DefaultArenaBaseline()
+	for round := 0; round < 100; round++ {
+		p := DefaultParams()
+		p.BaselineK = 5 + r.IntN(30)
+		var b Baseline
+		var all []scoring.ArenaSubmission
+		for block := 0; block < 20; block++ {
+			batch := make([]scoring.ArenaSubmission, r.IntN(8))
+			for i := range batch {
+				batch[i] = sub(r.Int64N(10_000))
+			}
+			next, err := b.Add(p, batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, all = next, append(all, batch...)
+			tail := all[max(0, len(all)-p.BaselineK):]
+			if !slices.Equal(tokensOf(b), tokensOf(Baseline{Recent: tail})) {
+				t.Fatalf("round %d block %d: kept %v, want the last %d of %v", round, block, tokensOf(b), p.BaselineK, tokensOf(Baseline{Recent: all}))
+			}
+			got, want := b.Stats(fallback), scoring.ComputeBaseline(tail, fallback)
+			if got.SubmissionCount != want.SubmissionCount || !got.MedianTokens.Equal(want.MedianTokens) || !got.Q25Tokens.Equal(want.Q25Tokens) {
+				t.Fatalf("round %d block %d: stats differ from the naive baseline", round, block)
+			}
+		}
+	}
+}
+
+func TestPropertyWeightedMedianMatchesExpansion(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for round := 0; round < 2000; round++ {
+		n := 1 + r.IntN(12)
+		values := make([]decimal.Decimal, n)
+		powers := make([]int64, n)
+		var expanded []decimal.Decimal
+		for i := range values {
+			values[i] = decimal.NewFromInt(r.Int64N(7) - 3) // small range: many ties
+			powers[i] = 1 + r.Int64N(5)
+			for k := int64(0); k < powers[i]; k++ {
+				expanded = append(expanded, values[i])
+			}
+		}
+		sort.Slice(expanded, func(i, j int) bool { return expanded[i].Cmp(expanded[j]) < 0 })
+		want := expanded[(len(expanded)+1)/2-1] // the lower median of the expanded multiset
+		got, err := WeightedMedian(values, powers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Equal(want) {
+			t.Fatalf("values %v powers %v: got %s, want %s", values, powers, got, want)
+		}
+	}
+}
+
+func TestPropertyAggregateIgnoresArrivalOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for round := 0; round < 500; round++ {
+		n := 1 + r.IntN(10)
+		votes := make([]Vote, n)
+		var total int64
+		for i := range votes {
+			votes[i] = Vote{Validator: []byte{byte(i)}, Power: 1 + r.Int64N(100),
+				Values: []decimal.Decimal{randScore(r), randScore(r)}}
+			total += votes[i].Power
+		}
+		total += r.Int64N(total)
+		deadline := r.IntN(2) == 0
+		want, err := Aggregate(votes, total, deadline)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Shuffle(n, func(i, j int) { votes[i], votes[j] = votes[j], votes[i] })
+		got, err := Aggregate(votes, total, deadline)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != want.Status || !slices.EqualFunc(got.Values, want.Values, decimal.Decimal.Equal) {
+			t.Fatalf("round %d: shuffled votes changed the outcome: %+v vs %+v", round, got, want)
+		}
+	}
+}
+
+func TestPropertyGasAgentMatchesFullHistory(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	gp := scoring.DefaultGasParams()
+	gp.MemorySize, gp.HorizonSeconds = 4, 30
+	var a GasAgent
+	var slots []scoring.GasSlot
+	var points []scoring.GasHistoryPoint
+	now := int64(0)
+	for i := 0; i < 500; i++ {
+		now += r.Int64N(15)
+		var p *decimal.Decimal
+		if r.IntN(3) > 0 || i == 0 {
+			v := decimal.New(90+r.Int64N(20), 0)
+			p = &v
+		}
+		next, res, err := a.Close(gp, now, p, decimal.NewFromInt(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a = next
+		slots = append(slots, a.Memory[len(a.Memory)-1])
+		if len(slots) < gp.MemorySize {
+			if res != nil {
+				t.Fatalf("close %d: a score before the memory filled", i)
+			}
+			continue
+		}
+		perf := scoring.MemoryPerformance(slots[len(slots)-gp.MemorySize:])
+		points = append(points, scoring.GasHistoryPoint{Time: now, InclusionRate: perf.InclusionRate, AvgOverpayment: perf.AvgOverpayment})
+		var want []scoring.GasHistoryPoint
+		for _, pt := range points {
+			if now-pt.Time <= gp.HorizonSeconds {
+				want = append(want, pt)
+			}
+		}
+		if res == nil || len(a.History) != len(want) || res.Points != len(want) {
+			t.Fatalf("close %d: %d points kept, naive %d", i, len(a.History), len(want))
+		}
+		for k := range want {
+			if a.History[k].Time != want[k].Time || !a.History[k].InclusionRate.Equal(want[k].InclusionRate) {
+				t.Fatalf("close %d: history differs from the naive one at %d", i, k)
+			}
+		}
+	}
+}
