@@ -159,7 +159,8 @@ func (c *Checker) checkSelector(n *ast.SelectorExpr, info *types.Info, report fu
 		if bannedDecimal[obj.Name()] {
 			report(n, "calls decimal %s (use an explicit-precision call: DivRound, PowWithPrecision, SqrtRound, Ln(places))", obj.Name())
 		}
-		if v, ok := obj.(*types.Var); ok && !v.IsField() && v.Parent() == obj.Pkg().Scope() {
+		// decimal.Zero is a value, not a setting; every other package variable is a process-wide knob.
+		if v, ok := obj.(*types.Var); ok && !v.IsField() && v.Parent() == obj.Pkg().Scope() && v.Name() != "Zero" {
 			report(n, "uses decimal package variable %s (process-wide setting)", obj.Name())
 		}
 	}

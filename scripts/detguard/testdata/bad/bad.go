@@ -28,6 +28,7 @@ func all(m map[string]int, a, b decimal.Decimal) {
 	_, _ = a.ExpTaylor(18)
 	decimal.DivisionPrecision = 30
 	_ = a.DivRound(b, 18)
+	_ = decimal.Zero
 	_, _ = a.PowWithPrecision(b, 18)
 	_ = rand.Int()
 }
