@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"math/big"
 	"slices"
 	"strconv"
 
@@ -14,10 +15,7 @@ const varianceGuard int32 = 2*Places + 2
 
 // Sum adds xs exactly; the sum of no values is 0.
 func Sum(xs []decimal.Decimal) decimal.Decimal {
-	s := Zero
-	for _, x := range xs {
-		s = s.Add(x)
-	}
+	s, _ := moments(xs, false)
 	return s
 }
 
@@ -26,7 +24,8 @@ func Mean(xs []decimal.Decimal) (decimal.Decimal, error) {
 	if err := needAtLeast(xs, 1); err != nil {
 		return Zero, err
 	}
-	return Quo(Sum(xs), decimal.NewFromInt(int64(len(xs)))), nil
+	s, _ := moments(xs, false)
+	return Quo(s, decimal.NewFromInt(int64(len(xs)))), nil
 }
 
 // PStdev is the population standard deviation: the square root of the exact variance
@@ -55,12 +54,16 @@ func Median(xs []decimal.Decimal) (decimal.Decimal, error) {
 	if err := needAtLeast(xs, 1); err != nil {
 		return Zero, err
 	}
-	s := sortedCopy(xs)
+	return medianSorted(sortedCopy(xs)), nil
+}
+
+// medianSorted is the median of a sorted, non-empty sample.
+func medianSorted(s []decimal.Decimal) decimal.Decimal {
 	m := len(s) / 2
 	if len(s)%2 == 1 {
-		return s[m], nil
+		return s[m]
 	}
-	return Quo(s[m-1].Add(s[m]), decimal.NewFromInt(2)), nil
+	return Quo(s[m-1].Add(s[m]), decimal.NewFromInt(2))
 }
 
 // Quartiles are the three cut points of Python's statistics.quantiles(xs, n=4) with its default
@@ -85,12 +88,52 @@ func Quartiles(xs []decimal.Decimal) ([3]decimal.Decimal, error) {
 
 // scaledSquares returns n·Σx² − (Σx)², which is n² times the population variance, exactly.
 func scaledSquares(xs []decimal.Decimal) decimal.Decimal {
-	sq := Zero
-	for _, x := range xs {
-		sq = sq.Add(x.Mul(x))
-	}
-	s := Sum(xs)
+	s, sq := moments(xs, true)
 	return decimal.NewFromInt(int64(len(xs))).Mul(sq).Sub(s.Mul(s))
+}
+
+// moments returns Σx and, when squares is set, Σx², exactly. It accumulates the coefficients
+// at the smallest exponent of the sample in place, which allocates far less than chained Adds.
+func moments(xs []decimal.Decimal, squares bool) (sum, sumSq decimal.Decimal) {
+	if len(xs) == 0 {
+		return Zero, Zero
+	}
+	e := xs[0].Exponent()
+	for _, x := range xs[1:] {
+		e = min(e, x.Exponent())
+	}
+	var s, q, c, sq big.Int
+	for _, x := range xs {
+		if x.NumDigits() <= 18 {
+			c.SetInt64(x.CoefficientInt64()) // fits: no copy of the coefficient
+		} else {
+			c.Set(x.Coefficient())
+		}
+		if k := int64(x.Exponent()) - int64(e); k > 0 {
+			c.Mul(&c, pow10Big(k))
+		}
+		s.Add(&s, &c)
+		if squares {
+			q.Add(&q, sq.Mul(&c, &c))
+		}
+	}
+	return decimal.NewFromBigInt(&s, e), decimal.NewFromBigInt(&q, 2*e)
+}
+
+// pow10Table holds 10^0 … 10^40, read only, for the common rescalings of moments.
+var pow10Table = func() [41]*big.Int {
+	var t [41]*big.Int
+	for i := range t {
+		t[i] = new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(i)), nil)
+	}
+	return t
+}()
+
+func pow10Big(k int64) *big.Int {
+	if k < int64(len(pow10Table)) {
+		return pow10Table[k]
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(k), nil)
 }
 
 // rootOfRatio is sqrt(num/den) correctly rounded to Places, for num ≥ 0 and den > 0.

@@ -1,0 +1,227 @@
+package scoring
+
+import (
+	"strconv"
+
+	"github.com/shopspring/decimal"
+)
+
+// GasParams are the constants of the gas agent score (gas-agent-evaluation.md).
+type GasParams struct {
+	MemorySize            int   // block windows in the fixed memory array
+	HorizonSeconds        int64 // history entries older than this (block time) are not scored
+	Beta                  decimal.Decimal
+	WInclusion            decimal.Decimal
+	WInclusionStability   decimal.Decimal
+	WOverpayment          decimal.Decimal
+	WOverpaymentStability decimal.Decimal
+	WLiveliness           decimal.Decimal
+}
+
+// DefaultGasParams are the seed's values: memory 10, horizon 60 s, β = 3.2, weights
+// 0.5/0.15/0.15/0.10/0.10.
+func DefaultGasParams() GasParams {
+	return GasParams{
+		MemorySize:            10,
+		HorizonSeconds:        60,
+		Beta:                  decimal.RequireFromString("3.2"),
+		WInclusion:            decimal.RequireFromString("0.5"),
+		WInclusionStability:   decimal.RequireFromString("0.15"),
+		WOverpayment:          decimal.RequireFromString("0.15"),
+		WOverpaymentStability: decimal.RequireFromString("0.10"),
+		WLiveliness:           decimal.RequireFromString("0.10"),
+	}
+}
+
+// Validate checks sizes > 0, β > 0, every weight in [0, 1] and the weights summing to exactly 1.
+func (p GasParams) Validate() error {
+	if p.MemorySize < 1 {
+		return inputErr("gas.memory_size", strconv.Itoa(p.MemorySize), "must be at least 1")
+	}
+	if p.HorizonSeconds < 1 {
+		return inputErr("gas.horizon_seconds", strconv.FormatInt(p.HorizonSeconds, 10), "must be at least 1")
+	}
+	if p.Beta.Sign() <= 0 {
+		return inputErr("gas.beta", p.Beta.String(), "must be positive")
+	}
+	names := [5]string{"gas.w_inclusion", "gas.w_inclusion_stability", "gas.w_overpayment", "gas.w_overpayment_stability", "gas.w_liveliness"}
+	ws := p.weights()
+	for i, w := range ws {
+		if w.Sign() < 0 || w.Cmp(One) > 0 {
+			return inputErr(names[i], w.String(), "must be in [0, 1]")
+		}
+	}
+	if s := Sum(ws[:]); !s.Equal(One) {
+		return inputErr("gas.weights", s.String(), "must sum to 1")
+	}
+	return nil
+}
+
+func (p GasParams) weights() [5]decimal.Decimal {
+	return [5]decimal.Decimal{p.WInclusion, p.WInclusionStability, p.WOverpayment, p.WOverpaymentStability, p.WLiveliness}
+}
+
+// GasSlot is one closed block window in an agent's memory array.
+type GasSlot struct {
+	Included    bool            // estimate ≥ the block window's minimum gas price
+	Overpayment decimal.Decimal // (estimate − min)/min when included, else 0
+	Fresh       bool            // the agent sent a prediction for this window
+}
+
+// GasOutcome judges one estimate against the block window's minimum non-zero gas price.
+// minPrice must be > 0 and estimate ≥ 0. The overpayment is relative and rounded to Places;
+// an estimate below the minimum is not included and counts 0 overpayment.
+func GasOutcome(estimate, minPrice decimal.Decimal, fresh bool) (GasSlot, error) {
+	if minPrice.Sign() <= 0 {
+		return GasSlot{}, inputErr("min_price", minPrice.String(), "must be positive (non-zero minimum gas price)")
+	}
+	if estimate.Sign() < 0 {
+		return GasSlot{}, inputErr("estimate", estimate.String(), "must not be negative")
+	}
+	if estimate.Cmp(minPrice) < 0 {
+		return GasSlot{Included: false, Overpayment: Zero, Fresh: fresh}, nil
+	}
+	return GasSlot{Included: true, Overpayment: Quo(estimate.Sub(minPrice), minPrice), Fresh: fresh}, nil
+}
+
+// GasPerformance is what one full memory array yields.
+type GasPerformance struct {
+	InclusionRate  decimal.Decimal // included / len
+	AvgOverpayment decimal.Decimal // Σ overpayment / len
+	Liveliness     decimal.Decimal // fresh / len
+}
+
+// MemoryPerformance computes the three rates over mem, each rounded to Places. An empty
+// memory yields zeros (the caller scores only a filled array).
+func MemoryPerformance(mem []GasSlot) GasPerformance {
+	if len(mem) == 0 {
+		return GasPerformance{InclusionRate: Zero, AvgOverpayment: Zero, Liveliness: Zero}
+	}
+	var included, fresh int64
+	over := Zero
+	for _, s := range mem {
+		if s.Included {
+			included++
+		}
+		if s.Fresh {
+			fresh++
+		}
+		over = over.Add(s.Overpayment)
+	}
+	n := decimal.NewFromInt(int64(len(mem)))
+	return GasPerformance{
+		InclusionRate:  Quo(decimal.NewFromInt(included), n),
+		AvgOverpayment: Quo(over, n),
+		Liveliness:     Quo(decimal.NewFromInt(fresh), n),
+	}
+}
+
+// GasHistoryPoint is one AgentHistory entry: the performance after a window closed at Time
+// (block time, seconds).
+type GasHistoryPoint struct {
+	Time           int64
+	InclusionRate  decimal.Decimal
+	AvgOverpayment decimal.Decimal
+}
+
+// GasResult is the score with every intermediate, for receipts.
+type GasResult struct {
+	Score           decimal.Decimal
+	InclusionMean   decimal.Decimal
+	InclusionStd    decimal.Decimal
+	InclusionCOV    decimal.Decimal
+	OverpaymentMean decimal.Decimal
+	OverpaymentStd  decimal.Decimal
+	OverpaymentCOV  decimal.Decimal
+	Liveliness      decimal.Decimal
+	Utilities       [5]decimal.Decimal // u0..u4 in the seed's order
+	Points          int
+}
+
+// ScoreGas scores an agent over history (already cut to the horizon by the caller) and the
+// liveliness of its current memory. See docs/scoring.md, section "gas", for each rounding point.
+func ScoreGas(p GasParams, history []GasHistoryPoint, liveliness decimal.Decimal) (GasResult, error) {
+	if err := p.Validate(); err != nil {
+		return GasResult{}, err
+	}
+	if err := checkGasInputs(history, liveliness); err != nil {
+		return GasResult{}, err
+	}
+	incl := make([]decimal.Decimal, len(history))
+	over := make([]decimal.Decimal, len(history))
+	for i, h := range history {
+		incl[i], over[i] = h.InclusionRate, h.AvgOverpayment
+	}
+	r := GasResult{Liveliness: liveliness, Points: len(history)}
+	r.InclusionMean, r.InclusionStd = meanAndPStdev(incl)
+	r.OverpaymentMean, r.OverpaymentStd = meanAndPStdev(over)
+	inclCOV, inclOK := cov(r.InclusionMean, r.InclusionStd)
+	overCOV, overOK := cov(r.OverpaymentMean, r.OverpaymentStd)
+	r.InclusionCOV, r.OverpaymentCOV = inclCOV, overCOV
+	r.Utilities[0] = Clamp01(r.InclusionMean)
+	r.Utilities[1] = expUtility(p.Beta, inclCOV, inclOK)
+	r.Utilities[2] = expUtility(p.Beta, r.OverpaymentMean, true)
+	r.Utilities[3] = expUtility(p.Beta, overCOV, overOK)
+	r.Utilities[4] = Clamp01(liveliness)
+	total := Zero
+	for i, w := range p.weights() {
+		total = total.Add(w.Mul(r.Utilities[i]))
+	}
+	r.Score = Clamp01(Round(total))
+	return r, nil
+}
+
+func checkGasInputs(history []GasHistoryPoint, liveliness decimal.Decimal) error {
+	if len(history) == 0 {
+		return inputErr("history", "n=0", "needs at least 1 point")
+	}
+	if liveliness.Sign() < 0 || liveliness.Cmp(One) > 0 {
+		return inputErr("liveliness", liveliness.String(), "must be in [0, 1]")
+	}
+	for i, h := range history {
+		at := "history[" + strconv.Itoa(i) + "]"
+		if h.InclusionRate.Sign() < 0 || h.InclusionRate.Cmp(One) > 0 {
+			return inputErr(at+".inclusion_rate", h.InclusionRate.String(), "must be in [0, 1]")
+		}
+		if h.AvgOverpayment.Sign() < 0 {
+			return inputErr(at+".avg_overpayment", h.AvgOverpayment.String(), "must not be negative")
+		}
+	}
+	return nil
+}
+
+// meanAndPStdev is Mean and PStdev of a non-empty sample from one pass over it.
+func meanAndPStdev(xs []decimal.Decimal) (decimal.Decimal, decimal.Decimal) {
+	sum, sq := moments(xs, true)
+	n := decimal.NewFromInt(int64(len(xs)))
+	std, err := rootOfRatio(n.Mul(sq).Sub(sum.Mul(sum)), n.Mul(n))
+	if err != nil {
+		panic("scoring: root of a variance that cannot be negative: " + err.Error())
+	}
+	return Quo(sum, n), std
+}
+
+// cov is the coefficient of variation std/mean rounded to Places. It is 0 when std is 0, and
+// undefined (ok = false, utility 0) when the mean is 0 but std is not.
+func cov(mean, std decimal.Decimal) (decimal.Decimal, bool) {
+	if std.IsZero() {
+		return Zero, true
+	}
+	if mean.IsZero() {
+		return Zero, false
+	}
+	return Quo(std, mean), true
+}
+
+// expUtility is exp(−β·x) clamped to [0, 1], or 0 when x is undefined.
+func expUtility(beta, x decimal.Decimal, defined bool) decimal.Decimal {
+	if !defined {
+		return Zero
+	}
+	u, err := Exp(beta.Mul(x).Neg())
+	if err != nil {
+		// −β·x > 100 means x < 0, which checkGasInputs and cov rule out.
+		panic("scoring: exp of a non-positive argument: " + err.Error())
+	}
+	return Clamp01(u)
+}
