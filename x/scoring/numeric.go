@@ -94,6 +94,9 @@ func Exp(y decimal.Decimal) (decimal.Decimal, error) {
 	if y.IsZero() {
 		return One, nil
 	}
+	if r, ok := expFixed(y); ok {
+		return r, nil
+	}
 	var r decimal.Decimal
 	for _, st := range expStages {
 		var err error
