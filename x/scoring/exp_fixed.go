@@ -26,7 +26,7 @@ var (
 )
 
 func init() {
-	e := expTaylorFixed(new(big.Int).Set(expOneFixed), 1)
+	e := expTaylorFixed(new(big.Int).Set(expOneFixed))
 	inv := new(big.Int).Lsh(big.NewInt(1), 2*expFrac)
 	inv.Quo(inv, e)
 	expIntTab[43] = new(big.Int).Set(expOneFixed)
@@ -36,7 +36,7 @@ func init() {
 	for n := 1; n <= 43; n++ {
 		expIntTab[43-n] = fixedMul(expIntTab[43-n+1], inv)
 	}
-	step := expTaylorFixed(new(big.Int).Rsh(expOneFixed, 8), 1) // e^(1/256)
+	step := expTaylorFixed(new(big.Int).Rsh(expOneFixed, 8)) // e^(1/256)
 	expFracTab[0] = new(big.Int).Set(expOneFixed)
 	for j := 1; j < 256; j++ {
 		expFracTab[j] = fixedMul(expFracTab[j-1], step)
@@ -50,9 +50,8 @@ func fixedMul(a, b *big.Int) *big.Int {
 }
 
 // expTaylorFixed returns e^(x / 2^expFrac) for 0 ≤ x ≤ 2^expFrac, scaled by 2^expFrac, by its
-// Taylor series; the series stops when a term truncates to zero. scale is unused padding for
-// symmetry of calls and must be 1.
-func expTaylorFixed(x *big.Int, _ int) *big.Int {
+// Taylor series; the series stops when a term truncates to zero.
+func expTaylorFixed(x *big.Int) *big.Int {
 	sum := new(big.Int).Set(expOneFixed)
 	term := new(big.Int).Set(expOneFixed)
 	k := new(big.Int)
@@ -86,7 +85,7 @@ func expFixed(y decimal.Decimal) (decimal.Decimal, bool) {
 	j := new(big.Int).Rsh(F, expFrac-8).Int64()
 	g := new(big.Int).Sub(F, new(big.Int).Lsh(big.NewInt(j), expFrac-8))
 	r := fixedMul(expIntTab[43+ni], expFracTab[j])
-	r = fixedMul(r, expTaylorFixed(g, 1))
+	r = fixedMul(r, expTaylorFixed(g))
 	bound := new(big.Int).Rsh(r, 240)
 	bound.Add(bound, new(big.Int).Lsh(big.NewInt(1), expFrac-240))
 	lo := roundFixed18(new(big.Int).Sub(r, bound))
