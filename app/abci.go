@@ -1,0 +1,157 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// Info returns the committed height and app hash, so that CometBFT replays
+// exactly the blocks the app lacks.
+func (a *App) Info(context.Context, *abcitypes.RequestInfo) (*abcitypes.ResponseInfo, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return &abcitypes.ResponseInfo{Data: "validatord", Version: Version, AppVersion: AppVersion,
+		LastBlockHeight: a.height, LastBlockAppHash: a.appHash}, nil
+}
+
+// InitChain validates the app state and the validator set before anything
+// is written, then stages the genesis state (committed with the first block).
+func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*abcitypes.ResponseInitChain, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.height > 0 {
+		return nil, fmt.Errorf("app: InitChain at committed height %d", a.height)
+	}
+	if req.ChainId == "" {
+		return nil, fmt.Errorf("app: InitChain: empty chain id")
+	}
+	gen, err := genesis.Decode(req.AppStateBytes)
+	if err != nil {
+		return nil, err
+	}
+	if err := matchValidators(gen, req.Validators); err != nil {
+		return nil, err
+	}
+	chain, err := newChainConfig(req.ChainId, gen)
+	if err != nil {
+		return nil, err
+	}
+	snap := snapshot{a.snap}
+	ov := newOverlay(snap)
+	ov.set(keyGenesis, append([]byte(nil), req.AppStateBytes...))
+	ov.set(keyChainID, []byte(req.ChainId))
+	state{ov}.save(keyCounters, &subnetv1.Counters{})
+	a.chain, a.genesis = chain, ov
+	a.genesisLanes = applyOverlay(a.lanes, ov, snap)
+	a.pending, a.proposals = nil, nil
+	a.resetCheck()
+	return &abcitypes.ResponseInitChain{AppHash: a.genesisLanes.sum()}, nil
+}
+
+// matchValidators requires CometBFT's genesis validators to be exactly the
+// app state's: same ed25519 keys with the same powers (any order).
+func matchValidators(gen genesis.AppState, vals []abcitypes.ValidatorUpdate) error {
+	if len(vals) != len(gen.Validators) {
+		return fmt.Errorf("app: genesis.json has %d validators, app_state has %d", len(vals), len(gen.Validators))
+	}
+	for _, gv := range gen.Validators {
+		pk, _ := gv.ConsensusPubKey()
+		found := false
+		for _, v := range vals {
+			if bytes.Equal(v.PubKey.GetEd25519(), pk) {
+				if v.Power != gv.Power {
+					return fmt.Errorf("app: validator %q has power %d in genesis.json, %d in app_state", gv.Name, v.Power, gv.Power)
+				}
+				found = true
+			}
+		}
+		if !found {
+			return fmt.Errorf("app: validator %q (%s) of app_state is not a genesis.json validator", gv.Name, gv.PubKey)
+		}
+	}
+	return nil
+}
+
+// CheckTx validates against the check state, which starts from the
+// committed state at every Commit and applies each accepted transaction, so
+// one sender can have several transactions in the mempool.
+func (a *App) CheckTx(_ context.Context, req *abcitypes.RequestCheckTx) (*abcitypes.ResponseCheckTx, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.chain == nil {
+		return &abcitypes.ResponseCheckTx{Code: CodeInternal, Log: errNotInitialised.Error(), Codespace: Codespace}, nil
+	}
+	bs := &blockState{blockCtx: blockCtx{height: a.height + 1, mempool: true}}
+	r := a.deliverTx(a.check, req.Tx, bs, 0)
+	return &abcitypes.ResponseCheckTx{Code: r.Code, Log: r.Log, Codespace: r.Codespace}, nil
+}
+
+// PrepareProposal keeps, in order, the transactions that are valid after
+// the ones before them and fit in req.MaxTxBytes.
+func (a *App) PrepareProposal(_ context.Context, req *abcitypes.RequestPrepareProposal) (*abcitypes.ResponsePrepareProposal, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.chain == nil {
+		return nil, errNotInitialised
+	}
+	base, _ := a.base()
+	bo := newOverlay(base)
+	bs := &blockState{blockCtx: blockCtx{height: req.Height, time: req.Time.Unix()}}
+	var kept [][]byte
+	var total int64
+	for _, tx := range req.Txs {
+		if total+int64(len(tx)) > req.MaxTxBytes {
+			continue
+		}
+		if a.deliverTx(bo, tx, bs, blockWriteBudget).Code != CodeOK {
+			continue
+		}
+		kept = append(kept, tx)
+		total += int64(len(tx))
+	}
+	return &abcitypes.ResponsePrepareProposal{Txs: kept}, nil
+}
+
+// ProcessProposal executes the block as FinalizeBlock would and rejects it
+// if any transaction is invalid; an accepted result is kept for FinalizeBlock.
+func (a *App) ProcessProposal(_ context.Context, req *abcitypes.RequestProcessProposal) (*abcitypes.ResponseProcessProposal, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.chain == nil {
+		return nil, errNotInitialised
+	}
+	res := a.executeBlock(req.Height, req.Time.Unix(), req.Txs)
+	if res.rejected > 0 {
+		return &abcitypes.ResponseProcessProposal{Status: abcitypes.ResponseProcessProposal_REJECT}, nil
+	}
+	if a.proposals == nil {
+		a.proposals = make(map[string]*blockResult)
+	}
+	a.proposals[string(req.Hash)] = res
+	return &abcitypes.ResponseProcessProposal{Status: abcitypes.ResponseProcessProposal_ACCEPT}, nil
+}
+
+// FinalizeBlock executes the decided block into an overlay (or takes the
+// identical result of ProcessProposal) and returns the app hash; nothing is
+// persisted until Commit.
+func (a *App) FinalizeBlock(_ context.Context, req *abcitypes.RequestFinalizeBlock) (*abcitypes.ResponseFinalizeBlock, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.chain == nil {
+		return nil, errNotInitialised
+	}
+	a.crashAt(CrashFinalizeBegin, req.Height)
+	res, ok := a.proposals[string(req.Hash)]
+	if !ok || len(req.Hash) == 0 || res.height != req.Height {
+		res = a.executeBlock(req.Height, req.Time.Unix(), req.Txs)
+	}
+	a.pending = res
+	a.crashAt(CrashFinalizeEnd, req.Height)
+	return &abcitypes.ResponseFinalizeBlock{TxResults: res.txResults, Events: res.events, AppHash: res.appHash}, nil
+}

@@ -1,0 +1,172 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+	cmtlog "github.com/cometbft/cometbft/libs/log"
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// AppVersion is the application protocol version reported by Info.
+const AppVersion uint64 = 1
+
+// Version is the software version reported by Info.
+const Version = "validatord/app v1"
+
+// memTableSize sizes badger's memtable: the largest transaction badger
+// accepts is 15% of it (19.2 MiB here), which bounds a block's writes
+// (blockWriteBudget plus the end of block; see docs/codes.md, "block bound").
+const memTableSize = 128 << 20
+
+// blockWriteBudget bounds the bytes the transactions of one block may write
+// (overlay.size), leaving room for the end of block and genesis.
+const blockWriteBudget = 8 << 20
+
+// App is the ABCI application. All ABCI methods hold one mutex: CometBFT's
+// local client already serialises them; the lock keeps that true for any client.
+type App struct {
+	abcitypes.BaseApplication
+
+	mu     sync.Mutex
+	db     *badger.DB
+	logger cmtlog.Logger
+	crash  CrashPoint
+
+	// Committed state.
+	height  int64
+	appHash []byte
+	lanes   lanes
+	snap    *badger.Txn
+
+	chain        *chainConfig // nil until InitChain (or a committed genesis)
+	genesis      *overlay     // InitChain's writes until the first Commit
+	genesisLanes lanes
+
+	pending   *blockResult            // FinalizeBlock's result awaiting Commit
+	proposals map[string]*blockResult // ProcessProposal results by block hash
+	check     *overlay                // CheckTx state, reset on Commit
+	sigs      *sigCache               // signatures verified by CheckTx
+}
+
+var _ abcitypes.Application = (*App)(nil)
+
+// New opens (or creates) the state at cfg.DataDir and loads the committed
+// height, app hash and genesis.
+func New(cfg Config) (*App, error) {
+	crash, err := ParseCrashPoint(cfg.CrashPoint)
+	if err != nil {
+		return nil, err
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = cmtlog.NewNopLogger()
+	}
+	opts := badger.DefaultOptions(cfg.DataDir).WithSyncWrites(true).WithMemTableSize(memTableSize).
+		WithLogger(badgerLogger{logger})
+	if cfg.DataDir == "" {
+		opts = opts.WithInMemory(true)
+	}
+	db, err := badger.Open(opts)
+	if err != nil {
+		return nil, fmt.Errorf("app: open state %q: %w", cfg.DataDir, err)
+	}
+	a := &App{db: db, logger: logger, crash: crash, sigs: newSigCache()}
+	if err := a.load(); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// load reads the committed meta and genesis, and opens the read snapshot.
+func (a *App) load() error {
+	a.snap = a.db.NewTransaction(false)
+	st := state{newOverlay(snapshot{a.snap})}
+	meta := &subnetv1.Meta{}
+	if st.load(keyMeta, meta) {
+		l, err := decodeLanes(meta.Lanes)
+		if err != nil {
+			return err
+		}
+		a.height, a.appHash, a.lanes = meta.Height, meta.AppHash, l
+	}
+	raw, ok := st.o.get(keyGenesis)
+	if !ok {
+		a.resetCheck()
+		return nil
+	}
+	gen, err := genesis.Decode(raw)
+	if err != nil {
+		return fmt.Errorf("app: stored genesis: %w", err)
+	}
+	chainID, _ := st.o.get(keyChainID)
+	if a.chain, err = newChainConfig(string(chainID), gen); err != nil {
+		return err
+	}
+	a.resetCheck()
+	return nil
+}
+
+// Close releases the database.
+func (a *App) Close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.snap != nil {
+		a.snap.Discard()
+		a.snap = nil
+	}
+	if a.db == nil {
+		return nil
+	}
+	err := a.db.Close()
+	a.db = nil
+	return err
+}
+
+// base is the state blocks build on: committed state, plus InitChain's
+// writes before the first Commit.
+func (a *App) base() (reader, lanes) {
+	if a.genesis != nil {
+		return a.genesis, a.genesisLanes
+	}
+	return snapshot{a.snap}, a.lanes
+}
+
+func (a *App) resetCheck() {
+	b, _ := a.base()
+	a.check = newOverlay(b)
+}
+
+// Height and AppHash report the committed position (for tools and tests).
+func (a *App) Height() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.height
+}
+
+// AppHash returns the last committed app hash.
+func (a *App) AppHash() []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]byte(nil), a.appHash...)
+}
+
+var errNotInitialised = errors.New("app: chain not initialised (no InitChain yet)")
+
+// badgerLogger forwards badger's errors and warnings; info and debug are dropped.
+type badgerLogger struct{ l cmtlog.Logger }
+
+func (b badgerLogger) Errorf(f string, args ...any) {
+	b.l.Error(fmt.Sprintf(f, args...), "module", "badger")
+}
+func (b badgerLogger) Warningf(f string, args ...any) {
+	b.l.Info(fmt.Sprintf(f, args...), "module", "badger")
+}
+func (b badgerLogger) Infof(string, ...any)  {}
+func (b badgerLogger) Debugf(string, ...any) {}

@@ -1,0 +1,61 @@
+package app
+
+import (
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+)
+
+// Codespace tags this application's result codes.
+const Codespace = "subnet"
+
+// blockResult is one block executed into an overlay, awaiting Commit.
+type blockResult struct {
+	height    int64
+	overlay   *overlay
+	lanes     lanes
+	appHash   []byte
+	txResults []*abcitypes.ExecTxResult
+	events    []abcitypes.Event
+	rejected  int
+}
+
+// executeBlock runs the block's transactions in order, each validated
+// against the state left by the ones before it and applied through its own
+// overlay (a rejected transaction leaves nothing behind, not even its
+// nonce), then the end of block, then the app hash over the full state.
+func (a *App) executeBlock(height, time int64, txs [][]byte) *blockResult {
+	base, baseLanes := a.base()
+	bo := newOverlay(base)
+	bs := &blockState{blockCtx: blockCtx{height: height, time: time}}
+	res := &blockResult{height: height, overlay: bo, txResults: make([]*abcitypes.ExecTxResult, len(txs))}
+	for i, raw := range txs {
+		res.txResults[i] = a.deliverTx(bo, raw, bs, blockWriteBudget)
+		if res.txResults[i].Code != CodeOK {
+			res.rejected++
+		}
+	}
+	res.events = a.endBlock(state{bo}, bs)
+	res.lanes = applyOverlay(baseLanes, bo, base)
+	res.appHash = res.lanes.sum()
+	return res
+}
+
+// deliverTx validates and applies one transaction inside bo; with a budget
+// (> 0) a transaction that would take bo's writes past it is rejected.
+func (a *App) deliverTx(bo *overlay, raw []byte, bs *blockState, budget int) *abcitypes.ExecTxResult {
+	to := newOverlay(bo)
+	st := state{to}
+	ct, terr := a.validate(st, raw, bs.blockCtx)
+	if terr != nil {
+		return txResult(terr)
+	}
+	evs := a.execute(st, ct, bs)
+	if budget > 0 && bo.size+to.size > budget {
+		return txResult(reject(CodeBlockFull, "the block's write budget is spent; send the transaction again"))
+	}
+	to.mergeInto(bo)
+	return &abcitypes.ExecTxResult{Code: CodeOK, Events: evs}
+}
+
+func txResult(terr *TxError) *abcitypes.ExecTxResult {
+	return &abcitypes.ExecTxResult{Code: terr.Code, Log: terr.Error(), Codespace: Codespace}
+}

@@ -1,0 +1,49 @@
+package app
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestSettlementCarryOver: when the end of block runs out of write budget,
+// settlement continues at the next height (one submission per block with a
+// budget of 1 byte), reports for carried submissions are refused with
+// report_deadline, and every submission ends settled.
+func TestSettlementCarryOver(t *testing.T) {
+	saved := endBlockSoftLimit
+	endBlockSoftLimit = 1
+	defer func() { endBlockSoftLimit = saved }()
+	n := newNode(t, "", testGenesis(4))
+	r := reporter(0)
+	miners := make([]*signer, 3)
+	var txs [][]byte
+	for i := range miners {
+		miners[i] = newSigner(fmt.Sprintf("carry-%d", i))
+		txs = append(txs, miners[i].tx(t, msgRegister()))
+	}
+	txs = append(txs, r.tx(t, msgWorkflowTask(4, 1, 1))) // submit ≤ h2, report ≤ h3
+	mustOK(t, n.block(txs...))
+	txs = nil
+	for _, m := range miners {
+		txs = append(txs, m.tx(t, msgWorkflowSubmit(0, 0)))
+	}
+	mustOK(t, n.block(txs...))
+	n.block() // h3: settles submission 0 only
+	want := []string{statusExpired, statusPending, statusPending}
+	for id, w := range want {
+		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != w {
+			t.Fatalf("after h3 submission %d = %v, want %s", id, s["status"], w)
+		}
+	}
+	late := finalizeOnly(t, n, n.height+1, [][]byte{reporter(1).next(msgWorkflowReport(2, workflowM()))})
+	if late.TxResults[0].Code != CodeReportDeadline {
+		t.Fatalf("report on a carried submission: code %d, want report_deadline", late.TxResults[0].Code)
+	}
+	n.block() // h4: submission 1
+	n.block() // h5: submission 2
+	for id := range want {
+		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != statusExpired {
+			t.Fatalf("submission %d = %v, want expired", id, s["status"])
+		}
+	}
+}

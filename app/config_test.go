@@ -1,0 +1,61 @@
+package app
+
+import "testing"
+
+func TestParseCrashPoint(t *testing.T) {
+	cases := []struct {
+		in     string
+		point  string
+		height int64
+		ok     bool
+	}{
+		{"", "", 0, true},
+		{"finalize-begin", CrashFinalizeBegin, 0, true},
+		{"commit-end@7", CrashCommitEnd, 7, true},
+		{"commit-begin@1", CrashCommitBegin, 1, true},
+		{"commit-begin@0", "", 0, false},
+		{"commit-begin@x", "", 0, false},
+		{"finalize-middle", "", 0, false},
+	}
+	for _, c := range cases {
+		cp, err := ParseCrashPoint(c.in)
+		if (err == nil) != c.ok || cp.Point != c.point || cp.Height != c.height {
+			t.Errorf("%q: got %+v, %v", c.in, cp, err)
+		}
+	}
+	if _, err := New(Config{CrashPoint: "nowhere"}); err == nil {
+		t.Fatal("New accepted an unknown crash point")
+	}
+	cp, _ := ParseCrashPoint("finalize-end@3")
+	if cp.hits(CrashFinalizeEnd, 2) || !cp.hits(CrashFinalizeEnd, 3) || cp.hits(CrashCommitEnd, 3) {
+		t.Fatal("hits ignores the point or the height")
+	}
+}
+
+// TestQueryErrors: malformed and missing paths answer codes, never panic.
+func TestQueryErrors(t *testing.T) {
+	n := newNode(t, "", testGenesis(1))
+	n.block()
+	cases := map[string]uint32{
+		"":                                       QueryBadRequest,
+		"nope":                                   QueryBadRequest,
+		"task":                                   QueryBadRequest,
+		"miner/abc":                              QueryBadRequest,
+		"miner/70000":                            QueryBadRequest,
+		"account/zz":                             QueryBadRequest,
+		"gas/1/x":                                QueryBadRequest,
+		"leaderboard/chess":                      QueryBadRequest,
+		"miner/5":                                QueryNotFound,
+		"submission/0":                           QueryNotFound,
+		"epoch/latest":                           QueryNotFound,
+		"baseline/3":                             QueryNotFound,
+		"/status":                                QueryOK,
+		"leaderboard/gas":                        QueryOK,
+		"/account/" + hexs(newSigner("q").pub()): QueryOK,
+	}
+	for path, want := range cases {
+		if _, got := n.query(path); got != want {
+			t.Errorf("query %q: code %d, want %d", path, got, want)
+		}
+	}
+}

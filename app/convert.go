@@ -1,0 +1,146 @@
+package app
+
+import (
+	"github.com/shopspring/decimal"
+
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/scoring"
+	"github.com/scoringsubnet/validatord/x/window"
+)
+
+// mustDec parses a decimal that this code stored with scoring.Format; a
+// failure is a broken invariant.
+func mustDec(s string) decimal.Decimal {
+	d, err := scoring.Parse(s)
+	if err != nil {
+		panic("app: stored decimal " + s + ": " + err.Error())
+	}
+	return d
+}
+
+func fmtDec(d decimal.Decimal) string { return scoring.Format(d) }
+
+// baselineFields lists an arena baseline's decimal fields in wire order.
+func baselineFields(b *subnetv1.ArenaBaseline) []*string {
+	return []*string{
+		&b.MinTokens, &b.Q25Tokens, &b.MedianTokens, &b.Q75Tokens, &b.MaxTokens,
+		&b.MinToolCalls, &b.MedianToolCalls, &b.MaxToolCalls, &b.MedianIterations,
+		&b.MinExecutionTime, &b.MedianExecutionTime, &b.MaxExecutionTime,
+		&b.MinCost, &b.MedianCost, &b.MaxCost,
+	}
+}
+
+var baselineNames = []string{
+	"min_tokens", "q25_tokens", "median_tokens", "q75_tokens", "max_tokens",
+	"min_tool_calls", "median_tool_calls", "max_tool_calls", "median_iterations",
+	"min_execution_time", "median_execution_time", "max_execution_time",
+	"min_cost", "median_cost", "max_cost",
+}
+
+func scoringBaselineFields(b *scoring.ArenaBaseline) []*decimal.Decimal {
+	return []*decimal.Decimal{
+		&b.MinTokens, &b.Q25Tokens, &b.MedianTokens, &b.Q75Tokens, &b.MaxTokens,
+		&b.MinToolCalls, &b.MedianToolCalls, &b.MaxToolCalls, &b.MedianIterations,
+		&b.MinExecutionTime, &b.MedianExecutionTime, &b.MaxExecutionTime,
+		&b.MinCost, &b.MedianCost, &b.MaxCost,
+	}
+}
+
+// baselineToProto encodes a scoring baseline in canonical form.
+func baselineToProto(b scoring.ArenaBaseline) *subnetv1.ArenaBaseline {
+	out := &subnetv1.ArenaBaseline{SubmissionCount: b.SubmissionCount}
+	src := scoringBaselineFields(&b)
+	for i, dst := range baselineFields(out) {
+		*dst = fmtDec(*src[i])
+	}
+	return out
+}
+
+// baselineFromProto decodes a baseline whose fields were validated or stored canonically.
+func baselineFromProto(p *subnetv1.ArenaBaseline) scoring.ArenaBaseline {
+	out := scoring.ArenaBaseline{SubmissionCount: p.SubmissionCount}
+	dst := scoringBaselineFields(&out)
+	for i, src := range baselineFields(p) {
+		*dst[i] = mustDec(*src)
+	}
+	return out
+}
+
+func windowFromProto(w *subnetv1.Window) window.MinerWindow {
+	out := window.MinerWindow{TasksSeen: w.TasksSeen, Scores: make([]decimal.Decimal, len(w.Scores))}
+	for i, s := range w.Scores {
+		out.Scores[i] = mustDec(s)
+	}
+	return out
+}
+
+func windowToProto(w window.MinerWindow) *subnetv1.Window {
+	out := &subnetv1.Window{TasksSeen: w.TasksSeen, Scores: make([]string, len(w.Scores))}
+	for i, s := range w.Scores {
+		out.Scores[i] = fmtDec(s)
+	}
+	return out
+}
+
+func sampleToProto(s scoring.ArenaSubmission) *subnetv1.ArenaSample {
+	return &subnetv1.ArenaSample{
+		TotalTokens: s.TotalTokens, ToolCalls: s.ToolCalls, Iterations: s.Iterations,
+		ExecutionTime: fmtDec(s.ExecutionTime), EstimatedCost: fmtDec(s.EstimatedCost),
+		CriteriaPassed: s.CriteriaPassed, CriteriaTotal: s.CriteriaTotal,
+	}
+}
+
+func sampleFromProto(p *subnetv1.ArenaSample) scoring.ArenaSubmission {
+	return scoring.ArenaSubmission{
+		TotalTokens: p.TotalTokens, ToolCalls: p.ToolCalls, Iterations: p.Iterations,
+		ExecutionTime: mustDec(p.ExecutionTime), EstimatedCost: mustDec(p.EstimatedCost),
+		CriteriaPassed: p.CriteriaPassed, CriteriaTotal: p.CriteriaTotal,
+	}
+}
+
+func baselineStateFromProto(p *subnetv1.Baseline) window.Baseline {
+	out := window.Baseline{Recent: make([]scoring.ArenaSubmission, len(p.Recent))}
+	for i, r := range p.Recent {
+		out.Recent[i] = sampleFromProto(r)
+	}
+	return out
+}
+
+func baselineStateToProto(b window.Baseline) *subnetv1.Baseline {
+	out := &subnetv1.Baseline{Recent: make([]*subnetv1.ArenaSample, len(b.Recent))}
+	for i, r := range b.Recent {
+		out.Recent[i] = sampleToProto(r)
+	}
+	return out
+}
+
+func gasAgentFromProto(p *subnetv1.GasAgent) window.GasAgent {
+	out := window.GasAgent{HasLast: p.HasLast, Closed: p.Closed, LastTime: p.LastTime}
+	if p.HasLast {
+		out.Last = mustDec(p.Last)
+	}
+	for _, s := range p.Memory {
+		out.Memory = append(out.Memory, scoring.GasSlot{Included: s.Included, Overpayment: mustDec(s.Overpayment), Fresh: s.Fresh})
+	}
+	for _, h := range p.History {
+		out.History = append(out.History, scoring.GasHistoryPoint{Time: h.Time, InclusionRate: mustDec(h.InclusionRate), AvgOverpayment: mustDec(h.AvgOverpayment)})
+	}
+	return out
+}
+
+// gasAgentIntoProto writes a's window state into p, keeping p's identity and receipt.
+func gasAgentIntoProto(a window.GasAgent, p *subnetv1.GasAgent) {
+	p.HasLast, p.Closed, p.LastTime = a.HasLast, a.Closed, a.LastTime
+	p.Last = ""
+	if a.HasLast {
+		p.Last = fmtDec(a.Last)
+	}
+	p.Memory = make([]*subnetv1.GasSlot, len(a.Memory))
+	for i, s := range a.Memory {
+		p.Memory[i] = &subnetv1.GasSlot{Included: s.Included, Overpayment: fmtDec(s.Overpayment), Fresh: s.Fresh}
+	}
+	p.History = make([]*subnetv1.GasHistoryPoint, len(a.History))
+	for i, h := range a.History {
+		p.History[i] = &subnetv1.GasHistoryPoint{Time: h.Time, InclusionRate: fmtDec(h.InclusionRate), AvgOverpayment: fmtDec(h.AvgOverpayment)}
+	}
+}

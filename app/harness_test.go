@@ -1,0 +1,222 @@
+package app
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+	cmtcrypto "github.com/cometbft/cometbft/proto/tendermint/crypto"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+const testChainID = "subnet-test"
+
+// testKey derives a deterministic ed25519 key from a label.
+func testKey(label string) ed25519.PrivateKey {
+	seed := sha256.Sum256([]byte(label))
+	return ed25519.NewKeyFromSeed(seed[:])
+}
+
+// testGenesis has n validators of power 10 each, all tracks, epochs every 5 blocks.
+func testGenesis(n int) genesis.AppState {
+	g := genesis.DefaultGenesis()
+	for i := 0; i < n; i++ {
+		cons := testKey(fmt.Sprintf("consensus-%d", i)).Public().(ed25519.PublicKey)
+		rep := testKey(fmt.Sprintf("report-%d", i)).Public().(ed25519.PublicKey)
+		g.Validators = append(g.Validators, genesis.Validator{
+			Name: fmt.Sprintf("val%d", i), Address: hex.EncodeToString(genesis.ConsensusAddress(cons)),
+			PubKey: base64.StdEncoding.EncodeToString(cons), Power: 10, ReportKey: hex.EncodeToString(rep),
+		})
+	}
+	g.Window.EpochBlocks = 5
+	g.Window.WarmupTasks = 2
+	g.Gas.MemorySize = 2
+	return g
+}
+
+func initRequest(t testing.TB, g genesis.AppState) *abcitypes.RequestInitChain {
+	t.Helper()
+	bz, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &abcitypes.RequestInitChain{ChainId: testChainID, AppStateBytes: bz, InitialHeight: 1}
+	for _, v := range g.Validators {
+		pk, _ := v.ConsensusPubKey()
+		req.Validators = append(req.Validators, abcitypes.ValidatorUpdate{
+			PubKey: cmtcrypto.PublicKey{Sum: &cmtcrypto.PublicKey_Ed25519{Ed25519: pk}}, Power: v.Power})
+	}
+	return req
+}
+
+// node drives one App through blocks.
+type node struct {
+	t      testing.TB
+	app    *App
+	height int64
+	hashes [][]byte // app hash after each committed height (index = height)
+}
+
+func newNode(t testing.TB, dir string, g genesis.AppState) *node {
+	t.Helper()
+	a, err := New(Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &node{t: t, app: a, hashes: [][]byte{nil}}
+	t.Cleanup(func() { _ = n.app.Close() })
+	if _, err := a.InitChain(context.Background(), initRequest(t, g)); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// blockTime is the block time of a height: 6 seconds apart from a fixed origin.
+func blockTime(h int64) time.Time { return time.Unix(1_700_000_000+6*h, 0).UTC() }
+
+// block finalizes and commits the next height with txs and returns the response.
+func (n *node) block(txs ...[]byte) *abcitypes.ResponseFinalizeBlock {
+	n.t.Helper()
+	n.height++
+	resp, err := n.app.FinalizeBlock(context.Background(), &abcitypes.RequestFinalizeBlock{
+		Height: n.height, Time: blockTime(n.height), Txs: txs, Hash: []byte(fmt.Sprintf("block-%d", n.height))})
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	if _, err := n.app.Commit(context.Background(), &abcitypes.RequestCommit{}); err != nil {
+		n.t.Fatal(err)
+	}
+	n.hashes = append(n.hashes, resp.AppHash)
+	return resp
+}
+
+// mustOK fails unless every tx result is OK.
+func mustOK(t testing.TB, resp *abcitypes.ResponseFinalizeBlock) {
+	t.Helper()
+	for i, r := range resp.TxResults {
+		if r.Code != CodeOK {
+			t.Fatalf("tx %d: code %d (%s): %s", i, r.Code, CodeName(r.Code), r.Log)
+		}
+	}
+}
+
+// query runs a JSON query and decodes it into a generic map.
+func (n *node) query(path string) (map[string]any, uint32) {
+	n.t.Helper()
+	resp, err := n.app.Query(context.Background(), &abcitypes.RequestQuery{Path: path})
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	if resp.Code != QueryOK {
+		return map[string]any{"log": resp.Log}, resp.Code
+	}
+	var out map[string]any
+	if err := json.Unmarshal(resp.Value, &out); err != nil {
+		n.t.Fatalf("query %s: %v", path, err)
+	}
+	return out, resp.Code
+}
+
+// signer signs txs for one key and tracks its nonce.
+type signer struct {
+	key   ed25519.PrivateKey
+	nonce uint64
+}
+
+func newSigner(label string) *signer { return &signer{key: testKey(label)} }
+
+func reporter(i int) *signer { return newSigner(fmt.Sprintf("report-%d", i)) }
+
+func (s *signer) pub() []byte { return s.key.Public().(ed25519.PublicKey) }
+
+// tx signs msg with the next nonce.
+func (s *signer) tx(t testing.TB, msg *subnetv1.Msg) []byte {
+	t.Helper()
+	bz, err := SignTx(testChainID, s.key, s.nonce, msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.nonce++
+	return bz
+}
+
+func msgRegister() *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}}
+}
+
+func msgWorkflowTask(steps int64, sb, rb int64) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{
+		Workflow: &subnetv1.WorkflowTask{TotalSteps: steps, MaxBudget: "2", MaxLatencySeconds: "100", SubmissionBlocks: sb, ReportBlocks: rb}}}}}
+}
+
+func msgArenaTask(criteria int64, sb, rb int64) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{
+		Arena: &subnetv1.ArenaTask{Category: "", Difficulty: "", CriteriaTotal: criteria, SubmissionBlocks: sb, ReportBlocks: rb}}}}}
+}
+
+func artifact(label string) []byte {
+	h := sha256.Sum256([]byte(label))
+	return h[:]
+}
+
+func msgWorkflowSubmit(task uint64, budget int64) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{
+		Workflow: &subnetv1.WorkflowSubmit{TaskId: task, DeclaredRetryBudget: budget, ArtifactHash: artifact(fmt.Sprint(task, budget))}}}}}
+}
+
+func msgArenaSubmit(task uint64) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{
+		Arena: &subnetv1.ArenaSubmit{TaskId: task, ArtifactHash: artifact(fmt.Sprint("arena", task))}}}}}
+}
+
+func msgGas(chain, block uint64, price string) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{
+		Gas: &subnetv1.GasPredict{EvmChainId: chain, EvmBlock: block, Price: price}}}}}
+}
+
+func workflowM() *subnetv1.WorkflowMeasurement {
+	return &subnetv1.WorkflowMeasurement{OutputQuality: "0.9", StepsCompleted: 4, Cost: "0.5", LatencySeconds: "20",
+		Retries: 1, Timeouts: 0, HardFailures: 0}
+}
+
+func msgWorkflowReport(sub uint64, m *subnetv1.WorkflowMeasurement) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: sub,
+		Measurement: &subnetv1.MsgReport_Workflow{Workflow: m}}}}
+}
+
+func arenaM() *subnetv1.ArenaMeasurement {
+	return &subnetv1.ArenaMeasurement{TotalTokens: 8000, ToolCalls: 6, Iterations: 2, ExecutionTime: "200", EstimatedCost: "0.04", CriteriaPassed: 4}
+}
+
+func msgArenaReport(sub uint64, m *subnetv1.ArenaMeasurement) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: sub,
+		Measurement: &subnetv1.MsgReport_Arena{Arena: m}}}}
+}
+
+func msgTruth(chain, block uint64, price string, ts int64) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{EvmChainId: chain, EvmBlock: block, MinPrice: price, Timestamp: ts}}}
+}
+
+// eventAttr returns the value of key in the first event of type typ.
+func eventAttr(evs []abcitypes.Event, typ, key string) (string, bool) {
+	for _, e := range evs {
+		if e.Type != typ {
+			continue
+		}
+		for _, a := range e.Attributes {
+			if a.Key == key {
+				return a.Value, true
+			}
+		}
+	}
+	return "", false
+}

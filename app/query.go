@@ -1,0 +1,102 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+)
+
+// Query result codes (docs/queries.md).
+const (
+	QueryOK         uint32 = 0
+	QueryBadRequest uint32 = 1 // unknown path or malformed argument
+	QueryNotFound   uint32 = 2 // well-formed, but nothing is stored there
+	QueryInternal   uint32 = 3 // the handler failed (never expected)
+)
+
+// queryError is a failed query: a code and a message.
+type queryError struct {
+	code uint32
+	msg  string
+}
+
+func badRequest(format string, args ...any) *queryError {
+	return &queryError{code: QueryBadRequest, msg: fmt.Sprintf(format, args...)}
+}
+
+func notFound(format string, args ...any) *queryError {
+	return &queryError{code: QueryNotFound, msg: fmt.Sprintf(format, args...)}
+}
+
+type queryHandler func(q *querier, args []string) (any, *queryError)
+
+// queryRoutes maps a path's first segment to its handler and argument count.
+var queryRoutes = map[string]struct {
+	args int
+	h    queryHandler
+}{
+	"status":      {0, (*querier).status},
+	"params":      {0, (*querier).params},
+	"validators":  {0, (*querier).validators},
+	"account":     {1, (*querier).account},
+	"miner":       {1, (*querier).miner},
+	"task":        {1, (*querier).task},
+	"submission":  {1, (*querier).submission},
+	"window":      {1, (*querier).window},
+	"baseline":    {1, (*querier).baseline},
+	"gas":         {2, (*querier).gas},
+	"leaderboard": {1, (*querier).leaderboard},
+	"epoch":       {1, (*querier).epoch},
+}
+
+// Query answers JSON views of the committed state. Paths are listed in
+// docs/queries.md; "/" prefixes are ignored, so "/submission/7" and
+// "submission/7" are the same. It never panics.
+func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcitypes.ResponseQuery, err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	resp = &abcitypes.ResponseQuery{Height: a.height, Codespace: Codespace}
+	defer func() {
+		if r := recover(); r != nil {
+			resp.Code, resp.Log, resp.Value = QueryInternal, fmt.Sprintf("query %q failed: %v", req.Path, r), nil
+		}
+	}()
+	v, qerr := a.route(req.Path)
+	if qerr != nil {
+		resp.Code, resp.Log = qerr.code, qerr.msg
+		return resp, nil
+	}
+	bz, jerr := json.Marshal(v)
+	if jerr != nil {
+		resp.Code, resp.Log = QueryInternal, jerr.Error()
+		return resp, nil
+	}
+	resp.Value = bz
+	return resp, nil
+}
+
+func (a *App) route(path string) (any, *queryError) {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	r, ok := queryRoutes[parts[0]]
+	if !ok {
+		return nil, badRequest("unknown query path %q (see docs/queries.md)", path)
+	}
+	if len(parts)-1 != r.args {
+		return nil, badRequest("query %q takes %d argument(s)", parts[0], r.args)
+	}
+	if a.chain == nil && parts[0] != "status" {
+		return nil, notFound("the chain is not initialised yet")
+	}
+	b, _ := a.base()
+	q := &querier{a: a, st: state{newOverlay(b)}}
+	return r.h(q, parts[1:])
+}
+
+// querier answers one query from a read-only view.
+type querier struct {
+	a  *App
+	st state
+}

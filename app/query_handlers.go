@@ -1,0 +1,257 @@
+package app
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+	"strconv"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/scoring"
+)
+
+func parseU64(name, s string) (uint64, *queryError) {
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, badRequest("%s %q is not a non-negative integer", name, s)
+	}
+	return v, nil
+}
+
+func parseUID(s string) (uint32, *queryError) {
+	v, err := strconv.ParseUint(s, 10, 16)
+	if err != nil {
+		return 0, badRequest("uid %q is not an integer in [0, 65535]", s)
+	}
+	return uint32(v), nil
+}
+
+func (q *querier) status(_ []string) (any, *queryError) {
+	out := map[string]any{"height": q.a.height, "app_hash": hex.EncodeToString(q.a.appHash)}
+	if q.a.chain != nil {
+		out["chain_id"] = q.a.chain.chainID
+	}
+	return out, nil
+}
+
+func (q *querier) params(_ []string) (any, *queryError) {
+	raw, _ := q.st.o.get(keyGenesis)
+	return map[string]any{"chain_id": q.a.chain.chainID, "app_state": json.RawMessage(raw)}, nil
+}
+
+type validatorView struct {
+	Index     int    `json:"index"`
+	Name      string `json:"name"`
+	Address   string `json:"address"`
+	Power     int64  `json:"power"`
+	ReportKey string `json:"report_key"`
+}
+
+func (q *querier) validators(_ []string) (any, *queryError) {
+	vals := make([]validatorView, len(q.a.chain.gen.Validators))
+	for i, v := range q.a.chain.gen.Validators {
+		vals[i] = validatorView{Index: i, Name: v.Name, Address: v.Address, Power: v.Power, ReportKey: v.ReportKey}
+	}
+	return map[string]any{"validators": vals, "total_power": q.a.chain.total}, nil
+}
+
+func (q *querier) account(args []string) (any, *queryError) {
+	pub, err := hex.DecodeString(args[0])
+	if err != nil || len(pub) != 32 {
+		return nil, badRequest("account %q is not a hex 32-byte ed25519 public key", args[0])
+	}
+	acc := q.st.account(pub)
+	out := map[string]any{"pubkey": args[0], "next_nonce": acc.NextNonce, "miner": acc.Miner}
+	if acc.Miner {
+		out["uid"] = acc.Uid
+	}
+	if i := q.a.chain.validatorIndex(pub); i >= 0 {
+		out["validator"] = q.a.chain.gen.Validators[i].Name
+	}
+	return out, nil
+}
+
+func (q *querier) miner(args []string) (any, *queryError) {
+	uid, qerr := parseUID(args[0])
+	if qerr != nil {
+		return nil, qerr
+	}
+	m := &subnetv1.Miner{}
+	if !q.st.load(keyMiner(uid), m) {
+		return nil, notFound("no miner with uid %d", uid)
+	}
+	out := map[string]any{"uid": uid, "pubkey": hex.EncodeToString(m.Pubkey), "registered_height": m.RegisteredHeight}
+	for _, track := range genesis.TrackNames {
+		if s, ok := q.a.minerAggregate(q.st, track, uid); ok {
+			out[track] = fmtDec(s)
+		}
+	}
+	return out, nil
+}
+
+func (q *querier) task(args []string) (any, *queryError) {
+	id, qerr := parseU64("task id", args[0])
+	if qerr != nil {
+		return nil, qerr
+	}
+	t, ok := q.st.task(id)
+	if !ok {
+		return nil, notFound("no task %d", id)
+	}
+	return map[string]any{"id": t.Id, "track": taskTrack(t), "poster": hex.EncodeToString(t.Poster),
+		"posted_height": t.PostedHeight, "submit_deadline": t.SubmitDeadline, "report_deadline": t.ReportDeadline,
+		"submissions": t.Submissions, "workflow": t.GetWorkflow(), "arena": t.GetArena()}, nil
+}
+
+type voteView struct {
+	Validator string                        `json:"validator"`
+	Height    int64                         `json:"height"`
+	Workflow  *subnetv1.WorkflowMeasurement `json:"workflow,omitempty"`
+	Arena     *subnetv1.ArenaMeasurement    `json:"arena,omitempty"`
+	Truth     *subnetv1.MsgTruth            `json:"truth,omitempty"`
+}
+
+func (q *querier) votes(vs []*subnetv1.Vote) []voteView {
+	out := make([]voteView, len(vs))
+	for i, v := range vs {
+		out[i] = voteView{Validator: q.a.chain.gen.Validators[v.Validator].Name, Height: v.Height, Workflow: v.Workflow, Arena: v.Arena, Truth: v.Truth}
+	}
+	return out
+}
+
+// submission answers a submission with its votes and score receipt.
+func (q *querier) submission(args []string) (any, *queryError) {
+	id, qerr := parseU64("submission id", args[0])
+	if qerr != nil {
+		return nil, qerr
+	}
+	s, ok := q.st.submission(id)
+	if !ok {
+		return nil, notFound("no submission %d", id)
+	}
+	out := map[string]any{"id": s.Id, "track": s.Track, "uid": s.Uid, "height": s.Height, "block_time": s.BlockTime,
+		"status": s.Status, "votes": q.votes(s.Votes), "receipt": s.Receipt}
+	if s.Track == genesis.TrackGas {
+		out["gas"] = s.Gas
+	} else {
+		out["task_id"], out["report_deadline"] = s.TaskId, s.ReportDeadline
+		out["artifact_hash"] = hex.EncodeToString(s.ArtifactHash)
+		out["declared_retry_budget"] = s.DeclaredRetryBudget
+	}
+	return out, nil
+}
+
+func (q *querier) window(args []string) (any, *queryError) {
+	uid, qerr := parseUID(args[0])
+	if qerr != nil {
+		return nil, qerr
+	}
+	if !q.st.has(keyMiner(uid)) {
+		return nil, notFound("no miner with uid %d", uid)
+	}
+	out := map[string]any{"uid": uid}
+	for _, tb := range []byte{windowWorkflow, windowArena} {
+		pw := &subnetv1.Window{}
+		if !q.st.load(keyWindow(tb, uid), pw) {
+			continue
+		}
+		w := windowFromProto(pw)
+		view := map[string]any{"scores": pw.Scores, "tasks_seen": pw.TasksSeen, "mean": fmtDec(w.Mean())}
+		name := genesis.TrackArena
+		if tb == windowWorkflow {
+			name = genesis.TrackWorkflow
+			view["aggregate"] = fmtDec(w.Aggregate(q.a.chain.gen.Window))
+		}
+		out[name] = view
+	}
+	return out, nil
+}
+
+func (q *querier) baseline(args []string) (any, *queryError) {
+	id, qerr := parseU64("task id", args[0])
+	if qerr != nil {
+		return nil, qerr
+	}
+	t, ok := q.st.task(id)
+	if !ok || t.GetArena() == nil {
+		return nil, notFound("no arena task %d", id)
+	}
+	pb := &subnetv1.Baseline{}
+	q.st.load(keyBaseline(id), pb)
+	stats := baselineStateFromProto(pb).StatsFor(q.a.chain.gen.Window, baselineFromProto(t.GetArena().DefaultBaseline))
+	return map[string]any{"task_id": id, "samples": len(pb.Recent), "recent": pb.Recent,
+		"uses_default": len(pb.Recent) < q.a.chain.gen.Window.BaselineMin, "baseline": baselineToProto(stats)}, nil
+}
+
+func (q *querier) gas(args []string) (any, *queryError) {
+	uid, qerr := parseUID(args[0])
+	if qerr != nil {
+		return nil, qerr
+	}
+	chain, qerr := parseU64("evm chain id", args[1])
+	if qerr != nil {
+		return nil, qerr
+	}
+	pa := &subnetv1.GasAgent{}
+	if !q.st.load(keyGasAgent(chain, uid), pa) {
+		return nil, notFound("uid %d has no gas agent state on EVM chain %d", uid, chain)
+	}
+	return pa, nil
+}
+
+type leaderEntry struct {
+	Rank  int    `json:"rank"`
+	UID   uint32 `json:"uid"`
+	Score string `json:"score"`
+	score decimal.Decimal
+}
+
+// leaderboard ranks the miners of a track by their aggregate (descending,
+// ties by uid ascending).
+func (q *querier) leaderboard(args []string) (any, *queryError) {
+	track := args[0]
+	if !q.a.chain.gen.HasTrack(track) {
+		return nil, badRequest("track %q does not run on this chain", track)
+	}
+	var rows []leaderEntry
+	miners := q.st.counters().Miners
+	for n := uint32(0); n < miners; n++ {
+		uid := uidAt(n, q.a.chain.gen.Window.BurnUID)
+		if s, ok := q.a.minerAggregate(q.st, track, uid); ok {
+			rows = append(rows, leaderEntry{UID: uid, Score: fmtDec(s), score: s})
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		if c := rows[i].score.Cmp(rows[j].score); c != 0 {
+			return c > 0
+		}
+		return rows[i].UID < rows[j].UID
+	})
+	for i := range rows {
+		rows[i].Rank = i + 1
+	}
+	return map[string]any{"track": track, "height": q.a.height, "miners": rows}, nil
+}
+
+func (q *querier) epoch(args []string) (any, *queryError) {
+	n := q.st.counters().Epochs
+	if args[0] != "latest" {
+		v, qerr := parseU64("epoch", args[0])
+		if qerr != nil {
+			return nil, qerr
+		}
+		n = v
+	}
+	ep := &subnetv1.Epoch{}
+	if n == 0 || !q.st.load(keyEpoch(n), ep) {
+		return nil, notFound("no epoch %s", args[0])
+	}
+	sum := scoring.Zero
+	for _, w := range ep.Weights {
+		sum = sum.Add(mustDec(w))
+	}
+	return map[string]any{"epoch": ep, "weights_sum": fmtDec(sum)}, nil
+}

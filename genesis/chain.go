@@ -1,0 +1,89 @@
+package genesis
+
+import "fmt"
+
+// Bounds of the chain parameters.
+const (
+	// MinTxBytes and MaxTxBytesLimit bound ChainParams.MaxTxBytes.
+	MinTxBytes      = 256
+	MaxTxBytesLimit = 64 * 1024
+	// MaxUIDLimit is the size of the uid space (uint16).
+	MaxUIDLimit = 65536
+	// MaxBlocksLimit bounds every deadline given in blocks.
+	MaxBlocksLimit = 1_000_000
+	// MaxGasChains bounds the number of EVM chains the gas track follows.
+	MaxGasChains = 64
+)
+
+// ChainParams are the chain's own parameters.
+type ChainParams struct {
+	// MaxTxBytes is the largest accepted transaction (the signed envelope).
+	MaxTxBytes int64 `json:"max_tx_bytes"`
+	// MaxUIDs is the number of miner uids that can be handed out.
+	MaxUIDs int `json:"max_uids"`
+	// MaxSubmissionBlocks and MaxReportBlocks bound a task's windows.
+	MaxSubmissionBlocks int64 `json:"max_submission_blocks"`
+	MaxReportBlocks     int64 `json:"max_report_blocks"`
+	// TruthReportBlocks is how long validators may report the truth of an EVM
+	// block once the first truth for it arrived.
+	TruthReportBlocks int64 `json:"truth_report_blocks"`
+	// GasChains are the EVM chain ids of the gas track, ascending.
+	GasChains []uint64 `json:"gas_chains"`
+	// MaxPredictionAhead bounds how far past the last closed EVM block a
+	// prediction may target (0 = no bound).
+	MaxPredictionAhead uint64 `json:"max_prediction_ahead"`
+}
+
+// DefaultChainParams: 16 KiB transactions, 256 uids, tasks open for up to
+// 1000 blocks, truths reported within 20 blocks, Ethereum (1) and Base (8453).
+func DefaultChainParams() ChainParams {
+	return ChainParams{
+		MaxTxBytes:          16 * 1024,
+		MaxUIDs:             256,
+		MaxSubmissionBlocks: 1000,
+		MaxReportBlocks:     1000,
+		TruthReportBlocks:   20,
+		GasChains:           []uint64{1, 8453},
+		MaxPredictionAhead:  1000,
+	}
+}
+
+// Validate checks every field.
+func (c ChainParams) Validate() error {
+	if c.MaxTxBytes < MinTxBytes || c.MaxTxBytes > MaxTxBytesLimit {
+		return fieldErr("chain.max_tx_bytes", c.MaxTxBytes, fmt.Sprintf("must be in [%d, %d]", MinTxBytes, MaxTxBytesLimit))
+	}
+	if c.MaxUIDs < 1 || c.MaxUIDs > MaxUIDLimit-1 {
+		return fieldErr("chain.max_uids", c.MaxUIDs, fmt.Sprintf("must be in [1, %d] (one uid is the burn uid)", MaxUIDLimit-1))
+	}
+	blocks := []struct {
+		name string
+		v    int64
+	}{
+		{"chain.max_submission_blocks", c.MaxSubmissionBlocks},
+		{"chain.max_report_blocks", c.MaxReportBlocks},
+		{"chain.truth_report_blocks", c.TruthReportBlocks},
+	}
+	for _, b := range blocks {
+		if b.v < 1 || b.v > MaxBlocksLimit {
+			return fieldErr(b.name, b.v, fmt.Sprintf("must be in [1, %d]", MaxBlocksLimit))
+		}
+	}
+	return validateGasChains(c.GasChains)
+}
+
+func validateGasChains(ids []uint64) error {
+	if len(ids) > MaxGasChains {
+		return fieldErr("chain.gas_chains", len(ids), fmt.Sprintf("at most %d chains", MaxGasChains))
+	}
+	for i, id := range ids {
+		field := fmt.Sprintf("chain.gas_chains[%d]", i)
+		if id == 0 {
+			return fieldErr(field, id, "chain id must be positive")
+		}
+		if i > 0 && ids[i-1] >= id {
+			return fieldErr(field, id, "chain ids must be strictly ascending (no duplicates)")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package genesis
+
+import (
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+func key(label string) ed25519.PublicKey {
+	seed := sha256.Sum256([]byte(label))
+	return ed25519.NewKeyFromSeed(seed[:]).Public().(ed25519.PublicKey)
+}
+
+func validator(name string) Validator {
+	cons := key("cons-" + name)
+	return Validator{Name: name, Address: hex.EncodeToString(ConsensusAddress(cons)),
+		PubKey: base64.StdEncoding.EncodeToString(cons), Power: 10, ReportKey: hex.EncodeToString(key("rep-" + name))}
+}
+
+func valid() AppState {
+	g := DefaultGenesis()
+	g.Validators = []Validator{validator("a"), validator("b")}
+	return g
+}
+
+func TestValidate(t *testing.T) {
+	d := decimal.RequireFromString
+	cases := []struct {
+		name  string
+		edit  func(*AppState)
+		field string // "" = valid
+	}{
+		{"default with validators", func(*AppState) {}, ""},
+		{"one track with share 1", func(g *AppState) { g.Tracks = []Track{{TrackGas, d("1")}} }, ""},
+		{"no validators", func(g *AppState) { g.Validators = nil }, "validators"},
+		{"empty name", func(g *AppState) { g.Validators[0].Name = " " }, "validators[0].name"},
+		{"bad pubkey", func(g *AppState) { g.Validators[1].PubKey = "AAAA" }, "validators[1].pub_key"},
+		{"address of another key", func(g *AppState) { g.Validators[0].Address = g.Validators[1].Address }, "validators[0].address"},
+		{"zero power", func(g *AppState) { g.Validators[0].Power = 0 }, "validators[0].power"},
+		{"power overflow", func(g *AppState) { g.Validators[0].Power = MaxTotalPower; g.Validators[1].Power = 1 }, "validators[1].power"},
+		{"short report key", func(g *AppState) { g.Validators[0].ReportKey = "abcd" }, "validators[0].report_key"},
+		{"duplicate name", func(g *AppState) { g.Validators[1].Name = "a" }, "validators[1].name"},
+		{"duplicate report key", func(g *AppState) { g.Validators[1].ReportKey = g.Validators[0].ReportKey }, "validators[1].report_key"},
+		{"no tracks", func(g *AppState) { g.Tracks = nil }, "tracks"},
+		{"unknown track", func(g *AppState) { g.Tracks[0].Name = "chess" }, "tracks[0].name"},
+		{"duplicate track", func(g *AppState) { g.Tracks[1].Name = TrackWorkflow }, "tracks[1].name"},
+		{"zero share", func(g *AppState) { g.Tracks = []Track{{TrackGas, d("0")}, {TrackArena, d("1")}} }, "tracks[0].share"},
+		{"19 places", func(g *AppState) {
+			g.Tracks = []Track{{TrackGas, d("0.0000000000000000001")}, {TrackArena, d("0.9999999999999999999")}}
+		}, "tracks[0].share"},
+		{"shares sum 0.9", func(g *AppState) { g.Tracks[2].Share = d("0.1") }, "tracks"},
+		{"tx bytes too small", func(g *AppState) { g.Chain.MaxTxBytes = MinTxBytes - 1 }, "chain.max_tx_bytes"},
+		{"tx bytes at max", func(g *AppState) { g.Chain.MaxTxBytes = MaxTxBytesLimit }, ""},
+		{"zero uids", func(g *AppState) { g.Chain.MaxUIDs = 0 }, "chain.max_uids"},
+		{"all uids incl. burn", func(g *AppState) { g.Chain.MaxUIDs = MaxUIDLimit }, "chain.max_uids"},
+		{"zero report blocks", func(g *AppState) { g.Chain.MaxReportBlocks = 0 }, "chain.max_report_blocks"},
+		{"truth blocks too large", func(g *AppState) { g.Chain.TruthReportBlocks = MaxBlocksLimit + 1 }, "chain.truth_report_blocks"},
+		{"gas chains unsorted", func(g *AppState) { g.Chain.GasChains = []uint64{5, 1} }, "chain.gas_chains[1]"},
+		{"gas chain zero", func(g *AppState) { g.Chain.GasChains = []uint64{0} }, "chain.gas_chains[0]"},
+		{"gas track without chains", func(g *AppState) { g.Chain.GasChains = nil }, "chain.gas_chains"},
+		{"no gas track, no chains", func(g *AppState) {
+			g.Chain.GasChains = nil
+			g.Tracks = []Track{{TrackWorkflow, d("1")}}
+		}, ""},
+		{"bad workflow params", func(g *AppState) { g.Workflow.WSuccess = d("0.9") }, "workflow"},
+		{"bad gas params", func(g *AppState) { g.Gas.MemorySize = 0 }, "gas"},
+		{"bad window params", func(g *AppState) { g.Window.EpochBlocks = 0 }, "window"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := valid()
+			c.edit(&g)
+			err := g.Validate()
+			if c.field == "" {
+				if err != nil {
+					t.Fatalf("want valid, got %v", err)
+				}
+				return
+			}
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field != c.field || !errors.Is(err, ErrInvalidGenesis) {
+				t.Fatalf("want *FieldError on %q, got %v", c.field, err)
+			}
+		})
+	}
+}
+
+func TestEncodeDecodeRoundTrip(t *testing.T) {
+	g := valid()
+	bz, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(bz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := back.Encode()
+	if string(again) != string(bz) {
+		t.Fatalf("re-encoding differs:\n%s\n---\n%s", bz, again)
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	bz, _ := valid().Encode()
+	cases := map[string]string{
+		"unknown field":  strings.Replace(string(bz), `"chain": {`, `"chain": {"bogus": 1,`, 1),
+		"trailing data":  string(bz) + "{}",
+		"not json":       "app_state",
+		"invalid inside": strings.Replace(string(bz), `"max_uids": 256`, `"max_uids": 0`, 1),
+	}
+	for name, in := range cases {
+		if _, err := Decode([]byte(in)); !errors.Is(err, ErrInvalidGenesis) {
+			t.Errorf("%s: want ErrInvalidGenesis, got %v", name, err)
+		}
+	}
+}

@@ -1,0 +1,28 @@
+package genesis
+
+// Validate checks the chain params, the validators, the tracks and every
+// params section. The first failure is returned as a *FieldError.
+func (s AppState) Validate() error {
+	if err := s.Chain.Validate(); err != nil {
+		return err
+	}
+	if err := validateValidators(s.Validators); err != nil {
+		return err
+	}
+	if err := validateTracks(s.Tracks); err != nil {
+		return err
+	}
+	if s.HasTrack(TrackGas) && len(s.Chain.GasChains) == 0 {
+		return fieldErr("chain.gas_chains", "[]", "the gas track needs at least one EVM chain")
+	}
+	if err := wrapParams("workflow", s.Workflow.Validate()); err != nil {
+		return err
+	}
+	if err := wrapParams("arena", s.Arena.Validate()); err != nil {
+		return err
+	}
+	if err := wrapParams("gas", s.Gas.Validate()); err != nil {
+		return err
+	}
+	return wrapParams("window", s.Window.Validate())
+}
