@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/scoringsubnet/validatord/app"
+	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/x/scoring"
+)
+
+// TestNodeEndToEnd runs the real thing: init a home in a temp dir, start a
+// CometBFT node with the app in-process on free loopback ports, send signed
+// transactions through the RPC with the tx command, and read the scores back
+// through /abci_query with the query command. Then stop (as on SIGINT),
+// restart on the same home and read the same score again.
+func TestNodeEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a CometBFT node")
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	node, p2p := freeAddr(t), freeAddr(t)
+	cli(t, "init", "--home", home, "--chain-id", "itest-1", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
+	n := startNode(t, home)
+	n.waitHeight(t, node, 1)
+	for _, k := range []string{"alice", "bob"} {
+		cli(t, "keys", "add", k, "--home", home)
+	}
+	tx := func(typ, key string, args ...string) string { return mustTx(t, home, node, typ, key, args...) }
+	uidA := tx(app.EventMinerRegistered, "uid", "register-miner", "--from", "alice")
+	uidB := tx(app.EventMinerRegistered, "uid", "register-miner", "--from", "bob")
+	if uidA == uidB {
+		t.Fatalf("both miners got uid %s", uidA)
+	}
+
+	// Workflow: the score read back is the seed formula on the reported inputs.
+	task := tx(app.EventTaskPosted, "task_id", "post-task", "workflow", "--from", "validator", "--total-steps", "4",
+		"--max-budget", "2", "--max-latency-seconds", "60", "--submission-blocks", "500", "--report-blocks", "500")
+	sub := tx(app.EventSubmissionAdded, "submission_id", "submit", "workflow", "--from", "alice", "--task-id", task,
+		"--declared-retry-budget", "1", "--artifact-hash", hash32("alice workflow"))
+	report := []string{"report", "workflow", "--from", "validator", "--submission-id", sub, "--output-quality", "0.9",
+		"--steps-completed", "3", "--cost", "0.5", "--latency-seconds", "30", "--retries", "2", "--timeouts", "1", "--hard-failures", "0"}
+	evScore := tx(app.EventSubmissionScored, "score", report...)
+	want, err := scoring.ScoreWorkflow(genesis.DefaultGenesis().Workflow, scoring.WorkflowInput{
+		OutputQuality: dec("0.9"), StepsCompleted: 3, TotalSteps: 4, Cost: dec("0.5"), MaxBudget: dec("2"),
+		LatencySeconds: dec("30"), MaxLatencySeconds: dec("60"), Retries: 2, DeclaredRetryBudget: 1, Timeouts: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got submissionView
+	queryJSON(t, node, &got, "submission", sub)
+	if got.Status != "scored" || got.Receipt.Score != scoring.Format(want.Score) || evScore != got.Receipt.Score {
+		t.Fatalf("submission %s: status %q receipt score %q event score %q, want scored %s", sub, got.Status, got.Receipt.Score, evScore, scoring.Format(want.Score))
+	}
+	var lb struct {
+		Miners []struct {
+			UID   uint32 `json:"uid"`
+			Score string `json:"score"`
+		} `json:"miners"`
+	}
+	queryJSON(t, node, &lb, "leaderboard", "workflow")
+	if len(lb.Miners) != 1 || strconv.Itoa(int(lb.Miners[0].UID)) != uidA {
+		t.Fatalf("workflow leaderboard %+v, want only uid %s", lb.Miners, uidA)
+	}
+
+	// Refusals come back as a result with the app's code and exit status 1.
+	refusals := []struct {
+		name string
+		args []string
+		code uint32
+	}{
+		{"report on a scored submission", report, app.CodeSubmissionFinal},
+		{"miner reports", append(append([]string{}, report[:3]...), append([]string{"bob"}, report[4:]...)...), app.CodeNotValidator},
+		{"unknown task", []string{"submit", "workflow", "--from", "bob", "--task-id", "999", "--artifact-hash", hash32("x")}, app.CodeUnknownTask},
+		{"stale nonce", []string{"submit", "workflow", "--from", "alice", "--task-id", task, "--artifact-hash", hash32("replay"), "--nonce", "0"}, app.CodeNonceUsed},
+		{"wrong chain id", []string{"register-miner", "--from", "alice", "--chain-id", "other-chain"}, app.CodeWrongChainID},
+	}
+	for _, r := range refusals {
+		res, code, errOut := cliTx(t, home, node, r.args...)
+		if code != 1 || res.Code != r.code || !strings.Contains(errOut, fmt.Sprintf("code %d", r.code)) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s: exit %d, result code %d (%s), stderr %q; want exit 1 and code %d", r.name, code, res.Code, res.Log, errOut, r.code)
+		}
+	}
+
+	// Arena: a run is scored 0..100 against the task's baseline.
+	arena := genesis.DefaultGenesis().Arena
+	atask := tx(app.EventTaskPosted, "task_id", "post-task", "arena", "--from", "validator", "--category", arena.Categories[0].Name,
+		"--difficulty", arena.Difficulties[0].Name, "--criteria-total", "10", "--submission-blocks", "500", "--report-blocks", "500")
+	asub := tx(app.EventSubmissionAdded, "submission_id", "submit", "arena", "--from", "bob", "--task-id", atask, "--artifact-hash", hash32("bob arena"))
+	tx(app.EventReportReceived, "submission_id", "report", "arena", "--from", "validator", "--submission-id", asub, "--total-tokens", "2500",
+		"--tool-calls", "8", "--iterations", "3", "--execution-time", "42", "--estimated-cost", "0.05", "--criteria-passed", "9")
+	got = waitScored(t, node, asub) // arena runs are scored at the end of the block
+	if s := dec(got.Receipt.Score); s.Sign() <= 0 || s.Cmp(dec("100")) > 0 {
+		t.Fatalf("arena submission %s: receipt score %q, want in (0, 100]", asub, got.Receipt.Score)
+	}
+
+	// Gas: a prediction included before the EVM block's timestamp enters the
+	// agent's memory when the validators' truth closes the block.
+	chain := strconv.FormatUint(genesis.DefaultGenesis().Chain.GasChains[0], 10)
+	tx(app.EventSubmissionAdded, "submission_id", "submit", "gas", "--from", "bob", "--evm-chain-id", chain, "--evm-block", "100", "--price", "21.5")
+	future := strconv.FormatInt(time.Now().Unix()+3600, 10)
+	tx(app.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", "100", "--min-price", "20", "--timestamp", future)
+	var agent struct {
+		Closed uint64 `json:"closed"`
+		Memory []struct {
+			Included    bool   `json:"included"`
+			Overpayment string `json:"overpayment"`
+		} `json:"memory"`
+	}
+	queryJSON(t, node, &agent, "gas", uidB, chain)
+	if agent.Closed != 1 || len(agent.Memory) != 1 || !agent.Memory[0].Included || agent.Memory[0].Overpayment != scoring.Format(dec("0.075")) {
+		t.Fatalf("gas agent %s on chain %s = %+v, want one included slot overpaying 0.075", uidB, chain, agent)
+	}
+
+	// Stop as on SIGINT, restart on the same home: the state is still there
+	// and the chain goes on.
+	var before struct {
+		Height  int64  `json:"height"`
+		AppHash string `json:"app_hash"`
+	}
+	queryJSON(t, node, &before, "status")
+	if code := n.stop(t); code != 0 {
+		t.Fatalf("start exited with %d on cancel; log:\n%s", code, n.tail())
+	}
+	n = startNode(t, home)
+	n.waitHeight(t, node, before.Height+2)
+	queryJSON(t, node, &got, "submission", sub)
+	if got.Receipt.Score != scoring.Format(want.Score) {
+		t.Fatalf("after restart submission %s score %q, want %s", sub, got.Receipt.Score, scoring.Format(want.Score))
+	}
+	if code := n.stop(t); code != 0 {
+		t.Fatalf("restarted node exited with %d; log:\n%s", code, n.tail())
+	}
+}
+
+// waitScored polls the submission query until the status is final.
+func waitScored(t *testing.T, node, id string) submissionView {
+	t.Helper()
+	var got submissionView
+	for range 100 {
+		queryJSON(t, node, &got, "submission", id)
+		if got.Status != "pending" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got.Status != "scored" {
+		t.Fatalf("submission %s: status %q, want scored", id, got.Status)
+	}
+	return got
+}
+
+// submissionView is the part of the submission query the test reads.
+type submissionView struct {
+	Status  string `json:"status"`
+	Receipt struct {
+		Score  string `json:"score"`
+		Height int64  `json:"height"`
+	} `json:"receipt"`
+}
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+// freeAddr returns a loopback tcp://127.0.0.1:port that was free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return "tcp://" + l.Addr().String()
+}
+
+// runningNode is a `validatord start` running in this process.
+type runningNode struct {
+	cancel context.CancelFunc
+	done   chan int
+	log    string
+}
+
+// startNode runs `validatord start --home home` until stop is called.
+func startNode(t *testing.T, home string) *runningNode {
+	t.Helper()
+	logPath := filepath.Join(t.TempDir(), "node.log")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := &runningNode{cancel: cancel, done: make(chan int, 1), log: logPath}
+	go func() {
+		defer logFile.Close()
+		n.done <- run(ctx, Env{Stdin: strings.NewReader(""), Stdout: logFile, Stderr: logFile}, []string{"start", "--home", home})
+	}()
+	t.Cleanup(func() { n.stop(t) })
+	return n
+}
+
+// stop cancels the node (as SIGINT does) and returns its exit code.
+func (n *runningNode) stop(t *testing.T) int {
+	t.Helper()
+	if n.done == nil {
+		return 0
+	}
+	n.cancel()
+	select {
+	case code := <-n.done:
+		n.done = nil
+		return code
+	case <-time.After(30 * time.Second):
+		t.Fatalf("node did not stop within 30s; log %s", n.tail())
+		return -1
+	}
+}
+
+func (n *runningNode) tail() string {
+	bz, _ := os.ReadFile(n.log)
+	if len(bz) > 3000 {
+		bz = bz[len(bz)-3000:]
+	}
+	return string(bz)
+}
+
+// waitHeight waits until the node at addr has committed height h.
+func (n *runningNode) waitHeight(t *testing.T, addr string, h int64) {
+	t.Helper()
+	c, err := dialRPC(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, err := c.latestHeight(context.Background())
+		if err == nil && got >= h {
+			return
+		}
+		select {
+		case code := <-n.done:
+			n.done = nil
+			t.Fatalf("node exited with %d before height %d; log:\n%s", code, h, n.tail())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("height %d not reached in 30s (last %d, err %v); log:\n%s", h, got, err, n.tail())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// cli runs one command that must succeed and returns its stdout.
+func cli(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errOut := runCmd(t, args...)
+	if code != 0 {
+		t.Fatalf("validatord %s: code %d: %s%s", strings.Join(args, " "), code, errOut, out)
+	}
+	return out
+}
+
+// cliTx runs `tx ... --wait` and decodes the printed result.
+func cliTx(t *testing.T, home, node string, args ...string) (txResult, int, string) {
+	t.Helper()
+	full := append([]string{"tx"}, args...)
+	full = append(full, "--home", home, "--node", node, "--wait")
+	code, out, errOut := runCmd(t, full...)
+	var res txResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("validatord %s: code %d, stdout %q, stderr %q", strings.Join(full, " "), code, out, errOut)
+	}
+	return res, code, errOut
+}
+
+// mustTx is cliTx that must be committed with code 0; it returns the value
+// of attribute key of event typ.
+func mustTx(t *testing.T, home, node, typ, key string, args ...string) string {
+	t.Helper()
+	res, code, errOut := cliTx(t, home, node, args...)
+	if code != 0 || res.Code != 0 || res.Height <= 0 {
+		t.Fatalf("tx %v: exit %d, result %+v, stderr %q", args, code, res, errOut)
+	}
+	v, ok := res.Attr(typ, key)
+	if !ok {
+		t.Fatalf("tx %v: no %s.%s in events %+v", args, typ, key, res.Events)
+	}
+	return v
+}
+
+// queryJSON runs `query` and decodes its answer into v.
+func queryJSON(t *testing.T, node string, v any, path ...string) {
+	t.Helper()
+	out := cli(t, append(append([]string{"query"}, path...), "--node", node)...)
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("query %v: %v in %q", path, err, out)
+	}
+}
+
+func hash32(s string) string { return hex.EncodeToString([]byte(fmt.Sprintf("%-32s", s))[:32]) }

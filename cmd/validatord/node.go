@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	dbm "github.com/cometbft/cometbft-db"
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+	cfg "github.com/cometbft/cometbft/config"
+	cmtflags "github.com/cometbft/cometbft/libs/cli/flags"
+	cmtjson "github.com/cometbft/cometbft/libs/json"
+	cmtlog "github.com/cometbft/cometbft/libs/log"
+	"github.com/cometbft/cometbft/node"
+	"github.com/cometbft/cometbft/p2p"
+	"github.com/cometbft/cometbft/privval"
+	"github.com/cometbft/cometbft/proxy"
+	"github.com/cometbft/cometbft/types"
+
+	"github.com/scoringsubnet/validatord/genesis"
+)
+
+// nodeFiles is everything a node needs from its home, read and checked before
+// anything starts, so that a bad file gives one line and no half-started node.
+type nodeFiles struct {
+	conf     *cfg.Config
+	genDoc   *types.GenesisDoc
+	appState genesis.AppState
+	pv       *privval.FilePV
+	nodeKey  *p2p.NodeKey
+}
+
+// loadNodeFiles reads and checks config.toml, genesis.json (CometBFT's part
+// and the app_state), the priv validator files and the node key of home.
+func loadNodeFiles(home string) (*nodeFiles, error) {
+	conf, err := loadConfig(home)
+	if err != nil {
+		return nil, err
+	}
+	genDoc, appState, err := loadGenesis(conf.GenesisFile())
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMempoolConfig(configFile(home), conf, appState); err != nil {
+		return nil, err
+	}
+	pv, err := loadPrivValidator(conf)
+	if err != nil {
+		return nil, err
+	}
+	nodeKey, err := p2p.LoadNodeKey(conf.NodeKeyFile())
+	if err != nil {
+		return nil, oneLine(fmt.Errorf("node key %s: %w", conf.NodeKeyFile(), err))
+	}
+	return &nodeFiles{conf: conf, genDoc: genDoc, appState: appState, pv: pv, nodeKey: nodeKey}, nil
+}
+
+// loadGenesis reads CometBFT's genesis document and decodes its app_state
+// strictly; the app's validators must be CometBFT's validators.
+func loadGenesis(path string) (*types.GenesisDoc, genesis.AppState, error) {
+	genDoc, err := types.GenesisDocFromFile(path)
+	if err != nil {
+		return nil, genesis.AppState{}, oneLine(fmt.Errorf("genesis %s: %w", path, err))
+	}
+	appState, err := genesis.Decode(genDoc.AppState)
+	if err != nil {
+		return nil, genesis.AppState{}, oneLine(fmt.Errorf("genesis %s: app_state: %w", path, err))
+	}
+	if err := checkValidatorsAgree(genDoc, appState); err != nil {
+		return nil, genesis.AppState{}, fmt.Errorf("genesis %s: %w", path, err)
+	}
+	return genDoc, appState, nil
+}
+
+// checkValidatorsAgree checks that app_state.validators and validators list the
+// same consensus keys with the same power, in the same order.
+func checkValidatorsAgree(genDoc *types.GenesisDoc, st genesis.AppState) error {
+	if len(st.Validators) != len(genDoc.Validators) {
+		return fmt.Errorf("app_state.validators: %d entries, but validators has %d", len(st.Validators), len(genDoc.Validators))
+	}
+	for i, v := range genDoc.Validators {
+		a := st.Validators[i]
+		want := genesisValidatorOf(v, "")
+		if a.Address != want.Address {
+			return fmt.Errorf("app_state.validators[%d].address: %q, want %q (validators[%d])", i, a.Address, want.Address, i)
+		}
+		if a.PubKey != want.PubKey {
+			return fmt.Errorf("app_state.validators[%d].pub_key: %q, want %q (validators[%d])", i, a.PubKey, want.PubKey, i)
+		}
+		if a.Power != v.Power {
+			return fmt.Errorf("app_state.validators[%d].power: %d, want %d (validators[%d])", i, a.Power, v.Power, i)
+		}
+	}
+	return nil
+}
+
+// checkMempoolConfig refuses a mempool that would accept transactions larger
+// than the app's chain.max_tx_bytes (the app refuses them anyway; the mempool
+// should not even hold them).
+func checkMempoolConfig(file string, conf *cfg.Config, st genesis.AppState) error {
+	if int64(conf.Mempool.MaxTxBytes) > st.Chain.MaxTxBytes {
+		return &ConfigError{File: file, Field: "mempool.max_tx_bytes", Reason: fmt.Sprintf("%d exceeds the genesis chain.max_tx_bytes %d", conf.Mempool.MaxTxBytes, st.Chain.MaxTxBytes)}
+	}
+	return nil
+}
+
+// loadPrivValidator parses the priv validator files first, because
+// privval.LoadFilePV exits the process on a bad file.
+func loadPrivValidator(conf *cfg.Config) (*privval.FilePV, error) {
+	keyPath, statePath := conf.PrivValidatorKeyFile(), conf.PrivValidatorStateFile()
+	var key privval.FilePVKey
+	if err := unmarshalFile(keyPath, &key); err != nil {
+		return nil, err
+	}
+	if key.PrivKey == nil {
+		return nil, fmt.Errorf("priv validator key %s: priv_key: missing", keyPath)
+	}
+	var state privval.FilePVLastSignState
+	if err := unmarshalFile(statePath, &state); err != nil {
+		return nil, err
+	}
+	return privval.LoadFilePV(keyPath, statePath), nil
+}
+
+func unmarshalFile(path string, v any) error {
+	bz, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := cmtjson.Unmarshal(bytes.TrimSpace(bz), v); err != nil {
+		return oneLine(fmt.Errorf("%s: %w", path, err))
+	}
+	return nil
+}
+
+// newLogger builds CometBFT's logger from config.toml's log_format and log_level.
+func newLogger(conf *cfg.Config, w io.Writer) (cmtlog.Logger, error) {
+	sw := cmtlog.NewSyncWriter(w)
+	logger := cmtlog.NewTMLogger(sw)
+	if conf.LogFormat == cfg.LogFormatJSON {
+		logger = cmtlog.NewTMJSONLogger(sw)
+	}
+	logger, err := cmtflags.ParseLogLevel(conf.LogLevel, logger, cfg.DefaultLogLevel)
+	if err != nil {
+		return nil, &ConfigError{File: configFile(conf.RootDir), Field: "log_level", Reason: err.Error()}
+	}
+	return logger, nil
+}
+
+// newNode wires CometBFT around the in-process application. The returned
+// dbs must be closed after the node stopped.
+func newNode(files *nodeFiles, application abcitypes.Application, logger cmtlog.Logger) (*node.Node, *openDBs, error) {
+	genDoc := files.genDoc
+	dbs := &openDBs{}
+	n, err := node.NewNode(
+		files.conf,
+		files.pv,
+		files.nodeKey,
+		proxy.NewLocalClientCreator(application),
+		func() (*types.GenesisDoc, error) { return genDoc, nil },
+		dbs.provider,
+		node.DefaultMetricsProvider(files.conf.Instrumentation),
+		logger,
+	)
+	if err != nil {
+		dbs.closeAll()
+		return nil, nil, err
+	}
+	return n, dbs, nil
+}
+
+// openDBs remembers every database CometBFT opens. Node.OnStop closes the
+// block store, state and evidence databases but not the tx indexer's, whose
+// lock would then outlive the node (an in-process restart, as in the tests,
+// fails with "resource temporarily unavailable").
+type openDBs struct {
+	mu  sync.Mutex
+	dbs []dbm.DB
+}
+
+func (o *openDBs) provider(ctx *cfg.DBContext) (dbm.DB, error) {
+	db, err := cfg.DefaultDBProvider(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o.mu.Lock()
+	o.dbs = append(o.dbs, db)
+	o.mu.Unlock()
+	return db, nil
+}
+
+// closeAll closes every database; closing one the node already closed is
+// harmless, so its error is ignored.
+func (o *openDBs) closeAll() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, db := range o.dbs {
+		_ = db.Close()
+	}
+	o.dbs = nil
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/cometbft/cometbft/libs/service"
+
+	"github.com/scoringsubnet/validatord/app"
+)
+
+func init() {
+	register(Command{Name: "start", Summary: "run the validator node (CometBFT with the app in-process)", Run: runStart})
+}
+
+const startUsage = "start [--home DIR]"
+
+// runStart checks every file of the home, opens the app, starts CometBFT with
+// the app behind a local client, and on SIGINT/SIGTERM (ctx) stops the node,
+// then closes the app.
+func runStart(ctx context.Context, env Env, args []string) error {
+	fs := newFlags("start")
+	home := homeFlag(fs)
+	pos, ok, err := parseFlags(env, fs, startUsage, args)
+	if !ok || err != nil {
+		return err
+	}
+	if err := wantArgs(pos, 0, startUsage); err != nil {
+		return err
+	}
+	files, err := loadNodeFiles(*home)
+	if err != nil {
+		return err
+	}
+	logger, err := newLogger(files.conf, env.Stderr)
+	if err != nil {
+		return err
+	}
+	application, err := app.New(app.Config{
+		DataDir:    appDataDir(*home),
+		Logger:     logger.With("module", "app"),
+		CrashPoint: os.Getenv(envCrashAt),
+	})
+	if err != nil {
+		return oneLine(fmt.Errorf("app: %w", err))
+	}
+	n, dbs, err := newNode(files, application, logger)
+	if err != nil {
+		return oneLine(errors.Join(fmt.Errorf("node: %w", err), application.Close()))
+	}
+	if err := n.Start(); err != nil {
+		dbs.closeAll()
+		return oneLine(errors.Join(fmt.Errorf("node start: %w", err), application.Close()))
+	}
+	select {
+	case <-ctx.Done():
+		logger.Info("stopping the node", "reason", "signal")
+	case <-n.Quit():
+	}
+	stopErr := n.Stop()
+	if errors.Is(stopErr, service.ErrAlreadyStopped) {
+		stopErr = nil
+	}
+	n.Wait()
+	dbs.closeAll()
+	if err := application.Close(); err != nil {
+		return fmt.Errorf("app close: %w", err)
+	}
+	if stopErr != nil {
+		return fmt.Errorf("node stop: %w", stopErr)
+	}
+	return nil
+}

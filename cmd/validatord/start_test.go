@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// editJSON rewrites a JSON file through f.
+func editJSON(t *testing.T, path string, f func(doc map[string]any)) {
+	t.Helper()
+	bz, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(bz, &doc); err != nil {
+		t.Fatal(err)
+	}
+	f(doc)
+	if bz, err = json.MarshalIndent(doc, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bz, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// editText replaces old by new in a text file, which must contain old.
+func editText(t *testing.T, path, old, new string) {
+	t.Helper()
+	bz, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(bz), old) {
+		t.Fatalf("%s does not contain %q", path, old)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(bz), old, new, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func appState(doc map[string]any) map[string]any { return doc["app_state"].(map[string]any) }
+
+// TestStartRefusesBadFiles: each broken file gives one line naming the field,
+// exit code 1, and nothing starts (the app's data dir is never created).
+func TestStartRefusesBadFiles(t *testing.T) {
+	cases := []struct {
+		name    string
+		corrupt func(t *testing.T, home string)
+		want    string
+	}{
+		{"no home", func(t *testing.T, home string) { os.RemoveAll(home) }, "run `validatord init"},
+		{"app_state field out of range", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) {
+				appState(d)["chain"].(map[string]any)["max_tx_bytes"] = 1
+			})
+		}, "chain.max_tx_bytes"},
+		{"app_state unknown field", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { appState(d)["bogus"] = true })
+		}, "bogus"},
+		{"app validator power differs", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) {
+				appState(d)["validators"].([]any)[0].(map[string]any)["power"] = 3
+			})
+		}, "app_state.validators[0].power"},
+		{"track shares", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) {
+				appState(d)["tracks"].([]any)[0].(map[string]any)["share"] = "0.9"
+			})
+		}, "tracks"},
+		{"empty chain id", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { d["chain_id"] = "" })
+		}, "chain_id"},
+		{"genesis not JSON", func(t *testing.T, home string) {
+			os.WriteFile(filepath.Join(home, "config", "genesis.json"), []byte("{\n\"chain_id\": \n"), 0o600)
+		}, "genesis"},
+		{"config unknown key", func(t *testing.T, home string) {
+			editText(t, configFile(home), "[mempool]", "[mempool]\nmax_tx_bites = 5")
+		}, "max_tx_bites"},
+		{"config negative timeout", func(t *testing.T, home string) {
+			editText(t, configFile(home), `timeout_commit = "1s"`, `timeout_commit = "-1s"`)
+		}, "timeout_commit"},
+		{"config bad duration", func(t *testing.T, home string) {
+			editText(t, configFile(home), `timeout_commit = "1s"`, `timeout_commit = "soon"`)
+		}, "timeout_commit"},
+		{"config bad syntax", func(t *testing.T, home string) {
+			editText(t, configFile(home), "[mempool]", "[mempool\n")
+		}, "config.toml"},
+		{"config mempool above genesis", func(t *testing.T, home string) {
+			editText(t, configFile(home), "max_tx_bytes = 16384", "max_tx_bytes = 1048576")
+		}, "mempool.max_tx_bytes"},
+		{"config bad log level", func(t *testing.T, home string) {
+			editText(t, configFile(home), `log_level = "info"`, `log_level = "loud"`)
+		}, "log_level"},
+		{"priv validator key garbage", func(t *testing.T, home string) {
+			os.WriteFile(filepath.Join(home, "config", "priv_validator_key.json"), []byte("{\"priv_key\": 1}"), 0o600)
+		}, "priv_validator_key.json"},
+		{"node key missing", func(t *testing.T, home string) {
+			os.Remove(filepath.Join(home, "config", "node_key.json"))
+		}, "node_key.json"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			home := filepath.Join(t.TempDir(), "home")
+			if code, _, errOut := runCmd(t, "init", "--home", home); code != 0 {
+				t.Fatal(errOut)
+			}
+			c.corrupt(t, home)
+			code, out, errOut := runCmd(t, "start", "--home", home)
+			if code != 1 || out != "" {
+				t.Fatalf("code %d stdout %q, want 1 and nothing", code, out)
+			}
+			if !strings.HasPrefix(errOut, "validatord start: ") || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
+				t.Fatalf("stderr %q: want one line naming %q", errOut, c.want)
+			}
+			if _, err := os.Stat(appDataDir(home)); !os.IsNotExist(err) {
+				t.Fatalf("the app's data dir exists after a refused start (err %v)", err)
+			}
+		})
+	}
+}
+
+// TestStartRefusesBadCrashPoint: a malformed VALIDATORD_CRASH_AT is refused
+// by the app before it opens its state.
+func TestStartRefusesBadCrashPoint(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	if code, _, errOut := runCmd(t, "init", "--home", home); code != 0 {
+		t.Fatal(errOut)
+	}
+	t.Setenv(envCrashAt, "somewhere@x")
+	code, _, errOut := runCmd(t, "start", "--home", home)
+	if code != 1 || !strings.Contains(errOut, "somewhere") || strings.Count(errOut, "\n") != 1 {
+		t.Fatalf("code %d stderr %q, want one line naming the crash point", code, errOut)
+	}
+	if _, err := os.Stat(appDataDir(home)); !os.IsNotExist(err) {
+		t.Fatalf("the app's data dir exists after a refused start (err %v)", err)
+	}
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"strings"
+	"testing"
+
+	"github.com/scoringsubnet/validatord/app"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// buildMsg parses args for the message name as runTx does and builds it.
+func buildMsg(t testing.TB, name string, args ...string) (*subnetv1.Msg, error) {
+	t.Helper()
+	fs := newFlags("tx " + name)
+	defineTxFlags(fs)
+	build := txMessages[name].define(fs)
+	if _, _, err := parseFlags(Env{}, fs, "tx", args); err != nil {
+		return nil, err
+	}
+	return build()
+}
+
+const hashA = "0101010101010101010101010101010101010101010101010101010101010101"
+
+func TestTxMessagesBuildEveryField(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want *subnetv1.Msg
+	}{
+		{"register-miner", nil, &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}}},
+		{"post-task workflow", []string{"--total-steps", "5", "--max-budget", "2", "--max-latency-seconds", "1.5", "--submission-blocks", "7", "--report-blocks", "9"},
+			postTask(&subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{Workflow: &subnetv1.WorkflowTask{
+				TotalSteps: 5, MaxBudget: "2.000000000000000000", MaxLatencySeconds: "1.500000000000000000", SubmissionBlocks: 7, ReportBlocks: 9}}})},
+		{"post-task arena", []string{"--category", "debugging", "--difficulty", "advanced", "--criteria-total", "4"},
+			postTask(&subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{Arena: &subnetv1.ArenaTask{
+				Category: "debugging", Difficulty: "advanced", CriteriaTotal: 4, SubmissionBlocks: 10, ReportBlocks: 20}}})},
+		{"submit workflow", []string{"--task-id", "3", "--declared-retry-budget", "2", "--artifact-hash", "0x" + hashA},
+			submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{TaskId: 3, DeclaredRetryBudget: 2, ArtifactHash: bytes.Repeat([]byte{1}, 32)}}})},
+		{"submit arena", []string{"--task-id", "0", "--artifact-hash", hashA},
+			submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{TaskId: 0, ArtifactHash: bytes.Repeat([]byte{1}, 32)}}})},
+		{"submit gas", []string{"--evm-chain-id", "8453", "--evm-block", "12", "--price", "0.000000000000000001"},
+			submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{EvmChainId: 8453, EvmBlock: 12, Price: "0.000000000000000001"}}})},
+		{"report workflow", []string{"--submission-id", "4", "--output-quality", "1", "--steps-completed", "0", "--cost", "0", "--latency-seconds", "12.25", "--retries", "1", "--timeouts", "2", "--hard-failures", "3"},
+			report(&subnetv1.MsgReport{SubmissionId: 4, Measurement: &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{
+				OutputQuality: "1.000000000000000000", StepsCompleted: 0, Cost: "0.000000000000000000", LatencySeconds: "12.250000000000000000", Retries: 1, Timeouts: 2, HardFailures: 3}}})},
+		{"report arena", []string{"--submission-id", "5", "--total-tokens", "100", "--tool-calls", "3", "--iterations", "2", "--execution-time", "4", "--estimated-cost", "0.01", "--criteria-passed", "1"},
+			report(&subnetv1.MsgReport{SubmissionId: 5, Measurement: &subnetv1.MsgReport_Arena{Arena: &subnetv1.ArenaMeasurement{
+				TotalTokens: 100, ToolCalls: 3, Iterations: 2, ExecutionTime: "4.000000000000000000", EstimatedCost: "0.010000000000000000", CriteriaPassed: 1}}})},
+		{"truth", []string{"--evm-chain-id", "1", "--evm-block", "99", "--min-price", "20.5", "--timestamp", "1700000000"},
+			&subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{EvmChainId: 1, EvmBlock: 99, MinPrice: "20.500000000000000000", Timestamp: 1700000000}}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := buildMsg(t, c.name, c.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotBz, _ := got.Marshal()
+			wantBz, _ := c.want.Marshal()
+			if !bytes.Equal(gotBz, wantBz) {
+				t.Fatalf("got %v\nwant %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestTxArenaBaselineFlags(t *testing.T) {
+	args := []string{"--category", "c", "--difficulty", "d", "--criteria-total", "1", "--baseline-submission-count", "6"}
+	for i, n := range arenaBaselineFlags {
+		args = append(args, "--baseline-"+n, strings.Repeat("1", i+1))
+	}
+	msg, err := buildMsg(t, "post-task arena", args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := msg.GetPostTask().GetArena().DefaultBaseline
+	if b == nil || b.SubmissionCount != 6 || b.MinTokens != "1.000000000000000000" || b.Q25Tokens != "11.000000000000000000" || b.MaxCost != strings.Repeat("1", 15)+".000000000000000000" {
+		t.Fatalf("baseline %+v", b)
+	}
+	// One baseline flag without the others is an error naming a missing one.
+	_, err = buildMsg(t, "post-task arena", "--category", "c", "--difficulty", "d", "--criteria-total", "1", "--baseline-min-tokens", "5")
+	if err == nil || !strings.Contains(err.Error(), "--baseline-q25-tokens: required") {
+		t.Fatalf("partial baseline: err %v", err)
+	}
+}
+
+func TestTxMessageErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"post-task workflow", []string{"--max-budget", "1", "--max-latency-seconds", "1"}, "--total-steps: required"},
+		{"post-task workflow", []string{"--total-steps", "1", "--max-latency-seconds", "1"}, "--max-budget: required"},
+		{"post-task workflow", []string{"--total-steps", "1", "--max-budget", "1.0000000000000000001", "--max-latency-seconds", "1"}, "--max-budget"},
+		{"post-task workflow", []string{"--total-steps", "x"}, "-total-steps"},
+		{"post-task arena", []string{"--difficulty", "d", "--criteria-total", "1"}, "--category: required"},
+		{"submit workflow", []string{"--artifact-hash", hashA}, "--task-id: required"},
+		{"submit workflow", []string{"--task-id", "1"}, "--artifact-hash: required"},
+		{"submit workflow", []string{"--task-id", "1", "--artifact-hash", "xyz"}, "not hex"},
+		{"submit gas", []string{"--evm-chain-id", "1", "--evm-block", "2", "--price", "cheap"}, "--price"},
+		{"report workflow", []string{"--submission-id", "1", "--output-quality", "0.5", "--cost", "1", "--latency-seconds", "1"}, "--steps-completed: required"},
+		{"report arena", []string{"--submission-id", "1", "--total-tokens", "1", "--criteria-passed", "1", "--execution-time", "1"}, "--estimated-cost: required"},
+		{"truth", []string{"--evm-chain-id", "1", "--evm-block", "2", "--min-price", "1"}, "--timestamp: required"},
+	}
+	for _, c := range cases {
+		t.Run(c.name+" "+c.want, func(t *testing.T) {
+			_, err := buildMsg(t, c.name, c.args...)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err %v, want it to contain %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestTxCommandErrors(t *testing.T) {
+	home := t.TempDir()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tx"}, "unknown message nothing"},
+		{[]string{"tx", "submit"}, `unknown message "submit"`},
+		{[]string{"tx", "submit", "bogus"}, `unknown message "submit bogus"`},
+		{[]string{"tx", "register-miner", "--home", home}, "--from: a key name is required"},
+		{[]string{"tx", "register-miner", "--from", "nobody", "--home", home}, "key not found"},
+		{[]string{"tx", "register-miner", "extra", "--from", "x"}, "want 0 argument"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCmd(t, c.args...)
+		if code != 1 || out != "" || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: code %d stdout %q stderr %q, want one line with %q", c.args, code, out, errOut, c.want)
+		}
+	}
+	// No node listening: one line naming the node.
+	if _, err := addKey(home, "k", zeroReader{}); err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddr(t)
+	code, _, errOut := runCmd(t, "tx", "register-miner", "--from", "k", "--home", home, "--node", addr)
+	if code != 1 || !strings.Contains(errOut, "node "+addr) || strings.Count(errOut, "\n") != 1 {
+		t.Fatalf("no node: code %d stderr %q", code, errOut)
+	}
+	code, _, errOut = runCmd(t, "query", "status", "--node", addr)
+	if code != 1 || !strings.Contains(errOut, "node "+addr) || strings.Count(errOut, "\n") != 1 {
+		t.Fatalf("query without node: code %d stderr %q", code, errOut)
+	}
+}
+
+// BenchmarkBuildAndSignTx measures what `tx` does locally for one message:
+// flag parsing, decimal canonicalisation, building and signing.
+func BenchmarkBuildAndSignTx(b *testing.B) {
+	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{3}, 32))
+	args := []string{"--submission-id", "4", "--output-quality", "0.9", "--steps-completed", "3", "--cost", "0.5",
+		"--latency-seconds", "30", "--retries", "2", "--timeouts", "1", "--hard-failures", "0"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		msg, err := buildMsg(b, "report workflow", args...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := app.SignTx("bench-1", key, uint64(i), msg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// Each define* registers the flags of one message, one flag per message
+// field, and returns the function that builds the message from them.
+
+func defineRegisterMiner(*flag.FlagSet) func() (*subnetv1.Msg, error) {
+	return func() (*subnetv1.Msg, error) {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}}, nil
+	}
+}
+
+func definePostWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
+	steps := fs.Int64("total-steps", 0, "steps of the workflow DAG")
+	budget := newDecimal(fs, "max-budget", "", "maximum cost")
+	latency := newDecimal(fs, "max-latency-seconds", "", "maximum latency in seconds")
+	subBlocks := fs.Int64("submission-blocks", 10, "blocks miners may submit for")
+	repBlocks := fs.Int64("report-blocks", 20, "blocks validators may report for")
+	return func() (*subnetv1.Msg, error) {
+		if err := requireSet(fs, "total-steps"); err != nil {
+			return nil, err
+		}
+		ds, err := decimals(budget, latency)
+		if err != nil {
+			return nil, err
+		}
+		t := &subnetv1.WorkflowTask{TotalSteps: *steps, MaxBudget: ds[0], MaxLatencySeconds: ds[1], SubmissionBlocks: *subBlocks, ReportBlocks: *repBlocks}
+		return postTask(&subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{Workflow: t}}), nil
+	}
+}
+
+// arenaBaselineFlags are the flags of the default baseline of an arena task,
+// in the order of subnetv1.ArenaBaseline.
+var arenaBaselineFlags = []string{
+	"min-tokens", "q25-tokens", "median-tokens", "q75-tokens", "max-tokens",
+	"min-tool-calls", "median-tool-calls", "max-tool-calls", "median-iterations",
+	"min-execution-time", "median-execution-time", "max-execution-time",
+	"min-cost", "median-cost", "max-cost",
+}
+
+func definePostArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
+	category := fs.String("category", "", "task category (one of the genesis arena categories)")
+	difficulty := fs.String("difficulty", "", "task difficulty (one of the genesis arena difficulties)")
+	criteria := fs.Int64("criteria-total", 0, "number of success criteria")
+	subBlocks := fs.Int64("submission-blocks", 10, "blocks miners may submit for")
+	repBlocks := fs.Int64("report-blocks", 20, "blocks validators may report for")
+	count := fs.Int64("baseline-submission-count", 0, "default baseline: submission count")
+	base := make([]decimalFlag, len(arenaBaselineFlags))
+	for i, n := range arenaBaselineFlags {
+		base[i] = newDecimal(fs, "baseline-"+n, "", "default baseline: "+n+"; all baseline flags together or none (none: the app's default)")
+	}
+	return func() (*subnetv1.Msg, error) {
+		if err := requireSet(fs, "category", "difficulty", "criteria-total"); err != nil {
+			return nil, err
+		}
+		bl, err := arenaBaseline(fs, *count, base)
+		if err != nil {
+			return nil, err
+		}
+		t := &subnetv1.ArenaTask{Category: *category, Difficulty: *difficulty, CriteriaTotal: *criteria, DefaultBaseline: bl, SubmissionBlocks: *subBlocks, ReportBlocks: *repBlocks}
+		return postTask(&subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{Arena: t}}), nil
+	}
+}
+
+// arenaBaseline builds the default baseline when any baseline flag was set.
+func arenaBaseline(fs *flag.FlagSet, count int64, base []decimalFlag) (*subnetv1.ArenaBaseline, error) {
+	given := false
+	fs.Visit(func(f *flag.Flag) {
+		if len(f.Name) > 9 && f.Name[:9] == "baseline-" {
+			given = true
+		}
+	})
+	if !given {
+		return nil, nil
+	}
+	v, err := decimals(base...)
+	if err != nil {
+		return nil, fmt.Errorf("%w (a default baseline needs every --baseline-* flag)", err)
+	}
+	return &subnetv1.ArenaBaseline{
+		SubmissionCount: count,
+		MinTokens:       v[0], Q25Tokens: v[1], MedianTokens: v[2], Q75Tokens: v[3], MaxTokens: v[4],
+		MinToolCalls: v[5], MedianToolCalls: v[6], MaxToolCalls: v[7], MedianIterations: v[8],
+		MinExecutionTime: v[9], MedianExecutionTime: v[10], MaxExecutionTime: v[11],
+		MinCost: v[12], MedianCost: v[13], MaxCost: v[14],
+	}, nil
+}
+
+func postTask(m *subnetv1.MsgPostTask) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: m}}
+}
+
+func defineSubmitWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
+	task := fs.Uint64("task-id", 0, "id of the workflow task")
+	budget := fs.Int64("declared-retry-budget", 0, "retries the workflow plans for")
+	artifact := fs.String("artifact-hash", "", "hex hash of the workflow artifact")
+	return func() (*subnetv1.Msg, error) {
+		if err := requireSet(fs, "task-id"); err != nil {
+			return nil, err
+		}
+		h, err := hexFlag("artifact-hash", *artifact)
+		if err != nil {
+			return nil, err
+		}
+		s := &subnetv1.WorkflowSubmit{TaskId: *task, DeclaredRetryBudget: *budget, ArtifactHash: h}
+		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: s}}), nil
+	}
+}
+
+func defineSubmitArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
+	task := fs.Uint64("task-id", 0, "id of the arena task")
+	artifact := fs.String("artifact-hash", "", "hex hash of the run's artifact")
+	return func() (*subnetv1.Msg, error) {
+		if err := requireSet(fs, "task-id"); err != nil {
+			return nil, err
+		}
+		h, err := hexFlag("artifact-hash", *artifact)
+		if err != nil {
+			return nil, err
+		}
+		s := &subnetv1.ArenaSubmit{TaskId: *task, ArtifactHash: h}
+		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: s}}), nil
+	}
+}
+
+func defineSubmitGas(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
+	chain := fs.Uint64("evm-chain-id", 0, "EVM chain id (one of the genesis gas chains)")
+	block := fs.Uint64("evm-block", 0, "EVM block number predicted")
+	price := newDecimal(fs, "price", "", "predicted minimum gas price")
+	return func() (*subnetv1.Msg, error) {
+		if err := requireSet(fs, "evm-chain-id", "evm-block"); err != nil {
+			return nil, err
+		}
+		p, err := price.get()
+		if err != nil {
+			return nil, err
+		}
+		g := &subnetv1.GasPredict{EvmChainId: *chain, EvmBlock: *block, Price: p}
+		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: g}}), nil
+	}
+}
+
+func submit(m *subnetv1.MsgSubmit) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: m}}
+}
+
+func defineReportWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
+	sub := fs.Uint64("submission-id", 0, "id of the submission measured")
+	quality := newDecimal(fs, "output-quality", "", "output quality in [0,1]")
+	steps := fs.Int64("steps-completed", 0, "steps completed")
+	cost := newDecimal(fs, "cost", "", "measured cost")
+	latency := newDecimal(fs, "latency-seconds", "", "measured latency in seconds")
+	retries := fs.Int64("retries", 0, "retries")
+	timeouts := fs.Int64("timeouts", 0, "timeouts")
+	failures := fs.Int64("hard-failures", 0, "hard failures")
+	return func() (*subnetv1.Msg, error) {
+		if err := requireSet(fs, "submission-id", "steps-completed"); err != nil {
+			return nil, err
+		}
+		ds, err := decimals(quality, cost, latency)
+		if err != nil {
+			return nil, err
+		}
+		w := &subnetv1.WorkflowMeasurement{OutputQuality: ds[0], StepsCompleted: *steps, Cost: ds[1], LatencySeconds: ds[2], Retries: *retries, Timeouts: *timeouts, HardFailures: *failures}
+		return report(&subnetv1.MsgReport{SubmissionId: *sub, Measurement: &subnetv1.MsgReport_Workflow{Workflow: w}}), nil
+	}
+}
+
+func defineReportArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
+	sub := fs.Uint64("submission-id", 0, "id of the submission measured")
+	tokens := fs.Int64("total-tokens", 0, "tokens used")
+	tools := fs.Int64("tool-calls", 0, "tool calls")
+	iters := fs.Int64("iterations", 0, "iterations")
+	exec := newDecimal(fs, "execution-time", "", "execution time in seconds")
+	cost := newDecimal(fs, "estimated-cost", "", "estimated cost")
+	passed := fs.Int64("criteria-passed", 0, "success criteria passed")
+	return func() (*subnetv1.Msg, error) {
+		if err := requireSet(fs, "submission-id", "total-tokens", "criteria-passed"); err != nil {
+			return nil, err
+		}
+		ds, err := decimals(exec, cost)
+		if err != nil {
+			return nil, err
+		}
+		a := &subnetv1.ArenaMeasurement{TotalTokens: *tokens, ToolCalls: *tools, Iterations: *iters, ExecutionTime: ds[0], EstimatedCost: ds[1], CriteriaPassed: *passed}
+		return report(&subnetv1.MsgReport{SubmissionId: *sub, Measurement: &subnetv1.MsgReport_Arena{Arena: a}}), nil
+	}
+}
+
+func report(m *subnetv1.MsgReport) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: m}}
+}
+
+func defineTruth(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
+	chain := fs.Uint64("evm-chain-id", 0, "EVM chain id")
+	block := fs.Uint64("evm-block", 0, "EVM block number")
+	price := newDecimal(fs, "min-price", "", "the block's minimum non-zero gas price")
+	ts := fs.Int64("timestamp", 0, "the block's timestamp (unix seconds)")
+	return func() (*subnetv1.Msg, error) {
+		if err := requireSet(fs, "evm-chain-id", "evm-block", "timestamp"); err != nil {
+			return nil, err
+		}
+		p, err := price.get()
+		if err != nil {
+			return nil, err
+		}
+		t := &subnetv1.MsgTruth{EvmChainId: *chain, EvmBlock: *block, MinPrice: p, Timestamp: *ts}
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: t}}, nil
+	}
+}

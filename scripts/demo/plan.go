@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/cometbft/cometbft/types"
+
+	"github.com/scoringsubnet/validatord/genesis"
+)
+
+// plan is what the demo takes from the node's genesis: which tracks run, an
+// arena category and difficulty, the gas chain and how many of its blocks to
+// predict, the epoch length.
+type plan struct {
+	workflow, arena, gas bool
+	category, difficulty string
+	gasChain             uint64
+	gasBlocks            int // EVM blocks to predict: enough to fill the memory and score
+	epochBlocks          int64
+}
+
+func loadPlan(home string) (plan, error) {
+	path := filepath.Join(home, "config", "genesis.json")
+	doc, err := types.GenesisDocFromFile(path)
+	if err != nil {
+		return plan{}, err
+	}
+	st, err := genesis.Decode(doc.AppState)
+	if err != nil {
+		return plan{}, fmt.Errorf("%s: %w", path, err)
+	}
+	p := plan{
+		workflow:    st.HasTrack(genesis.TrackWorkflow),
+		arena:       st.HasTrack(genesis.TrackArena) && len(st.Arena.Categories) > 0 && len(st.Arena.Difficulties) > 0,
+		gas:         st.HasTrack(genesis.TrackGas) && len(st.Chain.GasChains) > 0,
+		epochBlocks: st.Window.EpochBlocks,
+	}
+	if p.arena {
+		p.category, p.difficulty = st.Arena.Categories[0].Name, st.Arena.Difficulties[0].Name
+	}
+	if p.gas {
+		p.gasChain = st.Chain.GasChains[0]
+		p.gasBlocks = st.Gas.MemorySize + 2
+	}
+	return p, nil
+}
+
+// tracks lists the tracks the demo drives, in the order it prints them.
+func (p plan) tracks() []string {
+	var ts []string
+	for _, t := range []struct {
+		on   bool
+		name string
+	}{{p.workflow, genesis.TrackWorkflow}, {p.arena, genesis.TrackArena}, {p.gas, genesis.TrackGas}} {
+		if t.on {
+			ts = append(ts, t.name)
+		}
+	}
+	return ts
+}
