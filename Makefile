@@ -7,7 +7,7 @@ BIN      := bin/validatord
 PKGS     := ./...
 TEST_TIMEOUT ?= 20m
 
-.PHONY: all build test test-short verify fmt vet tidy-check proto proto-check detguard bench golden fuzz demo clean
+.PHONY: all build test test-short verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e clean
 
 all: build
 
@@ -60,6 +60,24 @@ golden:
 FUZZTIME ?= 30s
 fuzz:
 	bash scripts/fuzz.sh $(FUZZTIME)
+
+## fuzz-long: the same, FUZZLONG (default 5m) each.
+FUZZLONG ?= 5m
+fuzz-long:
+	bash scripts/fuzz.sh $(FUZZLONG)
+
+## localnet: 4 validators of `validatord testnet` on loopback, in the background (.localnet/).
+localnet:
+	bash scripts/localnet.sh
+
+localnet-stop:
+	bash scripts/localnet-stop.sh
+
+## e2e: reliability under SIGKILL of validators, crash points inside FinalizeBlock/Commit, replay.
+e2e:
+	$(GO) build -o bin/validatord ./cmd/validatord
+	$(GO) build -o bin/loadgen ./scripts/loadgen
+	$(GO) test -tags e2e -count=1 -v -timeout 20m ./scripts/e2e/
 
 ## demo: build, start a throw-away single-validator node, drive every track, print results.
 demo: build

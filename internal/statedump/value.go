@@ -1,0 +1,67 @@
+package statedump
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/cosmos/gogoproto/jsonpb"
+	"github.com/cosmos/gogoproto/proto"
+)
+
+// Value is a decoded value: JSON when the layout knows how to decode it, else the raw bytes
+// as hex (Hex set, JSON nil).
+type Value struct {
+	JSON json.RawMessage
+	Hex  string
+}
+
+var marshaler = jsonpb.Marshaler{OrigName: true}
+
+// DecodeValue decodes the value stored under key.
+func DecodeValue(key, val []byte) Value {
+	p, ok := PrefixOf(key)
+	if !ok {
+		return Value{Hex: hex.EncodeToString(val)}
+	}
+	if bz, ok := decodeKnown(p, val); ok {
+		return Value{JSON: bz}
+	}
+	return Value{Hex: hex.EncodeToString(val)}
+}
+
+// decodeKnown decodes val by p's kind; ok is false when it does not decode cleanly.
+func decodeKnown(p Prefix, val []byte) (json.RawMessage, bool) {
+	switch p.kind {
+	case kindU64:
+		if len(val) != 8 {
+			return nil, false
+		}
+		return json.RawMessage(strconv.FormatUint(binary.BigEndian.Uint64(val), 10)), true
+	case kindText:
+		if !utf8.Valid(val) {
+			return nil, false
+		}
+		bz, err := json.Marshal(string(val))
+		return bz, err == nil
+	case kindJSON:
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, val); err != nil {
+			return nil, false
+		}
+		return buf.Bytes(), true
+	default:
+		m := p.newMsg()
+		if err := proto.Unmarshal(val, m); err != nil {
+			return nil, false
+		}
+		s, err := marshaler.MarshalToString(m)
+		if err != nil {
+			return nil, false
+		}
+		return json.RawMessage(s), true
+	}
+}

@@ -1,0 +1,235 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// record is one line of loadgen's --out file.
+type record struct {
+	Kind         string `json:"kind"`
+	Sender       string `json:"sender"`
+	Hash         string `json:"hash"`
+	Height       int64  `json:"height"`
+	SubmissionID uint64 `json:"submission_id"`
+	TaskID       uint64 `json:"task_id"`
+}
+
+func loadRecords(path string) ([]record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []record
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out = append(out, r)
+	}
+	return out, sc.Err()
+}
+
+// compareAppHashes compares, for every height 1..h, the header (app hash included) and block
+// hash of every node with node0's; it returns the number of heights compared.
+func compareAppHashes(nw *network, h int64) (int64, error) {
+	var ref map[int64]string
+	for i := range nw.clients {
+		got, err := headers(nw, i, h)
+		if err != nil {
+			return 0, err
+		}
+		if i == 0 {
+			ref = got
+			continue
+		}
+		for height := int64(1); height <= h; height++ {
+			if got[height] != ref[height] {
+				return 0, fmt.Errorf("height %d: node%d has %s, node0 has %s", height, i, got[height], ref[height])
+			}
+		}
+	}
+	return h, nil
+}
+
+// headers returns "app_hash=<hex> block=<hex>" of node i's blocks 1..h, the app hash
+// taken from the header of each block h+1 too (so the last one is covered by its header).
+func headers(nw *network, i int, h int64) (map[int64]string, error) {
+	out := make(map[int64]string, h)
+	for lo := int64(1); lo <= h; lo += 20 {
+		hi := min(lo+19, h)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		res, err := nw.clients[i].BlockchainInfo(ctx, lo, hi)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("node%d /blockchain %d-%d: %w", i, lo, hi, err)
+		}
+		for _, m := range res.BlockMetas {
+			out[m.Header.Height] = fmt.Sprintf("app_hash=%X block=%X", m.Header.AppHash, m.BlockID.Hash)
+		}
+	}
+	for height := int64(1); height <= h; height++ {
+		if _, ok := out[height]; !ok {
+			return nil, fmt.Errorf("node%d: no header for height %d", i, height)
+		}
+	}
+	return out, nil
+}
+
+// checkTxs checks that every committed transaction is on every node, at the same height,
+// with code 0. It returns the number of (tx, node) pairs missing.
+func checkTxs(nw *network, recs []record) (lost int, errs []string) {
+	for _, r := range recs {
+		hash, err := hex.DecodeString(r.Hash)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("record %+v: bad hash", r))
+			continue
+		}
+		for i, c := range nw.clients {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			res, err := c.Tx(ctx, hash, false)
+			cancel()
+			switch {
+			case err != nil:
+				lost++
+				errs = append(errs, fmt.Sprintf("node%d: %s %s (height %d): %v", i, r.Kind, r.Hash, r.Height, err))
+			case res.Height != r.Height || res.TxResult.Code != 0:
+				lost++
+				errs = append(errs, fmt.Sprintf("node%d: %s %s: height %d code %d, loadgen saw height %d code 0", i, r.Kind, r.Hash, res.Height, res.TxResult.Code, r.Height))
+			}
+		}
+	}
+	return lost, errs
+}
+
+// subView is the part of a submission query the checks read.
+type subView struct {
+	Track   string `json:"track"`
+	Status  string `json:"status"`
+	Receipt *struct {
+		Score string `json:"score"`
+	} `json:"receipt"`
+}
+
+// submissionFigures are the outcome of checkSubmissions.
+type submissionFigures struct {
+	Checked   int            `json:"checked"`
+	Scored    int            `json:"scored"`
+	Missing   int            `json:"missing"`
+	Differing int            `json:"differing"`
+	ByStatus  map[string]int `json:"by_status"`
+}
+
+// checkSubmissions queries every submission the load generator saw committed on every node:
+// present everywhere, the same answer everywhere, and scored (with a score) when all
+// validators' reports were committed.
+func checkSubmissions(nw *network, recs []record, validators int) (submissionFigures, []string) {
+	f := submissionFigures{ByStatus: map[string]int{}}
+	var errs []string
+	reports := map[uint64]int{}
+	for _, r := range recs {
+		if strings.HasPrefix(r.Kind, "report/") {
+			reports[r.SubmissionID]++
+		}
+	}
+	for _, r := range recs {
+		if !strings.HasPrefix(r.Kind, "submit/") {
+			continue
+		}
+		f.Checked++
+		path := fmt.Sprintf("submission/%d", r.SubmissionID)
+		var first []byte
+		for i, c := range nw.clients {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			res, err := c.ABCIQuery(ctx, path, nil)
+			cancel()
+			if err != nil || res.Response.Code != 0 {
+				f.Missing++
+				errs = append(errs, fmt.Sprintf("node%d: %s: %v %+v", i, path, err, res))
+				continue
+			}
+			if first == nil {
+				first = res.Response.Value
+			} else if !bytes.Equal(first, res.Response.Value) {
+				f.Differing++
+				errs = append(errs, fmt.Sprintf("node%d: %s differs from node0:\n%s\n%s", i, path, res.Response.Value, first))
+			}
+		}
+		var v subView
+		if err := json.Unmarshal(first, &v); err != nil {
+			errs = append(errs, fmt.Sprintf("%s: %v", path, err))
+			continue
+		}
+		f.ByStatus[v.Track+"/"+v.Status]++
+		if v.Status == "scored" {
+			f.Scored++
+			if v.Receipt == nil || v.Receipt.Score == "" {
+				errs = append(errs, fmt.Sprintf("%s: scored without a score in its receipt: %s", path, first))
+			}
+		}
+		if v.Track != "gas" && reports[r.SubmissionID] == validators && v.Status != "scored" && v.Status != "failed" {
+			errs = append(errs, fmt.Sprintf("%s: all %d reports committed but status %q", path, validators, v.Status))
+		}
+	}
+	return f, errs
+}
+
+// replaySummary is the part of `validatord replay`'s JSON the harness reads.
+type replaySummary struct {
+	ToHeight       int64  `json:"to_height"`
+	HeightsChecked int64  `json:"heights_checked"`
+	TxsReexecuted  int64  `json:"txs_reexecuted"`
+	AppHash        string `json:"app_hash"`
+	ScoreDigest    string `json:"score_digest_sha256"`
+}
+
+// replayHome runs `validatord replay` over a stopped node's home (to h, or the last height
+// when h is 0).
+func replayHome(t *testing.T, home string, h int64) (replaySummary, error) {
+	args := []string{"replay", "--home", home}
+	if h > 0 {
+		args = append(args, "--to", fmt.Sprint(h))
+	}
+	var s replaySummary
+	out, err := run(t, 5*time.Minute, nil, bin("validatord"), args...)
+	if err != nil {
+		return s, fmt.Errorf("%w\nstdout: %s", err, out)
+	}
+	if err := json.Unmarshal(out, &s); err != nil {
+		return s, fmt.Errorf("replay output: %w: %s", err, out)
+	}
+	return s, nil
+}
+
+// exportHeader is the head of `validatord export`'s document.
+type exportHeader struct {
+	Height  int64  `json:"height"`
+	AppHash string `json:"app_hash"`
+}
+
+// exportMeta runs `validatord export` over a stopped node's home and returns the height and
+// app hash of its stored state.
+func exportMeta(t *testing.T, home string) (exportHeader, error) {
+	var h exportHeader
+	out, err := run(t, 2*time.Minute, nil, bin("validatord"), "export", "--home", home)
+	if err != nil {
+		return h, err
+	}
+	if err := json.Unmarshal(out, &h); err != nil {
+		return h, fmt.Errorf("export output: %w", err)
+	}
+	return h, nil
+}

@@ -1,0 +1,106 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
+)
+
+// network is a testnet made by `validatord testnet` and its running nodes.
+type network struct {
+	t       *testing.T
+	dir     string
+	homes   []string
+	rpcs    []string
+	clients []*rpchttp.HTTP
+	nodes   []*proc
+	ps      *procs
+}
+
+// newNetwork creates n validator homes in a temp dir with ports from port, and their RPC
+// clients; nothing is started yet.
+func newNetwork(t *testing.T, n, port int, timeoutCommit string) *network {
+	t.Helper()
+	dir := t.TempDir()
+	args := []string{"testnet", "--v", fmt.Sprint(n), "--output", dir, "--starting-port", fmt.Sprint(port), "--timeout-commit", timeoutCommit}
+	if _, err := run(t, time.Minute, nil, bin("validatord"), args...); err != nil {
+		t.Fatal(err)
+	}
+	nw := &network{t: t, dir: dir, ps: newProcs(t), nodes: make([]*proc, n)}
+	for i := 0; i < n; i++ {
+		nw.homes = append(nw.homes, filepath.Join(dir, fmt.Sprintf("node%d", i)))
+		addr := fmt.Sprintf("tcp://127.0.0.1:%d", port+10*i+1) // testnet: node i's RPC is port+10i+1
+		c, err := rpchttp.New(addr, "/websocket")
+		if err != nil {
+			t.Fatal(err)
+		}
+		nw.rpcs = append(nw.rpcs, addr)
+		nw.clients = append(nw.clients, c)
+	}
+	return nw
+}
+
+// start starts node i (env e.g. VALIDATORD_CRASH_AT=...).
+func (nw *network) start(i int, env ...string) *proc {
+	nw.nodes[i] = nw.ps.start(nw.t, fmt.Sprintf("node%d", i), filepath.Join(nw.homes[i], "node.log"), env,
+		bin("validatord"), "start", "--home", nw.homes[i])
+	return nw.nodes[i]
+}
+
+// height is node i's last committed height (an error when it does not answer).
+func (nw *network) height(i int) (int64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	st, err := nw.clients[i].Status(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return st.SyncInfo.LatestBlockHeight, nil
+}
+
+// waitHeight waits until node i has committed h, at most d.
+func (nw *network) waitHeight(i int, h int64, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	var last int64
+	var lastErr error
+	for time.Now().Before(deadline) {
+		cur, err := nw.height(i)
+		if err == nil && cur >= h {
+			return nil
+		}
+		last, lastErr = cur, err
+		if p := nw.nodes[i]; p != nil && !p.running() {
+			return fmt.Errorf("node%d exited (code %d) at height %d waiting for %d", i, p.exitCode(), last, h)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return fmt.Errorf("node%d at height %d (%v), not %d after %s", i, last, lastErr, h, d)
+}
+
+// maxHeight is the highest height any node reports.
+func (nw *network) maxHeight() int64 {
+	var m int64
+	for i := range nw.clients {
+		if h, err := nw.height(i); err == nil && h > m {
+			m = h
+		}
+	}
+	return m
+}
+
+// stopAll stops every node gracefully (the stores must be released before a replay).
+func (nw *network) stopAll() {
+	for _, p := range nw.nodes {
+		if p != nil {
+			if err := p.stop(20 * time.Second); err != nil {
+				nw.t.Errorf("stop %s: %v", p.name, err)
+			}
+		}
+	}
+}
