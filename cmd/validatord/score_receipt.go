@@ -1,0 +1,860 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/x/scoring"
+)
+
+const receiptUsage = `score receipt [--params FILE] < answers.jsonl
+
+Verifies score receipts: each input line is a whole ` + "`query submission/<id>`" + ` answer
+or just its "receipt" object, on one line (validatord query pretty-prints, so
+pipe it through ` + "`jq -c .`" + `). The formula's inputs and params are rebuilt from the
+receipt's "inputs" and "params" by name (an unknown or missing name is an error),
+the x/scoring function of the receipt's track is run, and every entry of
+"values" and the "score" are compared with the recomputation as decimals
+(exactly, 18 places).
+
+  workflow  ScoreWorkflow on the inputs and params.
+  arena     ScoreArena with the baseline.* params as the baseline and category
+            and difficulty from the inputs. The category weights and difficulty
+            multipliers are not in the receipt: they come from --params, else
+            from the default genesis.
+  gas       GasOutcome(prediction, min_price, fresh) for slot.*; where the
+            ScoreGas intermediates are listed, inclusion_cov, overpayment_cov,
+            u0..u4 and total_score (= score) are recomputed from the listed
+            means, stds and liveliness with ScoreGas's formulas. The means, stds,
+            liveliness and points need the agent's history, which the receipt
+            does not hold: they are listed under "unchecked".
+
+A whole answer is also checked against its receipt: track, status, and the
+workflow declared_retry_budget or the gas prediction. With --params FILE (the
+output of ` + "`validatord query params`" + ` or a genesis.json), every recorded workflow
+and gas param and the arena constants must equal the chain's
+("params.<name>" mismatches). A failed receipt whose note is "score: <error>"
+verifies when the recomputation fails with the same error.
+
+Output: one line per input line,
+  {"line": N, "submission": id, "track": "...", "verified": true|false,
+   "checked": K, "mismatches": [{"name": "...", "receipt": "...", "recomputed": "..."}],
+   "unchecked": ["..."]}
+"submission" is null for a bare workflow or arena receipt. A malformed line gets
+{"line": N, "error": "..."}. The exit status is 1 if any line is malformed or
+does not verify.`
+
+func init() {
+	registerScoreMode("receipt", "verify score receipts of `query submission` answers by recomputing them", runScoreReceipt)
+}
+
+// receiptMismatch is one value the receipt records differently from the recomputation.
+type receiptMismatch struct {
+	Name       string `json:"name"`
+	Receipt    string `json:"receipt"`
+	Recomputed string `json:"recomputed"`
+}
+
+// receiptResult is the output for one verified (or refuted) receipt.
+type receiptResult struct {
+	Line       int               `json:"line"`
+	Submission *uint64           `json:"submission"`
+	Track      string            `json:"track"`
+	Verified   bool              `json:"verified"`
+	Checked    int               `json:"checked"`
+	Mismatches []receiptMismatch `json:"mismatches"`
+	Unchecked  []string          `json:"unchecked,omitempty"`
+}
+
+// errReceiptMismatch makes scoreLines count a line that did not verify as failed
+// after its result line has been written.
+var errReceiptMismatch = errors.New("receipt did not verify")
+
+func runScoreReceipt(_ context.Context, env Env, args []string) error {
+	fs := scoreFlags("receipt")
+	paramsFile := fs.String("params", "", "app_state to take the arena category/difficulty tables from and to check recorded params against (`query params` output or genesis.json)")
+	if done, err := parseScoreFlags(env, fs, receiptUsage, args); done || err != nil {
+		return err
+	}
+	v := receiptVerifier{chain: genesis.DefaultGenesis()}
+	if *paramsFile != "" {
+		st, err := loadReceiptParams(*paramsFile)
+		if err != nil {
+			return err
+		}
+		v.chain, v.strict = st, true
+	}
+	lc := &lineCounter{src: bufio.NewReaderSize(env.Stdin, 64<<10)}
+	failed := 0
+	err := scoreLines(Env{Stdin: lc, Stdout: env.Stdout, Stderr: env.Stderr}, func(line []byte) (any, error) {
+		res, err := v.verifyLine(lc.line(), line)
+		if err != nil {
+			return nil, err
+		}
+		if !res.Verified {
+			failed++
+		}
+		return res, nil
+	})
+	if err == nil && failed > 0 {
+		return fmt.Errorf("%d receipt(s) did not verify: %w", failed, errReceiptMismatch)
+	}
+	if err != nil && failed > 0 {
+		return fmt.Errorf("%w; %d receipt(s) did not verify", err, failed)
+	}
+	return err
+}
+
+// loadReceiptParams reads an app_state: the "app_state" member of the file's
+// object when it has one (query params, genesis.json), else the whole file.
+func loadReceiptParams(path string) (genesis.AppState, error) {
+	bz, err := os.ReadFile(path)
+	if err != nil {
+		return genesis.AppState{}, fmt.Errorf("--params: %w", err)
+	}
+	var wrap struct {
+		AppState json.RawMessage `json:"app_state"`
+	}
+	if err := json.Unmarshal(bz, &wrap); err != nil {
+		return genesis.AppState{}, fmt.Errorf("--params %s: %v", path, err)
+	}
+	if len(wrap.AppState) > 0 {
+		bz = wrap.AppState
+	}
+	st, err := genesis.Decode(bz)
+	if err != nil {
+		return genesis.AppState{}, fmt.Errorf("--params %s: %w", path, err)
+	}
+	return st, nil
+}
+
+// lineCounter hands its reader at most one line per Read, so when scoreLines
+// (whose bufio.Reader fills with one Read at a time and stops at a newline)
+// passes a line to its handler, everything read so far ends with that line:
+// line() is then the line's number as scoreLines counts it.
+type lineCounter struct {
+	src      *bufio.Reader
+	pending  []byte
+	err      error
+	newlines int
+	partial  bool
+}
+
+func (c *lineCounter) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if len(c.pending) == 0 {
+		if c.err != nil {
+			return 0, c.err
+		}
+		chunk, err := c.src.ReadSlice('\n')
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			c.err = err
+		}
+		if len(chunk) == 0 {
+			return 0, c.err
+		}
+		c.pending = append(c.pending[:0], chunk...)
+	}
+	n := copy(p, c.pending)
+	c.pending = c.pending[n:]
+	c.newlines += bytes.Count(p[:n], []byte{'\n'})
+	c.partial = p[n-1] != '\n'
+	return n, nil
+}
+
+// line is the number of the line being handled (from 1).
+func (c *lineCounter) line() int {
+	if c.partial {
+		return c.newlines + 1
+	}
+	return c.newlines
+}
+
+// receiptField is one {name, value} of a receipt; a missing value is "" (the
+// app's JSON omits empty strings, e.g. an empty category).
+type receiptField struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// receiptDoc is a receipt as the submission query answers it.
+type receiptDoc struct {
+	Height        int64          `json:"height"`
+	Track         string         `json:"track"`
+	Status        string         `json:"status"`
+	ReportedPower int64          `json:"reported_power"`
+	TotalPower    int64          `json:"total_power"`
+	Inputs        []receiptField `json:"inputs"`
+	Params        []receiptField `json:"params"`
+	Values        []receiptField `json:"values"`
+	Score         string         `json:"score"`
+	Note          string         `json:"note"`
+}
+
+// receiptVerifier holds the chain parameters the receipt does not record.
+type receiptVerifier struct {
+	chain  genesis.AppState
+	strict bool // compare recorded params with chain (--params given)
+}
+
+// receiptCheck accumulates the comparisons of one line.
+type receiptCheck struct {
+	res *receiptResult
+}
+
+func (c *receiptCheck) mismatch(name, receipt, recomputed string) {
+	c.res.Mismatches = append(c.res.Mismatches, receiptMismatch{Name: name, Receipt: receipt, Recomputed: recomputed})
+}
+
+// same compares a recorded value with a recomputed one: decimals as decimals
+// (a recorded value that does not parse is a mismatch), the rest as text.
+func (c *receiptCheck) same(name, receipt string, want expected) {
+	c.res.Checked++
+	ok := receipt == want.text
+	if want.dec {
+		d, err := scoring.Parse(receipt)
+		ok = err == nil && d.Equal(want.value)
+	}
+	if !ok {
+		c.mismatch(name, receipt, want.text)
+	}
+}
+
+// expected is one recomputed value: a decimal (compared numerically) or a text
+// (integers and booleans, compared exactly).
+type expected struct {
+	text  string
+	dec   bool
+	value decimal.Decimal
+}
+
+func expDec(d decimal.Decimal) expected {
+	return expected{text: scoring.Format(d), dec: true, value: d}
+}
+func expInt(n int64) expected { return expected{text: strconv.FormatInt(n, 10)} }
+func expBool(b bool) expected { return expected{text: strconv.FormatBool(b)} }
+
+// namedValue is a recomputed value under its receipt name.
+type namedValue struct {
+	name string
+	want expected
+}
+
+func (v receiptVerifier) verifyLine(n int, line []byte) (*receiptResult, error) {
+	obj, err := decodeObject(line)
+	if err != nil {
+		return nil, err
+	}
+	res := &receiptResult{Line: n, Mismatches: []receiptMismatch{}}
+	c := &receiptCheck{res: res}
+	raw := json.RawMessage(line)
+	var answer jsonObject
+	if r, ok := obj["receipt"]; ok {
+		answer, raw = obj, r
+		id, err := answerID(obj)
+		if err != nil {
+			return nil, err
+		}
+		res.Submission = &id
+		if bytes.Equal(bytes.TrimSpace(r), []byte("null")) {
+			status, _ := obj.str("status")
+			return nil, fmt.Errorf("submission %d has no receipt (status %q)", id, status)
+		}
+	}
+	doc, err := decodeReceipt(raw)
+	if err != nil {
+		return nil, err
+	}
+	res.Track = doc.Track
+	if len(doc.Inputs) == 0 {
+		return nil, fmt.Errorf("receipt has no inputs to recompute (status %q, note %q)", doc.Status, doc.Note)
+	}
+	switch doc.Track {
+	case genesis.TrackWorkflow:
+		err = v.verifyWorkflow(c, doc)
+	case genesis.TrackArena:
+		err = v.verifyArena(c, doc)
+	case genesis.TrackGas:
+		err = v.verifyGas(c, doc)
+	default:
+		err = fmt.Errorf("track: %q is not workflow, arena or gas", doc.Track)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if answer != nil {
+		if err := checkAnswer(c, answer, doc); err != nil {
+			return nil, err
+		}
+	}
+	res.Verified = len(res.Mismatches) == 0
+	return res, nil
+}
+
+// answerID reads the "id" of a submission answer.
+func answerID(obj jsonObject) (uint64, error) {
+	raw, ok := obj["id"]
+	if !ok {
+		return 0, fmt.Errorf("id: missing (a line with a receipt member must be a whole submission answer)")
+	}
+	text, err := numberText(raw)
+	if err != nil {
+		return 0, fmt.Errorf("id: %v", err)
+	}
+	id, err := strconv.ParseUint(text, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("id: %q is not a submission id", text)
+	}
+	return id, nil
+}
+
+// decodeReceipt reads a receipt object strictly: an unknown member is an error.
+func decodeReceipt(raw []byte) (receiptDoc, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var doc receiptDoc
+	if err := dec.Decode(&doc); err != nil {
+		return receiptDoc{}, fmt.Errorf("receipt: %v", err)
+	}
+	if dec.More() {
+		return receiptDoc{}, fmt.Errorf("receipt: trailing data after the JSON object")
+	}
+	return doc, nil
+}
+
+// checkAnswer compares a whole answer with its receipt: the track, the status
+// and what the submission itself carries into the inputs. A mismatch shows
+// the receipt's value and the answer's (as "recomputed").
+func checkAnswer(c *receiptCheck, answer jsonObject, doc receiptDoc) error {
+	track, err := answer.str("track")
+	if err != nil {
+		return err
+	}
+	c.same("submission.track", doc.Track, expected{text: track})
+	status, err := answer.str("status")
+	if err != nil {
+		return err
+	}
+	c.same("submission.status", doc.Status, expected{text: status})
+	in := fieldMap(doc.Inputs)
+	switch doc.Track {
+	case genesis.TrackWorkflow:
+		b, err := answer.int64("declared_retry_budget")
+		if err != nil {
+			return err
+		}
+		c.same("submission.declared_retry_budget", in["declared_retry_budget"], expInt(b))
+	case genesis.TrackGas:
+		g, err := answer.object("gas")
+		if err != nil {
+			return err
+		}
+		price, err := g.decimal("price")
+		if err != nil {
+			return fmt.Errorf("gas.%w", err)
+		}
+		c.same("submission.gas.price", in["prediction"], expDec(price))
+	}
+	return nil
+}
+
+func fieldMap(fs []receiptField) map[string]string {
+	m := make(map[string]string, len(fs))
+	for _, f := range fs {
+		m[f.Name] = f.Value
+	}
+	return m
+}
+
+// binding ties a receipt name to the field it fills: exactly one of dec, i64
+// or str is set.
+type binding struct {
+	name string
+	dec  *decimal.Decimal
+	i64  *int64
+	str  *string
+}
+
+func bDec(name string, d *decimal.Decimal) binding { return binding{name: name, dec: d} }
+func bInt(name string, n *int64) binding           { return binding{name: name, i64: n} }
+func bStr(name string, s *string) binding          { return binding{name: name, str: s} }
+
+// text formats the bound field as the app records it.
+func (b binding) text() string {
+	switch {
+	case b.dec != nil:
+		return scoring.Format(*b.dec)
+	case b.i64 != nil:
+		return strconv.FormatInt(*b.i64, 10)
+	default:
+		return *b.str
+	}
+}
+
+// bind fills every binding from the section's fields by name. Duplicate,
+// unknown and missing names are one error naming them all.
+func bind(section string, fs []receiptField, bs []binding) error {
+	given := make(map[string]string, len(fs))
+	var dups, unknown, missing []string
+	known := make(map[string]bool, len(bs))
+	for _, b := range bs {
+		known[b.name] = true
+	}
+	for _, f := range fs {
+		if _, dup := given[f.Name]; dup {
+			dups = append(dups, f.Name)
+		}
+		given[f.Name] = f.Value
+		if !known[f.Name] {
+			unknown = append(unknown, strconv.Quote(f.Name))
+		}
+	}
+	for _, b := range bs {
+		if _, ok := given[b.name]; !ok {
+			missing = append(missing, b.name)
+		}
+	}
+	if err := nameError(section, dups, unknown, missing); err != nil {
+		return err
+	}
+	for _, b := range bs {
+		v := given[b.name]
+		switch {
+		case b.dec != nil:
+			d, err := scoring.Parse(v)
+			if err != nil {
+				return fmt.Errorf("%s.%s: %w", section, b.name, err)
+			}
+			*b.dec = d
+		case b.i64 != nil:
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return fmt.Errorf("%s.%s: %q is not an integer", section, b.name, v)
+			}
+			*b.i64 = n
+		default:
+			*b.str = v
+		}
+	}
+	return nil
+}
+
+func nameError(section string, dups, unknown, missing []string) error {
+	var parts []string
+	for _, p := range []struct {
+		what  string
+		names []string
+	}{{"duplicate", dups}, {"unknown", unknown}, {"missing", missing}} {
+		if len(p.names) > 0 {
+			parts = append(parts, p.what+" "+strings.Join(p.names, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %s", section, strings.Join(parts, "; "))
+}
+
+// compareParams checks each recorded param against the chain's value (--params only).
+func (v receiptVerifier) compareParams(c *receiptCheck, recorded, chain []binding) {
+	if !v.strict {
+		return
+	}
+	for i, b := range recorded {
+		c.same("params."+b.name, b.text(), expected{text: chain[i].text()})
+	}
+}
+
+// compareValues compares the receipt's values with the recomputed ones.
+// Every recorded name must be recomputed (or be one of the unchecked ones),
+// and every recomputed name must be recorded.
+func compareValues(c *receiptCheck, fs []receiptField, want []namedValue, unchecked []string) error {
+	byName := make(map[string]expected, len(want))
+	for _, w := range want {
+		byName[w.name] = w.want
+	}
+	skip := make(map[string]bool, len(unchecked))
+	for _, u := range unchecked {
+		skip[u] = true
+	}
+	seen := make(map[string]bool, len(fs))
+	var dups, unknown, missing []string
+	for _, f := range fs {
+		if seen[f.Name] {
+			dups = append(dups, f.Name)
+		}
+		seen[f.Name] = true
+		if _, ok := byName[f.Name]; !ok && !skip[f.Name] {
+			unknown = append(unknown, strconv.Quote(f.Name))
+		}
+	}
+	for _, w := range want {
+		if !seen[w.name] {
+			missing = append(missing, w.name)
+		}
+	}
+	if err := nameError("values", dups, unknown, missing); err != nil {
+		return err
+	}
+	for _, f := range fs {
+		if w, ok := byName[f.Name]; ok {
+			c.same(f.Name, f.Value, w)
+		} else {
+			c.res.Unchecked = append(c.res.Unchecked, f.Name)
+		}
+	}
+	return nil
+}
+
+// compareScore checks the score: present when scored, absent otherwise.
+func compareScore(c *receiptCheck, doc receiptDoc, want expected) error {
+	if doc.Score == "" {
+		if doc.Status == "scored" {
+			return fmt.Errorf("score: missing from a scored receipt")
+		}
+		return nil
+	}
+	c.same("score", doc.Score, want)
+	return nil
+}
+
+// formulaFailed handles a recomputation that failed: the receipt must be the
+// app's record of that same failure (no values, note "score: <error>").
+func formulaFailed(c *receiptCheck, doc receiptDoc, err error) error {
+	want := "score: " + err.Error()
+	if len(doc.Values) > 0 || doc.Score != "" {
+		return fmt.Errorf("recomputation failed (%v) but the receipt lists values", err)
+	}
+	c.same("note", doc.Note, expected{text: want})
+	return nil
+}
+
+// noValues is a receipt with inputs but no values: only a formula failure,
+// which the recomputation must reproduce.
+func noValues(c *receiptCheck, doc receiptDoc) error {
+	if strings.HasPrefix(doc.Note, "score: ") {
+		c.same("note", doc.Note, expected{text: ""})
+		return nil
+	}
+	return fmt.Errorf("values: none listed (status %q, note %q)", doc.Status, doc.Note)
+}
+
+func workflowParamBindings(p *scoring.WorkflowParams) []binding {
+	return []binding{bDec("w_success", &p.WSuccess), bDec("w_cost", &p.WCost), bDec("w_latency", &p.WLatency),
+		bDec("w_reliability", &p.WReliability), bDec("gate", &p.Gate), bDec("retry_penalty", &p.RetryPenalty),
+		bDec("timeout_penalty", &p.TimeoutPenalty), bDec("failure_penalty", &p.FailurePenalty)}
+}
+
+func (v receiptVerifier) verifyWorkflow(c *receiptCheck, doc receiptDoc) error {
+	var in scoring.WorkflowInput
+	var p scoring.WorkflowParams
+	if err := bind("inputs", doc.Inputs, []binding{
+		bDec("output_quality", &in.OutputQuality), bInt("steps_completed", &in.StepsCompleted),
+		bInt("total_steps", &in.TotalSteps), bDec("cost", &in.Cost), bDec("max_budget", &in.MaxBudget),
+		bDec("latency_seconds", &in.LatencySeconds), bDec("max_latency_seconds", &in.MaxLatencySeconds),
+		bInt("retries", &in.Retries), bInt("declared_retry_budget", &in.DeclaredRetryBudget),
+		bInt("timeouts", &in.Timeouts), bInt("hard_failures", &in.HardFailures),
+	}); err != nil {
+		return err
+	}
+	recorded := workflowParamBindings(&p)
+	if err := bind("params", doc.Params, recorded); err != nil {
+		return err
+	}
+	if err := p.Validate(); err != nil {
+		return fmt.Errorf("params: %w", err)
+	}
+	chain := v.chain.Workflow
+	v.compareParams(c, recorded, workflowParamBindings(&chain))
+	r, err := scoring.ScoreWorkflow(p, in)
+	if err != nil {
+		return formulaFailed(c, doc, err)
+	}
+	if len(doc.Values) == 0 {
+		return noValues(c, doc)
+	}
+	if err := compareValues(c, doc.Values, []namedValue{
+		{"completion_ratio", expDec(r.CompletionRatio)}, {"s_success", expDec(r.Success)},
+		{"gated", expBool(r.Gated)}, {"s_cost", expDec(r.Cost)}, {"s_latency", expDec(r.Latency)},
+		{"unplanned_retries", expInt(r.UnplannedRetries)}, {"s_reliability", expDec(r.Reliability)},
+	}, nil); err != nil {
+		return err
+	}
+	return compareScore(c, doc, expDec(r.Score))
+}
+
+func arenaConstBindings(p *scoring.ArenaParams) []binding {
+	return []binding{bDec("token_weight", &p.TokenWeight), bDec("tool_call_weight", &p.ToolCallWeight),
+		bDec("iteration_weight", &p.IterationWeight), bDec("speed_exponent", &p.SpeedExponent),
+		bDec("missing_score", &p.MissingScore), bDec("iteration_step", &p.IterationStep),
+		bDec("iteration_floor", &p.IterationFloor), bDec("iteration_over_step", &p.IterationOverStep)}
+}
+
+func arenaBaselineBindings(b *scoring.ArenaBaseline) []binding {
+	return []binding{bInt("baseline.submission_count", &b.SubmissionCount),
+		bDec("baseline.min_tokens", &b.MinTokens), bDec("baseline.q25_tokens", &b.Q25Tokens),
+		bDec("baseline.median_tokens", &b.MedianTokens), bDec("baseline.q75_tokens", &b.Q75Tokens),
+		bDec("baseline.max_tokens", &b.MaxTokens), bDec("baseline.min_tool_calls", &b.MinToolCalls),
+		bDec("baseline.median_tool_calls", &b.MedianToolCalls), bDec("baseline.max_tool_calls", &b.MaxToolCalls),
+		bDec("baseline.median_iterations", &b.MedianIterations),
+		bDec("baseline.min_execution_time", &b.MinExecutionTime),
+		bDec("baseline.median_execution_time", &b.MedianExecutionTime),
+		bDec("baseline.max_execution_time", &b.MaxExecutionTime), bDec("baseline.min_cost", &b.MinCost),
+		bDec("baseline.median_cost", &b.MedianCost), bDec("baseline.max_cost", &b.MaxCost)}
+}
+
+func (v receiptVerifier) verifyArena(c *receiptCheck, doc receiptDoc) error {
+	var s scoring.ArenaSubmission
+	var category, difficulty string
+	if err := bind("inputs", doc.Inputs, []binding{
+		bInt("total_tokens", &s.TotalTokens), bInt("tool_calls", &s.ToolCalls), bInt("iterations", &s.Iterations),
+		bDec("execution_time", &s.ExecutionTime), bDec("estimated_cost", &s.EstimatedCost),
+		bInt("criteria_passed", &s.CriteriaPassed), bInt("criteria_total", &s.CriteriaTotal),
+		bStr("category", &category), bStr("difficulty", &difficulty),
+	}); err != nil {
+		return err
+	}
+	// The category and difficulty tables come from the chain; the recorded
+	// constants replace the chain's.
+	p := v.chain.Arena
+	var b scoring.ArenaBaseline
+	consts := arenaConstBindings(&p)
+	if err := bind("params", doc.Params, append(append([]binding{}, consts...), arenaBaselineBindings(&b)...)); err != nil {
+		return err
+	}
+	chain := v.chain.Arena
+	v.compareParams(c, consts, arenaConstBindings(&chain))
+	r, err := scoring.ScoreArena(p, s, b, category, difficulty)
+	if err != nil {
+		return formulaFailed(c, doc, err)
+	}
+	if len(doc.Values) == 0 {
+		return noValues(c, doc)
+	}
+	if err := compareValues(c, doc.Values, []namedValue{
+		{"token_score", expDec(r.TokenScore)}, {"tool_call_score", expDec(r.ToolCallScore)},
+		{"iteration_score", expDec(r.IterationScore)}, {"efficiency_exact", expDec(r.EfficiencyExact)},
+		{"speed_exact", expDec(r.SpeedExact)}, {"cost_exact", expDec(r.CostExact)},
+		{"efficiency", expDec(r.Efficiency)}, {"speed", expDec(r.Speed)}, {"cost", expDec(r.Cost)},
+		{"correctness", expDec(r.Correctness)}, {"weight_efficiency", expDec(r.Weights.Efficiency)},
+		{"weight_speed", expDec(r.Weights.Speed)}, {"weight_cost", expDec(r.Weights.Cost)},
+		{"weight_correctness", expDec(r.Weights.Correctness)}, {"unadjusted", expDec(r.Unadjusted)},
+		{"multiplier", expDec(r.Multiplier)}, {"adjusted", expDec(r.Adjusted)}, {"overall", expDec(r.Overall)},
+	}, nil); err != nil {
+		return err
+	}
+	return compareScore(c, doc, expDec(r.Overall))
+}
+
+// gasParamBindings binds the gas params; memory is MemorySize as int64, copied
+// back by the caller.
+func gasParamBindings(p *scoring.GasParams, memory *int64) []binding {
+	return []binding{bInt("memory_size", memory), bInt("horizon_seconds", &p.HorizonSeconds), bDec("beta", &p.Beta),
+		bDec("w_inclusion", &p.WInclusion), bDec("w_inclusion_stability", &p.WInclusionStability),
+		bDec("w_overpayment", &p.WOverpayment), bDec("w_overpayment_stability", &p.WOverpaymentStability),
+		bDec("w_liveliness", &p.WLiveliness)}
+}
+
+// gasGiven are the ScoreGas intermediates that need the agent's history or
+// memory: the receipt's values are taken as they are (unchecked).
+var gasGiven = []string{"inclusion_mean", "inclusion_std", "overpayment_mean", "overpayment_std", "liveliness", "points"}
+
+// gasStats are the listed intermediates the recomputation starts from.
+type gasStats struct {
+	InclusionMean, InclusionStd, OverpaymentMean, OverpaymentStd, Liveliness decimal.Decimal
+}
+
+func (v receiptVerifier) verifyGas(c *receiptCheck, doc receiptDoc) error {
+	var chainID, block, predID, minPrice, prediction string
+	var timestamp, includedAt int64
+	if err := bind("inputs", doc.Inputs, []binding{
+		bStr("evm_chain_id", &chainID), bStr("evm_block", &block), bStr("min_price", &minPrice),
+		bInt("evm_timestamp", &timestamp), bStr("prediction", &prediction), bInt("included_at", &includedAt),
+		bStr("prediction_submission_id", &predID),
+	}); err != nil {
+		return err
+	}
+	for _, u := range []struct{ name, v string }{{"evm_chain_id", chainID}, {"evm_block", block}, {"prediction_submission_id", predID}} {
+		if _, err := strconv.ParseUint(u.v, 10, 64); err != nil {
+			return fmt.Errorf("inputs.%s: %q is not an unsigned integer", u.name, u.v)
+		}
+	}
+	if c.res.Submission == nil {
+		id, _ := strconv.ParseUint(predID, 10, 64)
+		c.res.Submission = &id
+	} else {
+		c.same("inputs.prediction_submission_id", predID, expected{text: strconv.FormatUint(*c.res.Submission, 10)})
+	}
+	estimate, err := scoring.Parse(prediction)
+	if err != nil {
+		return fmt.Errorf("inputs.prediction: %w", err)
+	}
+	minP, err := scoring.Parse(minPrice)
+	if err != nil {
+		return fmt.Errorf("inputs.min_price: %w", err)
+	}
+	var p scoring.GasParams
+	var memory int64
+	recorded := gasParamBindings(&p, &memory)
+	if err := bind("params", doc.Params, recorded); err != nil {
+		return err
+	}
+	if memory < 1 || memory > 1<<20 {
+		return fmt.Errorf("params.memory_size: %d out of range", memory)
+	}
+	p.MemorySize = int(memory)
+	if err := p.Validate(); err != nil {
+		return fmt.Errorf("params: %w", err)
+	}
+	chain := v.chain.Gas
+	chainMemory := int64(chain.MemorySize)
+	v.compareParams(c, recorded, gasParamBindings(&chain, &chainMemory))
+	if len(doc.Values) == 0 {
+		return fmt.Errorf("values: none listed (status %q, note %q)", doc.Status, doc.Note)
+	}
+	// A prediction's receipt: the window it was counted in is fresh.
+	slot, err := scoring.GasOutcome(estimate, minP, true)
+	if err != nil {
+		return fmt.Errorf("inputs: %w", err)
+	}
+	want := []namedValue{{"slot.included", expBool(slot.Included)}, {"slot.overpayment", expDec(slot.Overpayment)},
+		{"slot.fresh", expBool(slot.Fresh)}}
+	listed := fieldMap(doc.Values)
+	if !hasAny(listed, gasGiven) && !hasAny(listed, gasRecomputedNames()) {
+		if err := compareValues(c, doc.Values, want, nil); err != nil {
+			return err
+		}
+		if doc.Score != "" {
+			return fmt.Errorf("score: %q without the ScoreGas intermediates", doc.Score)
+		}
+		return nil
+	}
+	st, err := gasStatsOf(listed)
+	if err != nil {
+		return err
+	}
+	derived, err := gasDerived(p, st)
+	if err != nil {
+		return err
+	}
+	if err := compareValues(c, doc.Values, append(want, derived...), gasGiven); err != nil {
+		return err
+	}
+	if doc.Score == "" {
+		return fmt.Errorf("score: missing beside the ScoreGas intermediates")
+	}
+	c.same("score", doc.Score, derived[len(derived)-1].want)
+	return nil
+}
+
+func hasAny(m map[string]string, names []string) bool {
+	for _, n := range names {
+		if _, ok := m[n]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func gasRecomputedNames() []string {
+	return []string{"inclusion_cov", "overpayment_cov", "u0", "u1", "u2", "u3", "u4", "total_score"}
+}
+
+// gasStatsOf reads the listed intermediates (each required; points must be
+// an integer of at least 1).
+func gasStatsOf(listed map[string]string) (gasStats, error) {
+	var st gasStats
+	var missing []string
+	for _, n := range gasGiven {
+		if _, ok := listed[n]; !ok {
+			missing = append(missing, n)
+		}
+	}
+	if err := nameError("values", nil, nil, missing); err != nil {
+		return gasStats{}, err
+	}
+	for _, f := range []struct {
+		name string
+		dst  *decimal.Decimal
+	}{{"inclusion_mean", &st.InclusionMean}, {"inclusion_std", &st.InclusionStd},
+		{"overpayment_mean", &st.OverpaymentMean}, {"overpayment_std", &st.OverpaymentStd}, {"liveliness", &st.Liveliness}} {
+		d, err := scoring.Parse(listed[f.name])
+		if err != nil {
+			return gasStats{}, fmt.Errorf("values.%s: %w", f.name, err)
+		}
+		*f.dst = d
+	}
+	if n, err := strconv.ParseInt(listed["points"], 10, 64); err != nil || n < 1 {
+		return gasStats{}, fmt.Errorf("values.points: %q is not a count of at least 1", listed["points"])
+	}
+	return st, nil
+}
+
+// gasDerived recomputes what ScoreGas derives from the means, stds and
+// liveliness (x/scoring/gas.go): the COVs, the five utilities and the total,
+// which is last.
+func gasDerived(p scoring.GasParams, st gasStats) ([]namedValue, error) {
+	inclCOV, inclOK := receiptCOV(st.InclusionMean, st.InclusionStd)
+	overCOV, overOK := receiptCOV(st.OverpaymentMean, st.OverpaymentStd)
+	var u [5]decimal.Decimal
+	u[0] = scoring.Clamp01(st.InclusionMean)
+	u[4] = scoring.Clamp01(st.Liveliness)
+	for i, x := range []struct {
+		name string
+		v    decimal.Decimal
+		ok   bool
+	}{{"inclusion_cov", inclCOV, inclOK}, {"overpayment_mean", st.OverpaymentMean, true}, {"overpayment_cov", overCOV, overOK}} {
+		e, err := receiptExpUtility(p.Beta, x.v, x.ok)
+		if err != nil {
+			return nil, fmt.Errorf("values.%s: %w", x.name, err)
+		}
+		u[i+1] = e
+	}
+	ws := [5]decimal.Decimal{p.WInclusion, p.WInclusionStability, p.WOverpayment, p.WOverpaymentStability, p.WLiveliness}
+	total := scoring.Zero
+	for i, w := range ws {
+		total = total.Add(w.Mul(u[i]))
+	}
+	out := []namedValue{{"inclusion_cov", expDec(inclCOV)}, {"overpayment_cov", expDec(overCOV)}}
+	for i, x := range u {
+		out = append(out, namedValue{"u" + strconv.Itoa(i), expDec(x)})
+	}
+	return append(out, namedValue{"total_score", expDec(scoring.Clamp01(scoring.Round(total)))}), nil
+}
+
+// receiptCOV is ScoreGas's coefficient of variation: 0 when std is 0,
+// undefined (ok false, recorded 0) when only the mean is 0, else std/mean.
+func receiptCOV(mean, std decimal.Decimal) (decimal.Decimal, bool) {
+	if std.IsZero() {
+		return scoring.Zero, true
+	}
+	if mean.IsZero() {
+		return scoring.Zero, false
+	}
+	return scoring.Quo(std, mean), true
+}
+
+// receiptExpUtility is exp(−β·x) clamped to [0, 1], 0 when x is undefined.
+// A negative x (impossible for a real agent) can overflow Exp: an error.
+func receiptExpUtility(beta, x decimal.Decimal, defined bool) (decimal.Decimal, error) {
+	if !defined {
+		return scoring.Zero, nil
+	}
+	e, err := scoring.Exp(beta.Mul(x).Neg())
+	if err != nil {
+		return scoring.Zero, err
+	}
+	return scoring.Clamp01(e), nil
+}
