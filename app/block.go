@@ -48,8 +48,12 @@ func (a *App) deliverTx(bo *overlay, raw []byte, bs *blockState, budget int) *ab
 	if terr != nil {
 		return txResult(terr)
 	}
+	// execute may queue arena submissions in bs; a rejection must take
+	// them back with the tx's writes.
+	queued := len(bs.arenaBatch)
 	evs := a.execute(st, ct, bs)
 	if budget > 0 && bo.size+to.size > budget {
+		bs.arenaBatch = bs.arenaBatch[:queued]
 		return txResult(reject(CodeBlockFull, "the block's write budget is spent; send the transaction again"))
 	}
 	to.mergeInto(bo)

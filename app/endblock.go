@@ -2,6 +2,8 @@ package app
 
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
 // endBlock settles what falls due at this height (submissions of tasks whose
@@ -26,11 +28,7 @@ func (a *App) endBlock(st state, bs *blockState) []abcitypes.Event {
 			}
 		}
 		for _, ref := range due.Truths {
-			r, _ := st.truth(ref.EvmChainId, ref.EvmBlock)
-			if r.Status == statusPending {
-				evs = append(evs, a.settleTruth(st, r, true, bs)...)
-				st.save(keyTruth(ref.EvmChainId, ref.EvmBlock), r)
-			}
+			evs = append(evs, a.settleTruthAtDeadline(st, ref, bs)...)
 		}
 		st.o.del(k)
 	}
@@ -84,4 +82,34 @@ func (a *App) carryOver(st state, tasks []uint64, from uint64, height int64) {
 	next.Tasks = append(append([]uint64(nil), tasks...), next.Tasks...)
 	next.FirstFrom = from
 	st.save(keyDue(height), next)
+}
+
+// endBlockTruthLimit bounds the block's writes after a truth round settled
+// at its deadline. Closing an EVM block writes every open prediction it
+// sweeps, which no transaction budget bounds (a close inside a transaction
+// is bounded by blockWriteBudget instead). A variable only so that a test
+// can provoke it; nothing else changes it.
+var endBlockTruthLimit = 16 << 20
+
+// settleTruthAtDeadline settles a still-pending truth round at its deadline
+// in a child overlay. When its writes would take the block past
+// endBlockTruthLimit the round expires instead and the EVM block stays open,
+// so the block always fits one badger transaction.
+func (a *App) settleTruthAtDeadline(st state, ref *subnetv1.TruthRef, bs *blockState) []abcitypes.Event {
+	k := keyTruth(ref.EvmChainId, ref.EvmBlock)
+	child := state{newOverlay(st.o)}
+	r, _ := child.truth(ref.EvmChainId, ref.EvmBlock)
+	if r.Status != statusPending {
+		return nil
+	}
+	evs := a.settleTruth(child, r, true, bs)
+	child.save(k, r)
+	if st.o.size+child.o.size <= endBlockTruthLimit {
+		child.o.mergeInto(st.o)
+		return evs
+	}
+	r, _ = st.truth(ref.EvmChainId, ref.EvmBlock)
+	r.Status, r.ClosedHeight = statusExpired, bs.height
+	st.save(k, r)
+	return nil
 }

@@ -107,12 +107,15 @@ func (a *App) closeAgent(st state, r *subnetv1.TruthRound, uid uint32, pred *sub
 	}
 	st.save(k, pa)
 	if pred != nil {
-		evs = append(evs, a.scorePrediction(st, pred, rec, res))
+		evs = append(evs, a.scorePrediction(st, pred, rec, res)...)
 	}
 	return evs
 }
 
-func (a *App) scorePrediction(st state, pred *subnetv1.Prediction, rec *subnetv1.Receipt, res *scoring.GasResult) abcitypes.Event {
+// scorePrediction records a counting prediction's receipt: scored when the
+// agent's memory is full, else counted. Only a scored prediction gets a
+// submission_scored event: a counted one has no score (absent, not 0).
+func (a *App) scorePrediction(st state, pred *subnetv1.Prediction, rec *subnetv1.Receipt, res *scoring.GasResult) []abcitypes.Event {
 	sub, _ := st.submission(pred.SubmissionId)
 	sub.Status = statusCounted
 	if res != nil {
@@ -122,11 +125,10 @@ func (a *App) scorePrediction(st state, pred *subnetv1.Prediction, rec *subnetv1
 	c.Status = sub.Status
 	sub.Receipt = &c
 	st.save(keySubmission(sub.Id), sub)
-	score := scoring.Zero
-	if res != nil {
-		score = res.Score
+	if res == nil {
+		return nil
 	}
-	return scoredEvent(sub, score)
+	return []abcitypes.Event{scoredEvent(sub, res.Score)}
 }
 
 func gasReceipt(gp scoring.GasParams, r *subnetv1.TruthRound, pred *subnetv1.Prediction, bs *blockState) *subnetv1.Receipt {

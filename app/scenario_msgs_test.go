@@ -1,0 +1,196 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/datadriven"
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// Message builders of the scenario commands (scenario_test.go lists them).
+
+// kind returns the bare word among words that the command carries (e.g. "workflow").
+func (a args) kind(words ...string) (string, error) {
+	for _, w := range words {
+		if v, ok := a[w]; ok && v == "" {
+			return w, nil
+		}
+	}
+	return "", fmt.Errorf("one of %v is required", words)
+}
+
+func (s *scenario) postTask(a args) (string, error) {
+	k, err := a.kind("workflow", "arena")
+	if err != nil {
+		return "", err
+	}
+	v, err := a.ints([]string{"steps", "criteria", "submit", "report"}, []int64{0, 0, 3, 3})
+	if err != nil {
+		return "", err
+	}
+	pt := &subnetv1.MsgPostTask{}
+	if k == "workflow" {
+		pt.Task = &subnetv1.MsgPostTask_Workflow{Workflow: &subnetv1.WorkflowTask{TotalSteps: v[0],
+			MaxBudget: a.str("budget", "0"), MaxLatencySeconds: a.str("latency", "0"), SubmissionBlocks: v[2], ReportBlocks: v[3]}}
+	} else {
+		pt.Task = &subnetv1.MsgPostTask_Arena{Arena: &subnetv1.ArenaTask{CriteriaTotal: v[1],
+			Category: a.str("category", ""), Difficulty: a.str("difficulty", ""), SubmissionBlocks: v[2], ReportBlocks: v[3]}}
+	}
+	return s.enqueue(a.str("by", "v1"), a, &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: pt}})
+}
+
+func (s *scenario) submit(a args) (string, error) {
+	k, err := a.kind("workflow", "arena", "gas")
+	if err != nil {
+		return "", err
+	}
+	v, err := a.ints([]string{"task", "retry-budget", "chain", "block"}, []int64{0, 0, 1, 0})
+	if err != nil {
+		return "", err
+	}
+	return s.queueEach(a, "miner", func(label string) *subnetv1.Msg {
+		sm := &subnetv1.MsgSubmit{}
+		hash := artifact(label + "/" + strconv.FormatInt(v[0], 10))
+		switch k {
+		case "workflow":
+			sm.Kind = &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{TaskId: uint64(v[0]), DeclaredRetryBudget: v[1], ArtifactHash: hash}}
+		case "arena":
+			sm.Kind = &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{TaskId: uint64(v[0]), ArtifactHash: hash}}
+		default:
+			sm.Kind = &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{EvmChainId: uint64(v[2]), EvmBlock: uint64(v[3]), Price: a.str("price", "0")}}
+		}
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: sm}}
+	})
+}
+
+func (s *scenario) report(a args) (string, error) {
+	k, err := a.kind("workflow", "arena")
+	if err != nil {
+		return "", err
+	}
+	v, err := a.ints([]string{"sub", "steps", "retries", "timeouts", "failures", "tokens", "tools", "iterations", "passed"},
+		[]int64{0, 0, 0, 0, 0, 0, 0, 1, 0})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, sub := range a.list("sub", "subs") {
+		id, err := strconv.ParseUint(sub, 10, 64)
+		if err != nil {
+			return "", fmt.Errorf("sub=%q: %v", sub, err)
+		}
+		out, err := s.queueEach(a, "validator", func(string) *subnetv1.Msg { return reportMsg(k, id, v, a) })
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(out)
+	}
+	return b.String(), nil
+}
+
+// reportMsg builds a report of kind k from the integer arguments v (in the
+// order report reads them) and the decimal arguments in a.
+func reportMsg(k string, id uint64, v []int64, a args) *subnetv1.Msg {
+	r := &subnetv1.MsgReport{SubmissionId: id}
+	if k == "workflow" {
+		r.Measurement = &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{
+			OutputQuality: a.str("quality", "0"), StepsCompleted: v[1], Cost: a.str("cost", "0"),
+			LatencySeconds: a.str("latency", "0"), Retries: v[2], Timeouts: v[3], HardFailures: v[4]}}
+	} else {
+		r.Measurement = &subnetv1.MsgReport_Arena{Arena: &subnetv1.ArenaMeasurement{TotalTokens: v[5], ToolCalls: v[6],
+			Iterations: v[7], ExecutionTime: a.str("time", "0"), EstimatedCost: a.str("cost", "0"), CriteriaPassed: v[8]}}
+	}
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: r}}
+}
+
+func (s *scenario) truth(a args) (string, error) {
+	v, err := a.ints([]string{"chain", "block", "ts"}, []int64{1, 0, 0})
+	if err != nil {
+		return "", err
+	}
+	m := msgTruth(uint64(v[0]), uint64(v[1]), a.str("price", "0"), v[2])
+	return s.queueEach(a, "validator", func(string) *subnetv1.Msg { return m })
+}
+
+// query prints the answer flattened to sorted "path = value" lines.
+func (s *scenario) query(td *datadriven.TestData, a args) (string, error) {
+	if len(td.CmdArgs) == 0 {
+		return "", fmt.Errorf("query needs a path")
+	}
+	path := td.CmdArgs[0].Key
+	resp, err := s.node.app.Query(context.Background(), &abcitypes.RequestQuery{Path: path})
+	if err != nil {
+		return "", err
+	}
+	if resp.Code != QueryOK {
+		return fmt.Sprintf("code %d: %s\n", resp.Code, resp.Log), nil
+	}
+	dec := json.NewDecoder(strings.NewReader(string(resp.Value)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return "", err
+	}
+	var lines []string
+	flatten("", v, &lines)
+	prefixes := a.list("", "fields")
+	var b strings.Builder
+	for _, l := range lines {
+		if keep(l, prefixes) {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String(), nil
+}
+
+func keep(line string, prefixes []string) bool {
+	if prefixes == nil {
+		return true
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// flatten writes one line per leaf. Lists of {name, value} (receipt fields)
+// are keyed by name; other lists by index; object keys are sorted.
+func flatten(path string, v any, out *[]string) {
+	join := func(k string) string {
+		if path == "" {
+			return k
+		}
+		return path + "." + k
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		// det: sorted
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			flatten(join(k), x[k], out)
+		}
+	case []any:
+		for i, e := range x {
+			if f, ok := e.(map[string]any); ok && len(f) == 2 && f["name"] != nil && f["value"] != nil {
+				*out = append(*out, fmt.Sprintf("%s = %v", join(fmt.Sprint(f["name"])), f["value"]))
+				continue
+			}
+			flatten(fmt.Sprintf("%s[%d]", path, i), e, out)
+		}
+	default:
+		*out = append(*out, fmt.Sprintf("%s = %v", path, x))
+	}
+}

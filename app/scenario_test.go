@@ -1,0 +1,327 @@
+package app
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/datadriven"
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/shopspring/decimal"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// TestAppScenarios runs the scripts in testdata/scenarios/*.txt through
+// InitChain, FinalizeBlock, Commit and Query of one in-memory App. Regenerate
+// the expected output with `go test ./app -run TestAppScenarios -rewrite` and
+// review every printed score against docs/scoring.md before accepting it.
+//
+// Commands (key=value; lists comma-separated; validators are v1..vN, miners
+// any name; every tx command takes nonce= to sign at a given nonce):
+//
+//	init validators=N                starts a new chain (may be repeated)
+//	     [powers=..] [tracks=workflow,arena,gas] [shares=..]
+//	     [epoch=E] [warmup=W] [memory=M] [cap=C] [max-uids=U]
+//	register miner=m1 | miners=m1,m2,...
+//	post-task workflow [by=v1] steps= budget= latency= [submit=3] [report=3]
+//	post-task arena [by=v1] criteria= [category=] [difficulty=] [submit=3] [report=3]
+//	submit workflow miner=|miners= task= [retry-budget=0]
+//	submit arena miner=|miners= task=
+//	submit gas miner= chain= block= price=
+//	report workflow validator=|validators= sub=|subs= quality= steps= cost= latency=
+//	       [retries=0] [timeouts=0] [failures=0]
+//	report arena validator=|validators= sub=|subs= tokens= tools= iterations= time= cost= passed=
+//	truth validator=|validators= chain= block= price= ts=
+//	garbage                          queue bytes that are not a transaction
+//	block [time=unix seconds]        FinalizeBlock + Commit of the queued txs at the
+//	                                 next height (default time 1700000000 + 6 × height);
+//	                                 prints each tx's code and events, then the block's
+//	query <path> [fields=p1,p2]      the JSON answer flattened to "path = value"
+//	                                 lines, only those under the given prefixes
+//	hash                             the committed app hash
+func TestAppScenarios(t *testing.T) {
+	datadriven.Walk(t, "testdata/scenarios", func(t *testing.T, path string) {
+		s := &scenario{t: t, signers: make(map[string]*signer)}
+		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
+			s.t = t
+			out, err := s.run(td)
+			if err != nil {
+				return "error: " + err.Error() + "\n"
+			}
+			return out
+		})
+	})
+}
+
+// scenario is one script's chain and its queued transactions.
+type scenario struct {
+	t       *testing.T
+	node    *node
+	signers map[string]*signer // by label: "v1", "m1", ...
+	queue   [][]byte
+}
+
+func (s *scenario) run(td *datadriven.TestData) (string, error) {
+	if td.Cmd != "init" && s.node == nil {
+		return "", fmt.Errorf("%s before init", td.Cmd)
+	}
+	a := scenarioArgs(td)
+	switch td.Cmd {
+	case "init":
+		return s.init(a)
+	case "register":
+		return s.queueEach(a, "miner", func(string) *subnetv1.Msg { return msgRegister() })
+	case "post-task":
+		return s.postTask(a)
+	case "submit":
+		return s.submit(a)
+	case "report":
+		return s.report(a)
+	case "truth":
+		return s.truth(a)
+	case "garbage":
+		s.queue = append(s.queue, []byte("not a transaction"))
+		return fmt.Sprintf("queued tx %d\n", len(s.queue)-1), nil
+	case "block":
+		return s.block(a)
+	case "query":
+		return s.query(td, a)
+	case "hash":
+		return hex.EncodeToString(s.node.app.AppHash()) + "\n", nil
+	}
+	return "", fmt.Errorf("unknown command %q", td.Cmd)
+}
+
+// args are a command's key=value arguments; a bare word has the value "".
+type args map[string]string
+
+func scenarioArgs(td *datadriven.TestData) args {
+	out := args{}
+	for _, c := range td.CmdArgs {
+		out[c.Key] = strings.Join(c.Vals, ",")
+	}
+	return out
+}
+
+func (a args) str(k, def string) string {
+	if v, ok := a[k]; ok {
+		return v
+	}
+	return def
+}
+
+func (a args) int(k string, def int64) (int64, error) {
+	v, ok := a[k]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q: %v", k, v, err)
+	}
+	return n, nil
+}
+
+// ints reads several integer arguments at once (defaults where absent).
+func (a args) ints(keys []string, defs []int64) ([]int64, error) {
+	out := make([]int64, len(keys))
+	for i, k := range keys {
+		n, err := a.int(k, defs[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+func (a args) list(one, many string) []string {
+	if v, ok := a[many]; ok {
+		return strings.Split(v, ",")
+	}
+	if v, ok := a[one]; ok {
+		return []string{v}
+	}
+	return nil
+}
+
+func (s *scenario) init(a args) (string, error) {
+	n, err := a.int("validators", 1)
+	if err != nil {
+		return "", err
+	}
+	g := genesis.DefaultGenesis()
+	s.signers = make(map[string]*signer)
+	powers := make([]int64, n)
+	for i := range powers {
+		powers[i] = 10
+	}
+	if p, ok := a["powers"]; ok {
+		for i, f := range strings.Split(p, ",") {
+			if powers[i], err = strconv.ParseInt(f, 10, 64); err != nil {
+				return "", fmt.Errorf("powers: %v", err)
+			}
+		}
+	}
+	for i := range powers {
+		label := fmt.Sprintf("v%d", i+1)
+		cons := testKey(fmt.Sprintf("consensus-%d", i)).Public().(ed25519.PublicKey)
+		s.signers[label] = reporter(i)
+		g.Validators = append(g.Validators, genesis.Validator{Name: label,
+			Address: hex.EncodeToString(genesis.ConsensusAddress(cons)), PubKey: base64.StdEncoding.EncodeToString(cons),
+			Power: powers[i], ReportKey: hex.EncodeToString(reporter(i).pub())})
+	}
+	if err := scenarioTracks(&g, a); err != nil {
+		return "", err
+	}
+	if err := scenarioParams(&g, a); err != nil {
+		return "", err
+	}
+	if err := g.Validate(); err != nil {
+		return "", err
+	}
+	s.node, s.queue = newNode(s.t, "", g), nil
+	return fmt.Sprintf("chain %s: %d validators, total power %d\n", testChainID, n, g.TotalPower()), nil
+}
+
+func scenarioTracks(g *genesis.AppState, a args) error {
+	names := a.list("", "tracks")
+	if names == nil {
+		return nil
+	}
+	shares := a.list("", "shares")
+	if shares == nil && len(names) == 1 {
+		shares = []string{"1"}
+	}
+	if len(shares) != len(names) {
+		return fmt.Errorf("tracks=%v needs shares= of the same length", names)
+	}
+	g.Tracks = nil
+	for i, name := range names {
+		d, err := decimal.NewFromString(shares[i])
+		if err != nil {
+			return err
+		}
+		g.Tracks = append(g.Tracks, genesis.Track{Name: name, Share: d})
+	}
+	return nil
+}
+
+func scenarioParams(g *genesis.AppState, a args) error {
+	v, err := a.ints([]string{"epoch", "warmup", "memory", "max-uids"},
+		[]int64{g.Window.EpochBlocks, int64(g.Window.WarmupTasks), int64(g.Gas.MemorySize), int64(g.Chain.MaxUIDs)})
+	if err != nil {
+		return err
+	}
+	g.Window.EpochBlocks, g.Window.WarmupTasks, g.Gas.MemorySize, g.Chain.MaxUIDs = v[0], int(v[1]), int(v[2]), int(v[3])
+	if c, ok := a["cap"]; ok {
+		if g.Window.Cap, err = decimal.NewFromString(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// signer returns the signer of a label, creating a miner key on first use.
+func (s *scenario) signer(label string) (*signer, error) {
+	if sg, ok := s.signers[label]; ok {
+		return sg, nil
+	}
+	if strings.HasPrefix(label, "v") {
+		if _, err := strconv.Atoi(label[1:]); err == nil {
+			return nil, fmt.Errorf("no validator %s", label)
+		}
+	}
+	sg := newSigner("scenario-miner-" + label)
+	s.signers[label] = sg
+	return sg, nil
+}
+
+// enqueue signs msg for label (at nonce= when given) and queues it.
+func (s *scenario) enqueue(label string, a args, msg *subnetv1.Msg) (string, error) {
+	sg, err := s.signer(label)
+	if err != nil {
+		return "", err
+	}
+	var tx []byte
+	if v, ok := a["nonce"]; ok {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return "", err
+		}
+		tx = sg.at(n, msg)
+	} else {
+		tx = sg.tx(s.t, msg)
+	}
+	s.queue = append(s.queue, tx)
+	return fmt.Sprintf("queued tx %d: %s\n", len(s.queue)-1, label), nil
+}
+
+// queueEach queues one message per label of one=/many= (one + "s").
+func (s *scenario) queueEach(a args, one string, msg func(label string) *subnetv1.Msg) (string, error) {
+	labels := a.list(one, one+"s")
+	if labels == nil {
+		return "", fmt.Errorf("%s= or %ss= is required", one, one)
+	}
+	var b strings.Builder
+	for _, l := range labels {
+		out, err := s.enqueue(l, a, msg(l))
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(out)
+	}
+	return b.String(), nil
+}
+
+func (s *scenario) block(a args) (string, error) {
+	h := s.node.height + 1
+	ts, err := a.int("time", 1_700_000_000+6*h)
+	if err != nil {
+		return "", err
+	}
+	txs := s.queue
+	s.queue = nil
+	resp, err := s.node.app.FinalizeBlock(context.Background(), &abcitypes.RequestFinalizeBlock{
+		Height: h, Time: time.Unix(ts, 0).UTC(), Txs: txs, Hash: []byte(fmt.Sprintf("scenario-%d", h))})
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.node.app.Commit(context.Background(), &abcitypes.RequestCommit{}); err != nil {
+		return "", err
+	}
+	s.node.height = h
+	var b strings.Builder
+	fmt.Fprintf(&b, "height %d time %d\n", h, ts)
+	for i, r := range resp.TxResults {
+		if r.Code == CodeOK {
+			fmt.Fprintf(&b, "tx %d: ok\n", i)
+		} else {
+			fmt.Fprintf(&b, "tx %d: code %d %s\n", i, r.Code, r.Log)
+		}
+		writeEvents(&b, "  ", r.Events)
+	}
+	if len(resp.Events) > 0 {
+		b.WriteString("end of block:\n")
+		writeEvents(&b, "  ", resp.Events)
+	}
+	return b.String(), nil
+}
+
+func writeEvents(b *strings.Builder, indent string, evs []abcitypes.Event) {
+	for _, e := range evs {
+		b.WriteString(indent + e.Type)
+		for _, at := range e.Attributes {
+			fmt.Fprintf(b, " %s=%s", at.Key, at.Value)
+		}
+		b.WriteString("\n")
+	}
+}
