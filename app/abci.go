@@ -48,6 +48,7 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	ov.set(keyChainID, []byte(req.ChainId))
 	state{ov}.save(keyCounters, &subnetv1.Counters{})
 	a.chain, a.genesis = chain, ov
+	a.initialHeight = max(req.InitialHeight, 1)
 	a.genesisLanes = applyOverlay(a.lanes, ov, snap)
 	a.pending, a.proposals = nil, nil
 	a.resetCheck()
@@ -87,8 +88,8 @@ func (a *App) CheckTx(_ context.Context, req *abcitypes.RequestCheckTx) (*abcity
 	if a.chain == nil {
 		return &abcitypes.ResponseCheckTx{Code: CodeInternal, Log: errNotInitialised.Error(), Codespace: Codespace}, nil
 	}
-	bs := &blockState{blockCtx: blockCtx{height: a.height + 1, mempool: true}}
-	r := a.deliverTx(a.check, req.Tx, bs, 0)
+	bs := &blockState{blockCtx: blockCtx{height: a.nextHeight(), mempool: true}}
+	r := a.deliverTx(a.check, req.Tx, bs, -mempoolTxBudget)
 	return &abcitypes.ResponseCheckTx{Code: r.Code, Log: r.Log, Codespace: r.Codespace}, nil
 }
 

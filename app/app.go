@@ -44,9 +44,10 @@ type App struct {
 	lanes   lanes
 	snap    *badger.Txn
 
-	chain        *chainConfig // nil until InitChain (or a committed genesis)
-	genesis      *overlay     // InitChain's writes until the first Commit
-	genesisLanes lanes
+	chain         *chainConfig // nil until InitChain (or a committed genesis)
+	genesis       *overlay     // InitChain's writes until the first Commit
+	genesisLanes  lanes
+	initialHeight int64 // InitChain's initial height: the first block's height
 
 	pending   *blockResult            // FinalizeBlock's result awaiting Commit
 	proposals map[string]*blockResult // ProcessProposal results by block hash

@@ -39,8 +39,9 @@ func (a *App) executeBlock(height, time int64, txs [][]byte) *blockResult {
 	return res
 }
 
-// deliverTx validates and applies one transaction inside bo; with a budget
-// (> 0) a transaction that would take bo's writes past it is rejected.
+// deliverTx validates and applies one transaction inside bo. With a budget
+// > 0 a transaction that would take bo's writes past it is rejected; with a
+// budget < 0 (CheckTx) one whose own writes exceed −budget is rejected.
 func (a *App) deliverTx(bo *overlay, raw []byte, bs *blockState, budget int) *abcitypes.ExecTxResult {
 	to := newOverlay(bo)
 	st := state{to}
@@ -52,6 +53,9 @@ func (a *App) deliverTx(bo *overlay, raw []byte, bs *blockState, budget int) *ab
 	// them back with the tx's writes.
 	queued := len(bs.arenaBatch)
 	evs := a.execute(st, ct, bs)
+	if budget < 0 && to.size > -budget {
+		return txResult(reject(CodeBlockFull, "the transaction alone writes more than a block may; no block can include it"))
+	}
 	if budget > 0 && bo.size+to.size > budget {
 		bs.arenaBatch = bs.arenaBatch[:queued]
 		return txResult(reject(CodeBlockFull, "the block's write budget is spent; send the transaction again"))

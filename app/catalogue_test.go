@@ -16,19 +16,20 @@ import (
 // miners A (uid 1) and B (uid 2) fill max_uids = 2; task 0 (workflow, open),
 // task 1 (arena, open), task 2 (workflow, closed and its submission 2
 // expired); submission 0 has val0's report; EVM chain 1 is closed up to block
-// 100 at 1_700_000_000 and block 300 has val0's truth.
+// 100 at 1_700_000_000 (max_prediction_ahead 1000) and block 300 has val0's
+// truth; EVM chain 8453 has no closed block.
 func catalogueChain(t testing.TB) (*node, map[string]*signer) {
 	g := testGenesis(4)
-	g.Chain.MaxUIDs = 2
+	g.Chain.MaxUIDs, g.Chain.MaxPredictionAhead = 2, 1000
 	n := newNode(t, "", g)
 	s := map[string]*signer{"a": newSigner("miner-a"), "b": newSigner("miner-b"), "c": newSigner("miner-c"),
 		"r0": reporter(0), "r1": reporter(1), "r2": reporter(2)}
 	mustOK(t, n.block(s["a"].tx(t, msgRegister()), s["b"].tx(t, msgRegister()),
 		s["r0"].tx(t, msgWorkflowTask(4, 10, 10)), s["r0"].tx(t, msgArenaTask(5, 10, 10)), s["r0"].tx(t, msgWorkflowTask(4, 1, 1))))
 	mustOK(t, n.block(s["a"].tx(t, msgWorkflowSubmit(0, 0)), s["a"].tx(t, msgArenaSubmit(1)), s["a"].tx(t, msgWorkflowSubmit(2, 0)),
-		s["a"].tx(t, msgGas(1, 200, "5")),
 		s["r0"].tx(t, msgTruth(1, 100, "10", 1_700_000_000)), s["r1"].tx(t, msgTruth(1, 100, "10", 1_700_000_000)),
-		s["r2"].tx(t, msgTruth(1, 100, "10", 1_700_000_000)), s["r0"].tx(t, msgTruth(1, 300, "10", 1_700_000_050)),
+		s["r2"].tx(t, msgTruth(1, 100, "10", 1_700_000_000)), s["a"].tx(t, msgGas(1, 200, "5")),
+		s["r0"].tx(t, msgTruth(1, 300, "10", 1_700_000_050)),
 		s["r0"].tx(t, msgWorkflowReport(0, workflowM()))))
 	mustOK(t, n.block())
 	return n, s
@@ -113,6 +114,8 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"prediction for a closed block", b.next(msgGas(1, 100, "5")), CodeEVMBlockClosed},
 		{"prediction too far ahead", b.next(msgGas(1, 100+1001, "5")), CodePredictionTooFar},
 		{"zero price", b.next(msgGas(1, 201, "0")), CodeDecimalRange},
+		{"prediction on a chain with no closed block", b.next(msgGas(8453, 1, "5")), CodeEVMChainUnanchored},
+		{"register with a validator's report key", r1.next(msgRegister()), CodeValidatorKey},
 		{"duplicate truth", r0.next(msgTruth(1, 300, "10", 1_700_000_050)), CodeDuplicateTruth},
 		{"truth before the last closed timestamp", r1.next(msgTruth(1, 301, "10", 1_699_999_999)), CodeTruthTimeBackwards},
 		{"truth by a miner", a.next(msgTruth(1, 301, "10", 1_700_000_100)), CodeNotValidator},

@@ -56,7 +56,7 @@ var codeNames = []string{
 	"wrong_kind", "submission_deadline", "duplicate_submission", "unknown_submission",
 	"submission_final", "duplicate_report", "unknown_evm_chain", "evm_block_closed",
 	"prediction_too_far", "duplicate_truth", "truth_time_backwards", "bad_baseline",
-	"report_deadline", "internal", "block_full",
+	"report_deadline", "internal", "block_full", "evm_chain_unanchored", "validator_key",
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).
@@ -81,3 +81,13 @@ func reject(code uint32, msg string) *TxError { return &TxError{Code: code, Msg:
 // write budget that keeps a block inside one badger transaction
 // (docs/codes.md, "block bound"). Added after CodeInternal; same rules apply.
 const CodeBlockFull uint32 = 40
+
+// CodeEVMChainUnanchored: a prediction on an EVM chain that has no closed
+// block yet. Validators anchor a chain by posting a truth; until then no
+// max_prediction_ahead window exists, and unbounded predictions could make
+// the first close exceed a block's writes (docs/codes.md, "block bound").
+const CodeEVMChainUnanchored uint32 = 41
+
+// CodeValidatorKey: RegisterMiner from a validator's report key, which
+// would let a validator report on its own submissions.
+const CodeValidatorKey uint32 = 42

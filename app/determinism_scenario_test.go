@@ -26,6 +26,9 @@ func workload(t testing.TB) [][][]byte {
 		b1 = append(b1, m.tx(t, msgRegister()))
 	}
 	b1 = append(b1, r[0].tx(t, msgWorkflowTask(4, 4, 4)), r[1].tx(t, msgArenaTask(5, 4, 4)), r[2].tx(t, msgWorkflowTask(2, 6, 2)))
+	// anchors: EVM block 9 of chain 1 and block 6 of chain 8453 close, so both take predictions
+	b1 = append(b1, anchorTxs(t, r[:3], 1, 9, 1_700_000_001)...)
+	b1 = append(b1, anchorTxs(t, r[:3], 8453, 6, 1_700_000_001)...)
 	blocks = append(blocks, b1)
 	var b2 [][]byte
 	for i, m := range miners {

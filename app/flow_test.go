@@ -15,9 +15,11 @@ func TestEveryMessage(t *testing.T) {
 	a, b := newSigner("miner-a"), newSigner("miner-b")
 	r := []*signer{reporter(0), reporter(1), reporter(2), reporter(3)}
 
-	// h1: two miners (uid 0 is the burn uid, so 1 and 2), a workflow task and an arena task.
-	resp := n.block(a.tx(t, msgRegister()), b.tx(t, msgRegister()),
-		r[0].tx(t, msgWorkflowTask(4, 3, 3)), r[1].tx(t, msgArenaTask(5, 3, 3)))
+	// h1: two miners (uid 0 is the burn uid, so 1 and 2), a workflow task and
+	// an arena task; three validators' truths close EVM block 99 (the anchor).
+	resp := n.block(append([][]byte{a.tx(t, msgRegister()), b.tx(t, msgRegister()),
+		r[0].tx(t, msgWorkflowTask(4, 3, 3)), r[1].tx(t, msgArenaTask(5, 3, 3))},
+		anchorTxs(t, r[:3], 1, 99, 1_700_000_001)...)...)
 	mustOK(t, resp)
 	if uid, _ := eventAttr(resp.TxResults[1].Events, EventMinerRegistered, "uid"); uid != "2" {
 		t.Fatalf("second miner uid = %s, want 2", uid)
@@ -46,7 +48,8 @@ func TestEveryMessage(t *testing.T) {
 	if sub0["status"] != statusScored || rec["score"] != "0.857500000000000000" {
 		t.Fatalf("submission 0 = %v, want scored 0.8575", sub0)
 	}
-	if len(rec["inputs"].([]any)) != 11 || len(rec["params"].([]any)) != 8 || len(rec["values"].([]any)) != 7 {
+	// params: the 8 WorkflowParams, then power.<validator> of the 3 votes
+	if len(rec["inputs"].([]any)) != 11 || len(rec["params"].([]any)) != 8+3 || len(rec["values"].([]any)) != 7 {
 		t.Fatalf("receipt is missing fields: %v", rec)
 	}
 	if sub2, _ := n.query("submission/2"); sub2["status"] != statusScored {

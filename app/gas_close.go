@@ -79,7 +79,7 @@ func (a *App) closeAgent(st state, r *subnetv1.TruthRound, uid uint32, pred *sub
 	}
 	gp := a.chain.gen.Gas
 	rec := gasReceipt(gp, r, pred, bs)
-	next, res, err := gasAgentFromProto(pa).Close(gp, r.Timestamp, estimate, minPrice)
+	next, res, err := a.closeGasWindow(pa, gp, r.Timestamp, estimate, minPrice)
 	if err != nil {
 		// the agent keeps its state; the prediction (if any) records why
 		if pred != nil {
@@ -87,15 +87,20 @@ func (a *App) closeAgent(st state, r *subnetv1.TruthRound, uid uint32, pred *sub
 		}
 		return nil
 	}
+	// judged: the memory (and history) this close judged, for the prediction's
+	// receipt only; the agent record already holds them beside its last receipt.
+	var judged fields
 	if next.Closed > prevClosed {
 		slot := next.Memory[len(next.Memory)-1]
 		rec.Values = append(rec.Values, &subnetv1.Field{Name: "slot.included", Value: boolStr(slot.Included)},
 			&subnetv1.Field{Name: "slot.overpayment", Value: fmtDec(slot.Overpayment)},
 			&subnetv1.Field{Name: "slot.fresh", Value: boolStr(slot.Fresh)})
+		judged = gasMemoryFields(next.Memory)
 	}
 	gasAgentIntoProto(next, pa)
 	var evs []abcitypes.Event
 	if res != nil {
+		judged = append(judged, gasHistoryFields(next.History)...)
 		rec.Values = append(rec.Values, gasResultFields(*res)...)
 		rec.Score, rec.Status = fmtDec(res.Score), statusScored
 		pa.Score, pa.HasScore = rec.Score, true
@@ -107,21 +112,23 @@ func (a *App) closeAgent(st state, r *subnetv1.TruthRound, uid uint32, pred *sub
 	}
 	st.save(k, pa)
 	if pred != nil {
-		evs = append(evs, a.scorePrediction(st, pred, rec, res)...)
+		evs = append(evs, a.scorePrediction(st, pred, rec, judged, res)...)
 	}
 	return evs
 }
 
-// scorePrediction records a counting prediction's receipt: scored when the
+// scorePrediction records a counting prediction's receipt (rec with the
+// agent's memory and history appended to its inputs): scored when the
 // agent's memory is full, else counted. Only a scored prediction gets a
 // submission_scored event: a counted one has no score (absent, not 0).
-func (a *App) scorePrediction(st state, pred *subnetv1.Prediction, rec *subnetv1.Receipt, res *scoring.GasResult) []abcitypes.Event {
+func (a *App) scorePrediction(st state, pred *subnetv1.Prediction, rec *subnetv1.Receipt, agent fields, res *scoring.GasResult) []abcitypes.Event {
 	sub, _ := st.submission(pred.SubmissionId)
 	sub.Status = statusCounted
 	if res != nil {
 		sub.Status = statusScored
 	}
 	c := *rec
+	c.Inputs = append(append(make([]*subnetv1.Field, 0, len(rec.Inputs)+len(agent)), rec.Inputs...), agent...)
 	c.Status = sub.Status
 	sub.Receipt = &c
 	st.save(keySubmission(sub.Id), sub)

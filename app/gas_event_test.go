@@ -11,7 +11,7 @@ func TestCountedPredictionIsNotScored(t *testing.T) {
 	n := newNode(t, "", testGenesis(3)) // gas memory 2
 	m := newSigner("miner-a")
 	r := []*signer{reporter(0), reporter(1), reporter(2)}
-	mustOK(t, n.block(m.tx(t, msgRegister())))
+	mustOK(t, n.block(append([][]byte{m.tx(t, msgRegister())}, anchorTxs(t, r, 1, 99, blockTime(1).Unix())...)...))
 	mustOK(t, n.block(m.tx(t, msgGas(1, 100, "12"))))
 	var txs [][]byte
 	for _, v := range r {

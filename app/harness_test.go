@@ -220,3 +220,15 @@ func eventAttr(evs []abcitypes.Event, typ, key string) (string, bool) {
 	}
 	return "", false
 }
+
+// anchorTxs are the truths of EVM block `block` of chain, one per reporter:
+// with more than 2/3 of the power they close it, which anchors the chain so
+// that it takes predictions (up to max_prediction_ahead blocks past it).
+func anchorTxs(t testing.TB, reps []*signer, chain, block uint64, ts int64) [][]byte {
+	t.Helper()
+	var txs [][]byte
+	for _, r := range reps {
+		txs = append(txs, r.tx(t, msgTruth(chain, block, "1", ts)))
+	}
+	return txs
+}

@@ -69,7 +69,7 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 		resp.Code, resp.Log = qerr.code, qerr.msg
 		return resp, nil
 	}
-	bz, jerr := json.Marshal(v)
+	bz, jerr := json.Marshal(fullJSON(v))
 	if jerr != nil {
 		resp.Code, resp.Log = QueryInternal, jerr.Error()
 		return resp, nil

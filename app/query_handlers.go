@@ -30,7 +30,7 @@ func parseUID(s string) (uint32, *queryError) {
 }
 
 func (q *querier) status(_ []string) (any, *queryError) {
-	out := map[string]any{"height": q.a.height, "app_hash": hex.EncodeToString(q.a.appHash)}
+	out := map[string]any{"height": q.a.height, "app_hash": hex.EncodeToString(q.a.appHash), "chain_id": nil}
 	if q.a.chain != nil {
 		out["chain_id"] = q.a.chain.chainID
 	}
@@ -64,7 +64,7 @@ func (q *querier) account(args []string) (any, *queryError) {
 		return nil, badRequest("account %q is not a hex 32-byte ed25519 public key", args[0])
 	}
 	acc := q.st.account(pub)
-	out := map[string]any{"pubkey": args[0], "next_nonce": acc.NextNonce, "miner": acc.Miner}
+	out := map[string]any{"pubkey": args[0], "next_nonce": acc.NextNonce, "miner": acc.Miner, "uid": nil, "validator": nil}
 	if acc.Miner {
 		out["uid"] = acc.Uid
 	}
@@ -85,6 +85,7 @@ func (q *querier) miner(args []string) (any, *queryError) {
 	}
 	out := map[string]any{"uid": uid, "pubkey": hex.EncodeToString(m.Pubkey), "registered_height": m.RegisteredHeight}
 	for _, track := range genesis.TrackNames {
+		out[track] = nil
 		if s, ok := q.a.minerAggregate(q.st, track, uid); ok {
 			out[track] = fmtDec(s)
 		}
@@ -133,7 +134,8 @@ func (q *querier) submission(args []string) (any, *queryError) {
 		return nil, notFound("no submission %d", id)
 	}
 	out := map[string]any{"id": s.Id, "track": s.Track, "uid": s.Uid, "height": s.Height, "block_time": s.BlockTime,
-		"status": s.Status, "votes": q.votes(s.Votes), "receipt": s.Receipt}
+		"status": s.Status, "votes": q.votes(s.Votes), "receipt": s.Receipt,
+		"gas": nil, "task_id": nil, "report_deadline": nil, "artifact_hash": nil, "declared_retry_budget": nil}
 	if s.Track == genesis.TrackGas {
 		out["gas"] = s.Gas
 	} else {
@@ -152,7 +154,7 @@ func (q *querier) window(args []string) (any, *queryError) {
 	if !q.st.has(keyMiner(uid)) {
 		return nil, notFound("no miner with uid %d", uid)
 	}
-	out := map[string]any{"uid": uid}
+	out := map[string]any{"uid": uid, genesis.TrackWorkflow: nil, genesis.TrackArena: nil}
 	for _, tb := range []byte{windowWorkflow, windowArena} {
 		pw := &subnetv1.Window{}
 		if !q.st.load(keyWindow(tb, uid), pw) {

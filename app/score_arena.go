@@ -85,6 +85,8 @@ func (a *App) scoreArenaOne(st state, sub *subnetv1.Submission, at *subnetv1.Are
 		ExecutionTime: v[3], EstimatedCost: v[4], CriteriaPassed: v[5].IntPart(), CriteriaTotal: at.CriteriaTotal}
 	r.Inputs = arenaInputFields(s, at)
 	r.Params = arenaParamFields(a.chain.gen.Arena, stats)
+	r.Params = append(r.Params, arenaTableFields(a.chain.gen.Arena, at.Category, at.Difficulty)...)
+	r.Params = append(r.Params, a.votePowerFields(sub.Votes)...)
 	res, err := scoring.ScoreArena(a.chain.gen.Arena, s, stats, at.Category, at.Difficulty)
 	if err != nil {
 		sub.Status, r.Status, r.Note = statusFailed, statusFailed, "score: "+err.Error()
@@ -130,6 +132,43 @@ func arenaParamFields(p scoring.ArenaParams, b scoring.ArenaBaseline) fields {
 		f.dec("baseline."+baselineNames[i], *d)
 	}
 	return f
+}
+
+// arenaTableFields: the rows of the category and difficulty tables that
+// ScoreArena picks for the task, as weights.* (absent for a category the
+// table does not have, which ScoreArena rejects) and difficulty_multiplier
+// (1 for a difficulty the table does not have).
+func arenaTableFields(p scoring.ArenaParams, category, difficulty string) fields {
+	var f fields
+	if w, ok := arenaCategoryWeights(p, category); ok {
+		f.dec("weights.efficiency", w.Efficiency)
+		f.dec("weights.speed", w.Speed)
+		f.dec("weights.cost", w.Cost)
+		f.dec("weights.correctness", w.Correctness)
+	}
+	m := scoring.One
+	for _, d := range p.Difficulties {
+		if d.Name == difficulty {
+			m = d.Multiplier
+			break
+		}
+	}
+	f.dec("difficulty_multiplier", m)
+	return f
+}
+
+// arenaCategoryWeights looks a category up as ScoreArena does: "" is the
+// default weights; ok is false for a name the table does not have.
+func arenaCategoryWeights(p scoring.ArenaParams, category string) (scoring.ArenaWeights, bool) {
+	if category == "" {
+		return p.Default, true
+	}
+	for _, c := range p.Categories {
+		if c.Name == category {
+			return c.Weights, true
+		}
+	}
+	return scoring.ArenaWeights{}, false
 }
 
 func arenaResultFields(r scoring.ArenaResult) fields {

@@ -25,7 +25,7 @@ func (a *App) scoreWorkflow(st state, sub *subnetv1.Submission, out window.Outco
 	p := a.chain.gen.Workflow
 	r := &subnetv1.Receipt{Height: bs.height, Track: genesis.TrackWorkflow, ReportedPower: out.ReportedPower, TotalPower: out.TotalPower}
 	r.Inputs = workflowInputFields(in)
-	r.Params = workflowParamFields(p)
+	r.Params = append(workflowParamFields(p), a.votePowerFields(sub.Votes)...)
 	res, err := scoring.ScoreWorkflow(p, in)
 	if err != nil {
 		sub.Status, r.Status, r.Note = statusFailed, statusFailed, "score: "+err.Error()

@@ -4,10 +4,11 @@ import "testing"
 
 // TestTruthCloseAtDeadlineIsBounded: closing an EVM block at a truth round's
 // deadline writes every open prediction it sweeps, which no transaction
-// budget bounds (a miner can open predictions for any number of EVM blocks
-// before the chain's first close). When those writes would take the block
-// past endBlockTruthLimit the round expires instead, so the block still fits
-// one badger transaction; the predictions stay open and untouched.
+// budget bounds (genesis bounds one close to 4 MiB, but several rounds may
+// fall due in a block already full of settlements). When those writes would
+// take the block past endBlockTruthLimit the round expires instead, so the
+// block still fits one badger transaction; the predictions stay open and
+// untouched.
 func TestTruthCloseAtDeadlineIsBounded(t *testing.T) {
 	saved := endBlockTruthLimit
 	endBlockTruthLimit = 1
@@ -16,8 +17,8 @@ func TestTruthCloseAtDeadlineIsBounded(t *testing.T) {
 	g.Chain.TruthReportBlocks = 1
 	n := newNode(t, "", g)
 	m := newSigner("miner-a")
-	r := []*signer{reporter(0), reporter(1)}
-	mustOK(t, n.block(m.tx(t, msgRegister())))
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	mustOK(t, n.block(append([][]byte{m.tx(t, msgRegister())}, anchorTxs(t, r, 1, 99, 1_700_000_001)...)...))
 	mustOK(t, n.block(m.tx(t, msgGas(1, 100, "12"))))
 	// Two of three validators (exactly 2/3): pending until the deadline, height 4.
 	mustOK(t, n.block(r[0].tx(t, msgTruth(1, 100, "10", 1_700_000_100)), r[1].tx(t, msgTruth(1, 100, "10", 1_700_000_100))))
@@ -33,8 +34,8 @@ func TestTruthCloseAtDeadlineIsBounded(t *testing.T) {
 	if sub, _ := st.submission(0); sub.Status != statusPending {
 		t.Fatalf("prediction 0 = %s, want still pending", sub.Status)
 	}
-	if gc := st.gasChain(1); gc.HasClosed || len(gc.OpenBlocks) != 1 {
-		t.Fatalf("chain 1 = %v, want block 100 still open and nothing closed", gc)
+	if gc := st.gasChain(1); gc.LastClosedBlock != 99 || len(gc.OpenBlocks) != 1 {
+		t.Fatalf("chain 1 = %v, want block 100 still open and nothing closed after the anchor 99", gc)
 	}
 	checkFullHash(t, n.app)
 }

@@ -102,6 +102,10 @@ func (a *App) requireTrack(track string) *TxError {
 }
 
 func (a *App) checkRegister(st state, ct *checkedTx) *TxError {
+	if ct.validator >= 0 {
+		return reject(CodeValidatorKey, fmt.Sprintf("register: sender %x is validator %q's report key; a validator must not report on its own submissions",
+			ct.Body.Sender, a.chain.gen.Validators[ct.validator].Name))
+	}
 	if ct.account.Miner {
 		return reject(CodeAlreadyMiner, fmt.Sprintf("sender already has uid %d", ct.account.Uid))
 	}

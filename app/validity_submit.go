@@ -75,9 +75,9 @@ func (a *App) checkTaskOpen(st state, id uint64, uid uint32, track string, bc bl
 	return nil
 }
 
-// checkPrediction: gas track on, known EVM chain, positive price, a block
-// whose window is still open and not too far ahead, one prediction per agent
-// per block.
+// checkPrediction: gas track on, known EVM chain, positive price, a chain
+// anchored by a closed block, a block whose window is still open and not too
+// far ahead, one prediction per agent per block.
 func (a *App) checkPrediction(st state, g *subnetv1.GasPredict, uid uint32) *TxError {
 	if terr := a.requireTrack(genesis.TrackGas); terr != nil {
 		return terr
@@ -89,11 +89,16 @@ func (a *App) checkPrediction(st state, g *subnetv1.GasPredict, uid uint32) *TxE
 		return terr
 	}
 	gc := st.gasChain(g.EvmChainId)
-	if gc.HasClosed && g.EvmBlock <= gc.LastClosedBlock {
+	if !gc.HasClosed {
+		return reject(CodeEVMChainUnanchored, fmt.Sprintf("evm_chain_id = %d: no EVM block closed yet; predictions open once validators' truth closes the first one", g.EvmChainId))
+	}
+	if g.EvmBlock <= gc.LastClosedBlock {
 		return reject(CodeEVMBlockClosed, fmt.Sprintf("evm_block = %d: chain %d is closed up to block %d", g.EvmBlock, g.EvmChainId, gc.LastClosedBlock))
 	}
+	// Every open prediction lies in (last closed, last closed + ahead], so a
+	// close sweeps at most ahead × max_uids of them (genesis.GasCloseBytes).
 	ahead := a.chain.gen.Chain.MaxPredictionAhead
-	if gc.HasClosed && ahead > 0 && g.EvmBlock-gc.LastClosedBlock > ahead {
+	if g.EvmBlock-gc.LastClosedBlock > ahead {
 		return reject(CodePredictionTooFar, fmt.Sprintf("evm_block = %d: more than %d blocks past the last closed block %d", g.EvmBlock, ahead, gc.LastClosedBlock))
 	}
 	if r, ok := st.truth(g.EvmChainId, g.EvmBlock); ok && r.Status != statusPending {

@@ -30,12 +30,15 @@ type ChainParams struct {
 	// GasChains are the EVM chain ids of the gas track, ascending.
 	GasChains []uint64 `json:"gas_chains"`
 	// MaxPredictionAhead bounds how far past the last closed EVM block a
-	// prediction may target (0 = no bound).
+	// prediction may target; a chain with no closed block yet takes no
+	// predictions. With the gas track on, max_prediction_ahead × max_uids
+	// is bounded so that one close fits MaxGasCloseBytes (gasbound.go).
 	MaxPredictionAhead uint64 `json:"max_prediction_ahead"`
 }
 
 // DefaultChainParams: 16 KiB transactions, 256 uids, tasks open for up to
-// 1000 blocks, truths reported within 20 blocks, Ethereum (1) and Base (8453).
+// 1000 blocks, truths reported within 20 blocks, Ethereum (1) and Base (8453),
+// predictions up to 8 EVM blocks past the last closed one.
 func DefaultChainParams() ChainParams {
 	return ChainParams{
 		MaxTxBytes:          16 * 1024,
@@ -44,7 +47,7 @@ func DefaultChainParams() ChainParams {
 		MaxReportBlocks:     1000,
 		TruthReportBlocks:   20,
 		GasChains:           []uint64{1, 8453},
-		MaxPredictionAhead:  1000,
+		MaxPredictionAhead:  8,
 	}
 }
 
@@ -68,6 +71,9 @@ func (c ChainParams) Validate() error {
 		if b.v < 1 || b.v > MaxBlocksLimit {
 			return fieldErr(b.name, b.v, fmt.Sprintf("must be in [1, %d]", MaxBlocksLimit))
 		}
+	}
+	if c.MaxPredictionAhead < 1 || c.MaxPredictionAhead > MaxPredictionAheadLimit {
+		return fieldErr("chain.max_prediction_ahead", c.MaxPredictionAhead, fmt.Sprintf("must be in [1, %d]", MaxPredictionAheadLimit))
 	}
 	return validateGasChains(c.GasChains)
 }

@@ -68,6 +68,24 @@ func TestValidate(t *testing.T) {
 			g.Chain.GasChains = nil
 			g.Tracks = []Track{{TrackWorkflow, d("1")}}
 		}, ""},
+		{"prediction ahead 0", func(g *AppState) { g.Chain.MaxPredictionAhead = 0 }, "chain.max_prediction_ahead"},
+		{"prediction ahead above limit, no gas track", func(g *AppState) {
+			g.Chain.MaxPredictionAhead = MaxPredictionAheadLimit + 1
+			g.Tracks = []Track{{TrackWorkflow, d("1")}}
+		}, "chain.max_prediction_ahead"},
+		// Defaults: 8 × (160 + 256 × 320) + 256 × (1500 + 1500 + 10 × 352 + 16 × 448) + 16384
+		// = 4,177,152 ≤ 4 MiB = 4,194,304; one more block adds 82,080, one more uid 16,248.
+		{"close bound: ahead 9 exceeds", func(g *AppState) { g.Chain.MaxPredictionAhead = 9 }, "chain.max_prediction_ahead"},
+		{"close bound: 64 blocks with 32 uids", func(g *AppState) { g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 64, 32 }, ""},
+		{"close bound: 257 uids just fit", func(g *AppState) { g.Chain.MaxUIDs = 257 }, ""},
+		{"close bound: 258 uids exceed", func(g *AppState) { g.Chain.MaxUIDs = 258 }, "chain.max_prediction_ahead"},
+		{"close bound: longer history", func(g *AppState) { g.Window.GasHistoryMax = 17 }, "chain.max_prediction_ahead"},
+		{"close bound: larger memory", func(g *AppState) { g.Gas.MemorySize = 11 }, "chain.max_prediction_ahead"},
+		{"close bound: huge memory", func(g *AppState) { g.Gas.MemorySize = 1_000_001 }, "gas.memory_size"},
+		{"close bound: no gas track", func(g *AppState) {
+			g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 1000, MaxUIDLimit-1
+			g.Tracks = []Track{{TrackWorkflow, d("1")}}
+		}, ""},
 		{"bad workflow params", func(g *AppState) { g.Workflow.WSuccess = d("0.9") }, "workflow"},
 		{"bad gas params", func(g *AppState) { g.Gas.MemorySize = 0 }, "gas"},
 		{"bad window params", func(g *AppState) { g.Window.EpochBlocks = 0 }, "window"},
@@ -119,5 +137,17 @@ func TestDecodeRejects(t *testing.T) {
 		if _, err := Decode([]byte(in)); !errors.Is(err, ErrInvalidGenesis) {
 			t.Errorf("%s: want ErrInvalidGenesis, got %v", name, err)
 		}
+	}
+}
+
+// TestGasCloseBytes pins the close bound's arithmetic on the defaults:
+// 8 × (160 + 256 × 320) + 256 × (1500 + 1500 + 10 × 352 + 16 × 448) + 16384.
+func TestGasCloseBytes(t *testing.T) {
+	g := valid()
+	if got, want := g.GasCloseBytes(), int64(8*82080+256*13688+16384); got != want || want != 4_177_152 {
+		t.Fatalf("GasCloseBytes() = %d, want %d (4,177,152)", got, want)
+	}
+	if g.GasCloseBytes() > MaxGasCloseBytes {
+		t.Fatalf("the default genesis exceeds its own close bound")
 	}
 }

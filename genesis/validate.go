@@ -24,5 +24,8 @@ func (s AppState) Validate() error {
 	if err := wrapParams("gas", s.Gas.Validate()); err != nil {
 		return err
 	}
-	return wrapParams("window", s.Window.Validate())
+	if err := wrapParams("window", s.Window.Validate()); err != nil {
+		return err
+	}
+	return s.validateGasBound()
 }

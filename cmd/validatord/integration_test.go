@@ -86,6 +86,7 @@ func TestNodeEndToEnd(t *testing.T) {
 		{"unknown task", []string{"submit", "workflow", "--from", "bob", "--task-id", "999", "--artifact-hash", hash32("x")}, app.CodeUnknownTask},
 		{"stale nonce", []string{"submit", "workflow", "--from", "alice", "--task-id", task, "--artifact-hash", hash32("replay"), "--nonce", "0"}, app.CodeNonceUsed},
 		{"wrong chain id", []string{"register-miner", "--from", "alice", "--chain-id", "other-chain"}, app.CodeWrongChainID},
+		{"validator registers as a miner", []string{"register-miner", "--from", "validator"}, app.CodeValidatorKey},
 	}
 	for _, r := range refusals {
 		res, code, errOut := cliTx(t, home, node, r.args...)
@@ -108,7 +109,11 @@ func TestNodeEndToEnd(t *testing.T) {
 
 	// Gas: a prediction included before the EVM block's timestamp enters the
 	// agent's memory when the validators' truth closes the block.
+	// The validator's truth of block 99 first anchors the EVM chain: a chain
+	// takes predictions only once a block of it is closed.
 	chain := strconv.FormatUint(genesis.DefaultGenesis().Chain.GasChains[0], 10)
+	past := strconv.FormatInt(time.Now().Unix()-3600, 10)
+	tx(app.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", "99", "--min-price", "20", "--timestamp", past)
 	tx(app.EventSubmissionAdded, "submission_id", "submit", "gas", "--from", "bob", "--evm-chain-id", chain, "--evm-block", "100", "--price", "21.5")
 	future := strconv.FormatInt(time.Now().Unix()+3600, 10)
 	tx(app.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", "100", "--min-price", "20", "--timestamp", future)

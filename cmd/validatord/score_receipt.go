@@ -27,23 +27,30 @@ the x/scoring function of the receipt's track is run, and every entry of
 "values" and the "score" are compared with the recomputation as decimals
 (exactly, 18 places).
 
+The power.<validator> params must add up to reported_power; with a whole
+answer every median input (workflow, arena) is re-derived with
+window.WeightedMedian from the answer's votes and those powers
+("inputs.<name>" mismatches). A bare receipt lists its median inputs under
+"unchecked".
+
   workflow  ScoreWorkflow on the inputs and params.
-  arena     ScoreArena with the baseline.* params as the baseline and category
-            and difficulty from the inputs. The category weights and difficulty
-            multipliers are not in the receipt: they come from --params, else
-            from the default genesis.
-  gas       GasOutcome(prediction, min_price, fresh) for slot.*; where the
-            ScoreGas intermediates are listed, inclusion_cov, overpayment_cov,
-            u0..u4 and total_score (= score) are recomputed from the listed
-            means, stds and liveliness with ScoreGas's formulas. The means, stds,
-            liveliness and points need the agent's history, which the receipt
-            does not hold: they are listed under "unchecked".
+  arena     ScoreArena with the baseline.* params as the baseline and the
+            recorded weights.* and difficulty_multiplier as the category and
+            difficulty tables.
+  gas       GasOutcome(prediction, min_price, fresh) for slot.* and the last
+            memory.* slot; with history.* points (a full memory), the last
+            point must be MemoryPerformance of the memory at evm_timestamp,
+            earlier points lie within the horizon, and every ScoreGas value is
+            recomputed by GasHistoryStats and GasFromStats over the recorded
+            history. min_price and evm_timestamp (medians of truth votes no
+            answer carries) are listed under "unchecked".
 
 A whole answer is also checked against its receipt: track, status, and the
 workflow declared_retry_budget or the gas prediction. With --params FILE (the
-output of ` + "`validatord query params`" + ` or a genesis.json), every recorded workflow
-and gas param and the arena constants must equal the chain's
-("params.<name>" mismatches). A failed receipt whose note is "score: <error>"
+output of ` + "`validatord query params`" + ` or a genesis.json), every recorded param
+(workflow, gas, the arena constants, weights and multiplier, each
+validator's power and total_power) must equal the chain's ("params.<name>"
+mismatches). A failed receipt whose note is "score: <error>"
 verifies when the recomputation fails with the same error.
 
 Output: one line per input line,
@@ -82,7 +89,7 @@ var errReceiptMismatch = errors.New("receipt did not verify")
 
 func runScoreReceipt(_ context.Context, env Env, args []string) error {
 	fs := scoreFlags("receipt")
-	paramsFile := fs.String("params", "", "app_state to take the arena category/difficulty tables from and to check recorded params against (`query params` output or genesis.json)")
+	paramsFile := fs.String("params", "", "app_state to check the recorded params and powers against (`query params` output or genesis.json)")
 	if done, err := parseScoreFlags(env, fs, receiptUsage, args); done || err != nil {
 		return err
 	}
@@ -203,7 +210,8 @@ type receiptDoc struct {
 	Note          string         `json:"note"`
 }
 
-// receiptVerifier holds the chain parameters the receipt does not record.
+// receiptVerifier holds the chain parameters that --params cross-checks the
+// recorded ones against (the default genesis without it).
 type receiptVerifier struct {
 	chain  genesis.AppState
 	strict bool // compare recorded params with chain (--params given)
@@ -211,7 +219,8 @@ type receiptVerifier struct {
 
 // receiptCheck accumulates the comparisons of one line.
 type receiptCheck struct {
-	res *receiptResult
+	res    *receiptResult
+	answer jsonObject // the whole answer, nil for a bare receipt
 }
 
 func (c *receiptCheck) mismatch(name, receipt, recomputed string) {
@@ -277,6 +286,7 @@ func (v receiptVerifier) verifyLine(n int, line []byte) (*receiptResult, error) 
 	if err != nil {
 		return nil, err
 	}
+	c.answer = answer
 	res.Track = doc.Track
 	if len(doc.Inputs) == 0 {
 		return nil, fmt.Errorf("receipt has no inputs to recompute (status %q, note %q)", doc.Status, doc.Note)
@@ -569,8 +579,12 @@ func (v receiptVerifier) verifyWorkflow(c *receiptCheck, doc receiptDoc) error {
 	}); err != nil {
 		return err
 	}
+	params, powers, err := takePowers(doc.Params)
+	if err != nil {
+		return err
+	}
 	recorded := workflowParamBindings(&p)
-	if err := bind("params", doc.Params, recorded); err != nil {
+	if err := bind("params", params, recorded); err != nil {
 		return err
 	}
 	if err := p.Validate(); err != nil {
@@ -578,6 +592,12 @@ func (v receiptVerifier) verifyWorkflow(c *receiptCheck, doc receiptDoc) error {
 	}
 	chain := v.chain.Workflow
 	v.compareParams(c, recorded, workflowParamBindings(&chain))
+	if err := v.checkPowers(c, doc, powers); err != nil {
+		return err
+	}
+	if err := checkMedians(c, doc.Track, workflowMedians, doc.Inputs, powers); err != nil {
+		return err
+	}
 	r, err := scoring.ScoreWorkflow(p, in)
 	if err != nil {
 		return formulaFailed(c, doc, err)
@@ -626,17 +646,21 @@ func (v receiptVerifier) verifyArena(c *receiptCheck, doc receiptDoc) error {
 	}); err != nil {
 		return err
 	}
-	// The category and difficulty tables come from the chain; the recorded
-	// constants replace the chain's.
-	p := v.chain.Arena
-	var b scoring.ArenaBaseline
-	consts := arenaConstBindings(&p)
-	if err := bind("params", doc.Params, append(append([]binding{}, consts...), arenaBaselineBindings(&b)...)); err != nil {
+	params, powers, err := takePowers(doc.Params)
+	if err != nil {
 		return err
 	}
-	chain := v.chain.Arena
-	v.compareParams(c, consts, arenaConstBindings(&chain))
-	r, err := scoring.ScoreArena(p, s, b, category, difficulty)
+	p, t, err := v.bindArenaParams(c, params, category, difficulty)
+	if err != nil {
+		return err
+	}
+	if err := v.checkPowers(c, doc, powers); err != nil {
+		return err
+	}
+	if err := checkMedians(c, doc.Track, arenaMedians, doc.Inputs, powers); err != nil {
+		return err
+	}
+	r, err := scoring.ScoreArena(p, s, t.baseline, category, difficulty)
 	if err != nil {
 		return formulaFailed(c, doc, err)
 	}
@@ -655,206 +679,9 @@ func (v receiptVerifier) verifyArena(c *receiptCheck, doc receiptDoc) error {
 	}, nil); err != nil {
 		return err
 	}
+	if difficulty == "" {
+		// no table row was built for it: the recorded multiplier must be ScoreArena's 1
+		c.same("params.difficulty_multiplier", t.multiplierText, expDec(r.Multiplier))
+	}
 	return compareScore(c, doc, expDec(r.Overall))
-}
-
-// gasParamBindings binds the gas params; memory is MemorySize as int64, copied
-// back by the caller.
-func gasParamBindings(p *scoring.GasParams, memory *int64) []binding {
-	return []binding{bInt("memory_size", memory), bInt("horizon_seconds", &p.HorizonSeconds), bDec("beta", &p.Beta),
-		bDec("w_inclusion", &p.WInclusion), bDec("w_inclusion_stability", &p.WInclusionStability),
-		bDec("w_overpayment", &p.WOverpayment), bDec("w_overpayment_stability", &p.WOverpaymentStability),
-		bDec("w_liveliness", &p.WLiveliness)}
-}
-
-// gasGiven are the ScoreGas intermediates that need the agent's history or
-// memory: the receipt's values are taken as they are (unchecked).
-var gasGiven = []string{"inclusion_mean", "inclusion_std", "overpayment_mean", "overpayment_std", "liveliness", "points"}
-
-// gasStats are the listed intermediates the recomputation starts from.
-type gasStats struct {
-	InclusionMean, InclusionStd, OverpaymentMean, OverpaymentStd, Liveliness decimal.Decimal
-}
-
-func (v receiptVerifier) verifyGas(c *receiptCheck, doc receiptDoc) error {
-	var chainID, block, predID, minPrice, prediction string
-	var timestamp, includedAt int64
-	if err := bind("inputs", doc.Inputs, []binding{
-		bStr("evm_chain_id", &chainID), bStr("evm_block", &block), bStr("min_price", &minPrice),
-		bInt("evm_timestamp", &timestamp), bStr("prediction", &prediction), bInt("included_at", &includedAt),
-		bStr("prediction_submission_id", &predID),
-	}); err != nil {
-		return err
-	}
-	for _, u := range []struct{ name, v string }{{"evm_chain_id", chainID}, {"evm_block", block}, {"prediction_submission_id", predID}} {
-		if _, err := strconv.ParseUint(u.v, 10, 64); err != nil {
-			return fmt.Errorf("inputs.%s: %q is not an unsigned integer", u.name, u.v)
-		}
-	}
-	if c.res.Submission == nil {
-		id, _ := strconv.ParseUint(predID, 10, 64)
-		c.res.Submission = &id
-	} else {
-		c.same("inputs.prediction_submission_id", predID, expected{text: strconv.FormatUint(*c.res.Submission, 10)})
-	}
-	estimate, err := scoring.Parse(prediction)
-	if err != nil {
-		return fmt.Errorf("inputs.prediction: %w", err)
-	}
-	minP, err := scoring.Parse(minPrice)
-	if err != nil {
-		return fmt.Errorf("inputs.min_price: %w", err)
-	}
-	var p scoring.GasParams
-	var memory int64
-	recorded := gasParamBindings(&p, &memory)
-	if err := bind("params", doc.Params, recorded); err != nil {
-		return err
-	}
-	if memory < 1 || memory > 1<<20 {
-		return fmt.Errorf("params.memory_size: %d out of range", memory)
-	}
-	p.MemorySize = int(memory)
-	if err := p.Validate(); err != nil {
-		return fmt.Errorf("params: %w", err)
-	}
-	chain := v.chain.Gas
-	chainMemory := int64(chain.MemorySize)
-	v.compareParams(c, recorded, gasParamBindings(&chain, &chainMemory))
-	if len(doc.Values) == 0 {
-		return fmt.Errorf("values: none listed (status %q, note %q)", doc.Status, doc.Note)
-	}
-	// A prediction's receipt: the window it was counted in is fresh.
-	slot, err := scoring.GasOutcome(estimate, minP, true)
-	if err != nil {
-		return fmt.Errorf("inputs: %w", err)
-	}
-	want := []namedValue{{"slot.included", expBool(slot.Included)}, {"slot.overpayment", expDec(slot.Overpayment)},
-		{"slot.fresh", expBool(slot.Fresh)}}
-	listed := fieldMap(doc.Values)
-	if !hasAny(listed, gasGiven) && !hasAny(listed, gasRecomputedNames()) {
-		if err := compareValues(c, doc.Values, want, nil); err != nil {
-			return err
-		}
-		if doc.Score != "" {
-			return fmt.Errorf("score: %q without the ScoreGas intermediates", doc.Score)
-		}
-		return nil
-	}
-	st, err := gasStatsOf(listed)
-	if err != nil {
-		return err
-	}
-	derived, err := gasDerived(p, st)
-	if err != nil {
-		return err
-	}
-	if err := compareValues(c, doc.Values, append(want, derived...), gasGiven); err != nil {
-		return err
-	}
-	if doc.Score == "" {
-		return fmt.Errorf("score: missing beside the ScoreGas intermediates")
-	}
-	c.same("score", doc.Score, derived[len(derived)-1].want)
-	return nil
-}
-
-func hasAny(m map[string]string, names []string) bool {
-	for _, n := range names {
-		if _, ok := m[n]; ok {
-			return true
-		}
-	}
-	return false
-}
-
-func gasRecomputedNames() []string {
-	return []string{"inclusion_cov", "overpayment_cov", "u0", "u1", "u2", "u3", "u4", "total_score"}
-}
-
-// gasStatsOf reads the listed intermediates (each required; points must be
-// an integer of at least 1).
-func gasStatsOf(listed map[string]string) (gasStats, error) {
-	var st gasStats
-	var missing []string
-	for _, n := range gasGiven {
-		if _, ok := listed[n]; !ok {
-			missing = append(missing, n)
-		}
-	}
-	if err := nameError("values", nil, nil, missing); err != nil {
-		return gasStats{}, err
-	}
-	for _, f := range []struct {
-		name string
-		dst  *decimal.Decimal
-	}{{"inclusion_mean", &st.InclusionMean}, {"inclusion_std", &st.InclusionStd},
-		{"overpayment_mean", &st.OverpaymentMean}, {"overpayment_std", &st.OverpaymentStd}, {"liveliness", &st.Liveliness}} {
-		d, err := scoring.Parse(listed[f.name])
-		if err != nil {
-			return gasStats{}, fmt.Errorf("values.%s: %w", f.name, err)
-		}
-		*f.dst = d
-	}
-	if n, err := strconv.ParseInt(listed["points"], 10, 64); err != nil || n < 1 {
-		return gasStats{}, fmt.Errorf("values.points: %q is not a count of at least 1", listed["points"])
-	}
-	return st, nil
-}
-
-// gasDerived recomputes what ScoreGas derives from the means, stds and
-// liveliness (x/scoring/gas.go): the COVs, the five utilities and the total,
-// which is last.
-func gasDerived(p scoring.GasParams, st gasStats) ([]namedValue, error) {
-	inclCOV, inclOK := receiptCOV(st.InclusionMean, st.InclusionStd)
-	overCOV, overOK := receiptCOV(st.OverpaymentMean, st.OverpaymentStd)
-	var u [5]decimal.Decimal
-	u[0] = scoring.Clamp01(st.InclusionMean)
-	u[4] = scoring.Clamp01(st.Liveliness)
-	for i, x := range []struct {
-		name string
-		v    decimal.Decimal
-		ok   bool
-	}{{"inclusion_cov", inclCOV, inclOK}, {"overpayment_mean", st.OverpaymentMean, true}, {"overpayment_cov", overCOV, overOK}} {
-		e, err := receiptExpUtility(p.Beta, x.v, x.ok)
-		if err != nil {
-			return nil, fmt.Errorf("values.%s: %w", x.name, err)
-		}
-		u[i+1] = e
-	}
-	ws := [5]decimal.Decimal{p.WInclusion, p.WInclusionStability, p.WOverpayment, p.WOverpaymentStability, p.WLiveliness}
-	total := scoring.Zero
-	for i, w := range ws {
-		total = total.Add(w.Mul(u[i]))
-	}
-	out := []namedValue{{"inclusion_cov", expDec(inclCOV)}, {"overpayment_cov", expDec(overCOV)}}
-	for i, x := range u {
-		out = append(out, namedValue{"u" + strconv.Itoa(i), expDec(x)})
-	}
-	return append(out, namedValue{"total_score", expDec(scoring.Clamp01(scoring.Round(total)))}), nil
-}
-
-// receiptCOV is ScoreGas's coefficient of variation: 0 when std is 0,
-// undefined (ok false, recorded 0) when only the mean is 0, else std/mean.
-func receiptCOV(mean, std decimal.Decimal) (decimal.Decimal, bool) {
-	if std.IsZero() {
-		return scoring.Zero, true
-	}
-	if mean.IsZero() {
-		return scoring.Zero, false
-	}
-	return scoring.Quo(std, mean), true
-}
-
-// receiptExpUtility is exp(−β·x) clamped to [0, 1], 0 when x is undefined.
-// A negative x (impossible for a real agent) can overflow Exp: an error.
-func receiptExpUtility(beta, x decimal.Decimal, defined bool) (decimal.Decimal, error) {
-	if !defined {
-		return scoring.Zero, nil
-	}
-	e, err := scoring.Exp(beta.Mul(x).Neg())
-	if err != nil {
-		return scoring.Zero, err
-	}
-	return scoring.Clamp01(e), nil
 }

@@ -164,21 +164,32 @@ func receiptScenario(t *testing.T) []string {
 		Workflow: &subnetv1.WorkflowTask{TotalSteps: 4, MaxBudget: "2", MaxLatencySeconds: "100", SubmissionBlocks: 10, ReportBlocks: 10}}}}}
 	arTask := &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{
 		Arena: &subnetv1.ArenaTask{Category: "debugging", Difficulty: "intermediate", CriteriaTotal: 5, SubmissionBlocks: 10, ReportBlocks: 10}}}}}
-	c.block(c.tx("miner a", register), c.tx("miner b", register), c.tx("report 0", wfTask), c.tx("report 1", arTask))
+	// EVM block 99's truth anchors the gas chain: predictions open after it.
+	c.block(c.tx("miner a", register), c.tx("miner b", register), c.tx("report 0", wfTask), c.tx("report 1", arTask),
+		c.tx("report 0", rcTruth(99, 1_700_000_005)), c.tx("report 1", rcTruth(99, 1_700_000_005)),
+		c.tx("report 2", rcTruth(99, 1_700_000_005)))
 	hash := sha256.Sum256([]byte("artifact"))
 	c.block(c.tx("miner a", rcSubmit(&subnetv1.WorkflowSubmit{TaskId: 0, DeclaredRetryBudget: 1, ArtifactHash: hash[:]})),
 		c.tx("miner a", rcSubmit(&subnetv1.ArenaSubmit{TaskId: 1, ArtifactHash: hash[:]})),
 		c.tx("miner a", rcSubmit(&subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 100, Price: "12"})))
-	wf := &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: rcWorkflow,
-		Measurement: &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{OutputQuality: "0.95",
-			StepsCompleted: 4, Cost: "0.5", LatencySeconds: "20", Retries: 2, Timeouts: 1}}}}}
-	ar := &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: rcArena,
-		Measurement: &subnetv1.MsgReport_Arena{Arena: &subnetv1.ArenaMeasurement{TotalTokens: 8000, ToolCalls: 6,
-			Iterations: 2, ExecutionTime: "200", EstimatedCost: "0.04", CriteriaPassed: 4}}}}}
+	// The three reporters (power 10 each) disagree on output_quality and
+	// total_tokens: the medians are the middle votes, 0.95 and 8000.
+	wf := func(quality string) *subnetv1.Msg {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: rcWorkflow,
+			Measurement: &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{OutputQuality: quality,
+				StepsCompleted: 4, Cost: "0.5", LatencySeconds: "20", Retries: 2, Timeouts: 1}}}}}
+	}
+	ar := func(tokens int64) *subnetv1.Msg {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: rcArena,
+			Measurement: &subnetv1.MsgReport_Arena{Arena: &subnetv1.ArenaMeasurement{TotalTokens: tokens, ToolCalls: 6,
+				Iterations: 2, ExecutionTime: "200", EstimatedCost: "0.04", CriteriaPassed: 4}}}}}
+	}
+	quality := []string{"0.9", "0.95", "0.99"}
+	tokens := []int64{7000, 8000, 9000}
 	var txs [][]byte
 	for i := 0; i < 3; i++ {
 		r := fmt.Sprint("report ", i)
-		txs = append(txs, c.tx(r, wf), c.tx(r, ar), c.tx(r, rcTruth(100, 1_700_000_015)))
+		txs = append(txs, c.tx(r, wf(quality[i])), c.tx(r, ar(tokens[i])), c.tx(r, rcTruth(100, 1_700_000_015)))
 	}
 	c.block(append(txs, c.tx("miner a", rcSubmit(&subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 101, Price: "10.5"})))...)
 	txs = nil
@@ -277,27 +288,38 @@ func TestReceiptVerifiesRealReceipts(t *testing.T) {
 	if code != 0 || len(rows) != 10 {
 		t.Fatalf("exit %d, %d rows: %+v", code, len(rows), rows)
 	}
-	gasUnchecked := []string{"inclusion_mean", "inclusion_std", "overpayment_mean", "overpayment_std", "liveliness", "points"}
-	// bare: values and score; whole answers add track, status and the
-	// submission's own field (retry budget; gas: prediction id and price).
+	// A bare workflow or arena receipt has no votes: its median inputs stay
+	// unchecked. No answer carries the gas truth's votes.
+	wfMedians := []string{"inputs.output_quality", "inputs.steps_completed", "inputs.cost", "inputs.latency_seconds",
+		"inputs.retries", "inputs.timeouts", "inputs.hard_failures"}
+	arMedians := []string{"inputs.total_tokens", "inputs.tool_calls", "inputs.iterations", "inputs.execution_time",
+		"inputs.estimated_cost", "inputs.criteria_passed"}
+	gasTruth := []string{"inputs.min_price", "inputs.evm_timestamp"}
+	// bare: reported_power (workflow, arena), the last memory slot and the
+	// history (gas), values and score; whole answers add the medians, track,
+	// status and the submission's own field (retry budget; gas: prediction id
+	// and price).
 	want := []struct {
-		track       string
-		bare, whole int
-		unchecked   []string
+		track           string
+		bare, whole     int
+		bareUn, wholeUn []string
 	}{
-		{"workflow", 7 + 1, 7 + 1 + 3, nil},
-		{"arena", 18 + 1, 18 + 1 + 2, nil},
-		{"gas", 3, 3 + 4, nil},
-		{"gas", 3 + 8 + 1, 3 + 8 + 1 + 4, gasUnchecked},
-		{"gas", 3 + 8 + 1, 3 + 8 + 1 + 4, gasUnchecked},
+		{"workflow", 1 + 7 + 1, 1 + 7 + 7 + 1 + 3, wfMedians, nil},
+		{"arena", 1 + 18 + 1, 1 + 6 + 18 + 1 + 2, arMedians, nil},
+		// memory.1 and slot.*
+		{"gas", 3 + 3, 3 + 3 + 4, gasTruth, gasTruth},
+		// memory.1, history.0 (time, inclusion_rate, avg_overpayment), slot.*, 14 ScoreGas values, score
+		{"gas", 3 + 3 + 3 + 14 + 1, 3 + 3 + 3 + 14 + 1 + 4, gasTruth, gasTruth},
+		// the same with history.0.time checked against the horizon
+		{"gas", 3 + 4 + 3 + 14 + 1, 3 + 4 + 3 + 14 + 1 + 4, gasTruth, gasTruth},
 	}
 	for i, r := range rows {
 		w, whole := want[i%5], i < 5
-		checked := w.bare
+		checked, unchecked := w.bare, w.bareUn
 		if whole {
-			checked = w.whole
+			checked, unchecked = w.whole, w.wholeUn
 		}
-		if !r.Verified || r.Track != w.track || r.Line != i+1 || len(r.Mismatches) != 0 || !slices.Equal(r.Unchecked, w.unchecked) {
+		if !r.Verified || r.Track != w.track || r.Line != i+1 || len(r.Mismatches) != 0 || !slices.Equal(r.Unchecked, unchecked) {
 			t.Errorf("row %d: %+v, want verified %s", i, r, w.track)
 		}
 		if r.Checked != checked {
@@ -363,41 +385,76 @@ func rcNames(ms []receiptMismatch) []string {
 // the hand-derived recomputation.
 func TestReceiptTamper(t *testing.T) {
 	ans := receiptScenario(t)
-	// workflow: success 0.95, cost 1 − 0.5/2 = 0.75, latency 1 − 20/100 = 0.8,
+	// workflow: success 0.95 (the median of 0.9, 0.95, 0.99 at power 10 each),
+	// cost 1 − 0.5/2 = 0.75, latency 1 − 20/100 = 0.8,
 	// reliability 1 − (1 unplanned × 0.1 + 1 timeout × 0.2) = 0.7;
 	// score .5×.95 + .25×.75 + .15×.8 + .1×.7 = 0.8525.
-	// arena: tokens 8000 on the default baseline 1000..50000: 42000×100/49000.
-	// gas (submission 4): prediction 9 under min 10, memories {12, 10.5} then {10.5, 9}.
+	// arena: tokens 8000 (the median of 7000, 8000, 9000) on the default
+	// baseline 1000..50000: 42000×100/49000; debugging weights .25/.35/.15/.25.
+	// gas (submission 4): prediction 9 under min 10, memories {12, 10.5} then
+	// {10.5, 9}: history (…023, 1, 0.125), (…029, 0.5, 0.025).
 	cases := []struct {
 		name                 string
 		id                   int
-		section, field, to   string
+		edits                [][3]string // section, field, new value
 		names                []string
 		first, firstRecomput string // receipt and recomputed of the first mismatch
 	}{
-		{"workflow input", rcWorkflow, "inputs", "output_quality", "0.96", []string{"s_success", "score"},
-			"0.950000000000000000", "0.960000000000000000"},
-		{"workflow param", rcWorkflow, "params", "gate", "0.95", []string{"gated", "s_cost", "s_latency", "score"},
+		{"workflow input", rcWorkflow, [][3]string{{"inputs", "output_quality", "0.96"}},
+			[]string{"inputs.output_quality", "s_success", "score"}, "0.96", "0.950000000000000000"},
+		// val0 (0.9) at 15 and val1 (0.95) at 5: 15 of 30 reaches half at 0.9.
+		{"workflow vote power", rcWorkflow, [][3]string{{"params", "power.val0", "15"}, {"params", "power.val1", "5"}},
+			[]string{"inputs.output_quality"}, "0.950000000000000000", "0.900000000000000000"},
+		{"workflow power sum", rcWorkflow, [][3]string{{"params", "power.val2", "11"}},
+			[]string{"reported_power"}, "30", "31"},
+		{"workflow param", rcWorkflow, [][3]string{{"params", "gate", "0.95"}}, []string{"gated", "s_cost", "s_latency", "score"},
 			"false", "true"},
-		{"workflow value", rcWorkflow, "values", "s_reliability", "0.8", []string{"s_reliability"},
+		{"workflow value", rcWorkflow, [][3]string{{"values", "s_reliability", "0.8"}}, []string{"s_reliability"},
 			"0.8", "0.700000000000000000"},
-		{"workflow score", rcWorkflow, "score", "", "0.86", []string{"score"}, "0.86", "0.852500000000000000"},
-		{"arena input", rcArena, "inputs", "difficulty", "beginner", []string{"multiplier", "adjusted", "overall", "score"},
-			"1.100000000000000000", "1.000000000000000000"},
-		{"arena param", rcArena, "params", "baseline.max_tokens", "57000",
+		{"workflow score", rcWorkflow, [][3]string{{"score", "", "0.86"}}, []string{"score"}, "0.86", "0.852500000000000000"},
+		// val0 (7000) at 1, val2 (9000) at 19: 11 of 30 at 8000 is under half.
+		{"arena vote power", rcArena, [][3]string{{"params", "power.val0", "1"}, {"params", "power.val2", "19"}},
+			[]string{"inputs.total_tokens"}, "8000", "9000"},
+		{"arena multiplier", rcArena, [][3]string{{"params", "difficulty_multiplier", "1"}},
+			[]string{"multiplier", "adjusted", "overall", "score"}, "1.100000000000000000", "1.000000000000000000"},
+		{"arena weights", rcArena, [][3]string{{"params", "weights.efficiency", "0.2"}, {"params", "weights.cost", "0.2"}},
+			[]string{"weight_efficiency", "weight_cost", "unadjusted", "adjusted", "overall", "score"},
+			"0.250000000000000000", "0.200000000000000000"},
+		{"arena param", rcArena, [][3]string{{"params", "baseline.max_tokens", "57000"}},
 			[]string{"token_score", "efficiency_exact", "efficiency", "unadjusted", "adjusted", "overall", "score"},
 			"85.714285714285714286", "87.500000000000000000"},
-		{"arena value", rcArena, "values", "multiplier", "1.2", []string{"multiplier"}, "1.2", "1.100000000000000000"},
-		{"gas input", rcGasSpread, "inputs", "min_price", "9", []string{"slot.included"}, "false", "true"},
-		{"gas param", rcGasSpread, "params", "beta", "3", []string{"u1", "u2", "u3", "total_score", "score"}, "", ""},
-		{"gas value", rcGasSpread, "values", "u0", "0.7", []string{"u0"}, "0.7", "0.750000000000000000"},
-		{"gas unchecked mean", rcGasSpread, "values", "inclusion_mean", "0.7",
-			[]string{"inclusion_cov", "u0", "u1", "total_score", "score"}, "", ""},
-		{"gas answer price", rcGasSpread, "values", "slot.fresh", "false", []string{"slot.fresh"}, "false", "true"},
+		{"arena value", rcArena, [][3]string{{"values", "multiplier", "1.2"}}, []string{"multiplier"}, "1.2", "1.100000000000000000"},
+		{"gas input", rcGasSpread, [][3]string{{"inputs", "min_price", "9"}}, []string{"inputs.memory.1.included", "slot.included"},
+			"false", "true"},
+		{"gas param", rcGasSpread, [][3]string{{"params", "beta", "3"}}, []string{"u1", "u2", "u3", "total_score", "score"}, "", ""},
+		{"gas value", rcGasSpread, [][3]string{{"values", "u0", "0.7"}}, []string{"u0"}, "0.7", "0.750000000000000000"},
+		{"gas mean", rcGasSpread, [][3]string{{"values", "inclusion_mean", "0.7"}}, []string{"inclusion_mean"},
+			"0.7", "0.750000000000000000"},
+		// inclusion [0.5, 0.5]: mean 0.5, std 0, COV 0, u1 = 1.
+		{"gas history inclusion", rcGasSpread, [][3]string{{"inputs", "history.0.inclusion_rate", "0.5"}},
+			[]string{"inclusion_mean", "inclusion_std", "inclusion_cov", "u0", "u1", "total_score", "score"},
+			"0.750000000000000000", "0.500000000000000000"},
+		{"gas history overpayment", rcGasSpread, [][3]string{{"inputs", "history.0.avg_overpayment", "0.025"}},
+			[]string{"overpayment_mean", "overpayment_std", "overpayment_cov", "u2", "u3", "total_score", "score"},
+			"0.075000000000000000", "0.025000000000000000"},
+		{"gas history time", rcGasSpread, [][3]string{{"inputs", "history.0.time", "1699999968"}},
+			[]string{"inputs.history.0.time"}, "1699999968", "in [1699999969, 1700000029]"},
+		{"gas newest point", rcGasSpread, [][3]string{{"inputs", "history.1.time", "1700000028"}},
+			[]string{"inputs.history.1.time"}, "1700000028", "1700000029"},
+		// the newest point is the memory's performance: {false, false} includes 0.
+		{"gas memory included", rcGasSpread, [][3]string{{"inputs", "memory.0.included", "false"}},
+			[]string{"inputs.history.1.inclusion_rate"}, "0.500000000000000000", "0.000000000000000000"},
+		{"gas memory fresh", rcGasSpread, [][3]string{{"inputs", "memory.0.fresh", "false"}},
+			[]string{"liveliness", "u4", "total_score", "score"}, "1.000000000000000000", "0.500000000000000000"},
+		{"gas answer price", rcGasSpread, [][3]string{{"values", "slot.fresh", "false"}}, []string{"slot.fresh"}, "false", "true"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rows, code := runReceipt(t, rcEdit(t, ans[tc.id], tc.section, tc.field, tc.to))
+			in := ans[tc.id]
+			for _, e := range tc.edits {
+				in = rcEdit(t, in, e[0], e[1], e[2])
+			}
+			rows, code := runReceipt(t, in)
 			if code != 1 || len(rows) != 1 || rows[0].Verified || rows[0].Error != "" {
 				t.Fatalf("exit %d, rows %+v, want one unverified row", code, rows)
 			}
@@ -525,7 +582,8 @@ func TestReceiptFailedNote(t *testing.T) {
 	if code != 1 || len(rows) != 3 {
 		t.Fatalf("exit %d rows %+v", code, rows)
 	}
-	if !rows[0].Verified || rows[0].Checked != 1 {
+	// the note and reported_power (the medians need the answer's votes)
+	if !rows[0].Verified || rows[0].Checked != 2 {
 		t.Errorf("the app's failure note: %+v, want verified", rows[0])
 	}
 	if rows[1].Verified || len(rows[1].Mismatches) != 1 || rows[1].Mismatches[0].Recomputed != "score: "+scoreErr.Error() {
@@ -533,81 +591,6 @@ func TestReceiptFailedNote(t *testing.T) {
 	}
 	if rows[2].Error == "" {
 		t.Errorf("a scored answer whose values were dropped: %+v, want an error", rows[2])
-	}
-}
-
-// rcHistory builds a gas history from inclusion-rate and overpayment pairs in thousandths.
-func rcHistory(pairs ...[2]int64) []scoring.GasHistoryPoint {
-	h := make([]scoring.GasHistoryPoint, len(pairs))
-	for i, p := range pairs {
-		h[i] = scoring.GasHistoryPoint{Time: int64(i), InclusionRate: decimal.New(p[0], -3), AvgOverpayment: decimal.New(p[1], -3)}
-	}
-	return h
-}
-
-// checkGasDerived scores a history with scoring.ScoreGas and recomputes its
-// COVs, utilities and total from the means, stds and liveliness alone.
-// A history ScoreGas refuses skips (fuzz) or fails (table) as skipInvalid says.
-func checkGasDerived(t *testing.T, p scoring.GasParams, h []scoring.GasHistoryPoint, liveliness decimal.Decimal, skipInvalid bool) {
-	t.Helper()
-	r, err := scoring.ScoreGas(p, h, liveliness)
-	if err != nil && skipInvalid {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := gasDerived(p, gasStats{InclusionMean: r.InclusionMean, InclusionStd: r.InclusionStd,
-		OverpaymentMean: r.OverpaymentMean, OverpaymentStd: r.OverpaymentStd, Liveliness: r.Liveliness})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []decimal.Decimal{r.InclusionCOV, r.OverpaymentCOV, r.Utilities[0], r.Utilities[1], r.Utilities[2],
-		r.Utilities[3], r.Utilities[4], r.Score}
-	for i, g := range got {
-		if !g.want.value.Equal(want[i]) {
-			t.Fatalf("%s = %s, ScoreGas %s (history %+v)", g.name, g.want.text, want[i], h)
-		}
-	}
-}
-
-// TestReceiptGasDerivedMatchesScoreGas: the receipt-only recomputation of
-// the gas intermediates agrees with ScoreGas on hand-picked histories: one
-// point (stds 0), zero overpayment (COV 0 by std 0), spread values, and
-// overpayment large enough that exp(−β·x) underflows to 0.
-func TestReceiptGasDerivedMatchesScoreGas(t *testing.T) {
-	p := scoring.DefaultGasParams()
-	for _, h := range [][]scoring.GasHistoryPoint{
-		rcHistory([2]int64{1000, 125}),
-		rcHistory([2]int64{1000, 0}, [2]int64{500, 0}),
-		rcHistory([2]int64{1000, 125}, [2]int64{500, 25}, [2]int64{0, 0}),
-		rcHistory([2]int64{300, 20000}, [2]int64{700, 90000}),
-		rcHistory([2]int64{0, 0}, [2]int64{0, 0}),
-	} {
-		for _, l := range []string{"0", "0.5", "1"} {
-			checkGasDerived(t, p, h, decimal.RequireFromString(l), false)
-		}
-	}
-}
-
-// TestReceiptGasUndefinedCOV: a zero mean with a non-zero std (which no real
-// history yields) records COV 0 and utility 0, as ScoreGas's cov does.
-func TestReceiptGasUndefinedCOV(t *testing.T) {
-	p := scoring.DefaultGasParams()
-	got, err := gasDerived(p, gasStats{InclusionMean: scoring.Zero, InclusionStd: decimal.New(1, -1),
-		OverpaymentMean: scoring.Zero, OverpaymentStd: scoring.Zero, Liveliness: scoring.One})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// u0 = 0, u1 = 0 (undefined), u2 = exp(0) = 1, u3 = 1 (std 0), u4 = 1: total .15 + .10 + .10.
-	want := []string{"0", "0", "0", "0", "1", "1", "1", "0.35"}
-	for i, g := range got {
-		if !g.want.value.Equal(decimal.RequireFromString(want[i])) {
-			t.Errorf("%s = %s, want %s", g.name, g.want.text, want[i])
-		}
-	}
-	if _, err := gasDerived(p, gasStats{OverpaymentMean: decimal.New(-100, 0)}); err == nil {
-		t.Error("a negative overpayment mean (exp overflow) was accepted")
 	}
 }
 
@@ -626,19 +609,6 @@ func BenchmarkReceiptVerify(b *testing.B) {
 			}
 		}
 	}
-}
-
-func FuzzReceiptGasDerived(f *testing.F) {
-	f.Add(int64(1000), int64(125), int64(500), int64(25), int64(7), uint8(10))
-	f.Add(int64(0), int64(0), int64(0), int64(0), int64(0), uint8(0))
-	f.Add(int64(1), int64(99999), int64(999), int64(3), int64(10), uint8(3))
-	f.Fuzz(func(t *testing.T, i1, o1, i2, o2, live int64, beta uint8) {
-		p := scoring.DefaultGasParams()
-		p.Beta = decimal.New(int64(beta)+1, -1)
-		m := func(x, n int64) int64 { return ((x % n) + n) % n }
-		h := rcHistory([2]int64{m(i1, 1001), m(o1, 100000)}, [2]int64{m(i2, 1001), m(o2, 100000)})
-		checkGasDerived(t, p, h, decimal.New(m(live, 11), -1), true)
-	})
 }
 
 // TestReceiptParamsFlag: with --params the recorded params are also checked
@@ -660,7 +630,9 @@ func TestReceiptParamsFlag(t *testing.T) {
 	}
 	in := strings.Join(ans[:rcGasLate], "\n")
 	rows, code := runReceipt(t, in, "--params", write("same.json", g))
-	if code != 0 || len(rows) != 5 || rows[0].Checked != 11+8 || rows[1].Checked != 21+8 || rows[4].Checked != 16+8 {
+	// + the recorded params, powers and total_power; arena: 8 constants, 4
+	// weights, the multiplier, 3 powers, total_power; gas: 8 params.
+	if code != 0 || len(rows) != 5 || rows[0].Checked != 19+8+3+1 || rows[1].Checked != 28+8+4+1+3+1 || rows[4].Checked != 29+8 {
 		t.Fatalf("the chain's own params: exit %d rows %+v", code, rows)
 	}
 	other := g
@@ -671,6 +643,12 @@ func TestReceiptParamsFlag(t *testing.T) {
 			other.Arena.Categories[i].Weights = g.Arena.Default
 		}
 	}
+	other.Arena.Difficulties = slices.Clone(g.Arena.Difficulties)
+	for i, d := range other.Arena.Difficulties {
+		if d.Name == "intermediate" {
+			other.Arena.Difficulties[i].Multiplier = decimal.RequireFromString("1.3")
+		}
+	}
 	rows, code = runReceipt(t, in, "--params", write("other.json", other))
 	if code != 1 || len(rows) != 5 {
 		t.Fatalf("other params: exit %d rows %+v", code, rows)
@@ -678,13 +656,31 @@ func TestReceiptParamsFlag(t *testing.T) {
 	if !rows[0].Verified {
 		t.Errorf("workflow params unchanged: %+v", rows[0])
 	}
-	if names := rcNames(rows[1].Mismatches); !slices.Contains(names, "weight_efficiency") || slices.Contains(names, "params.token_weight") {
-		t.Errorf("arena with other debugging weights: %v", names)
+	// the receipt's own tables still recompute its values: only the params differ
+	wantArena := []string{"params.weights.efficiency", "params.weights.speed", "params.weights.cost",
+		"params.weights.correctness", "params.difficulty_multiplier"}
+	if names := rcNames(rows[1].Mismatches); !slices.Equal(names, wantArena) {
+		t.Errorf("arena with other debugging weights and intermediate multiplier: %v, want %v", names, wantArena)
 	}
 	for _, r := range rows[2:] {
 		if names := rcNames(r.Mismatches); len(names) != 1 || names[0] != "params.beta" {
 			t.Errorf("gas with beta 3.3: %v", names)
 		}
+	}
+	// a receipt that names another difficulty than its multiplier's row
+	rows, _ = runReceipt(t, rcEdit(t, ans[rcArena], "inputs", "difficulty", "beginner"), "--params", write("same2.json", g))
+	if len(rows) != 1 || !slices.Equal(rcNames(rows[0].Mismatches), []string{"params.difficulty_multiplier"}) ||
+		rows[0].Mismatches[0].Recomputed != "1.000000000000000000" {
+		t.Errorf("difficulty renamed beginner: %+v", rows)
+	}
+	powers := g
+	powers.Validators = slices.Clone(g.Validators)
+	powers.Validators[0].Power = 20
+	rows, _ = runReceipt(t, ans[rcWorkflow], "--params", write("powers.json", powers))
+	want := []receiptMismatch{{Name: "params.power.val0", Receipt: "10", Recomputed: "20"},
+		{Name: "total_power", Receipt: "40", Recomputed: "50"}}
+	if len(rows) != 1 || !slices.Equal(rows[0].Mismatches, want) {
+		t.Errorf("val0 at power 20 on the chain: %+v, want %+v", rows, want)
 	}
 	if _, errOut, code := runScoreIn(t, "", "receipt", "--params", filepath.Join(dir, "none.json")); code != 1 || !strings.Contains(errOut, "none.json") {
 		t.Errorf("missing params file: exit %d stderr %q", code, errOut)
@@ -717,4 +713,195 @@ func TestReceiptHelp(t *testing.T) {
 	if _, _, code := runScoreIn(t, "", "receipt", "extra"); code == 0 {
 		t.Fatal("a positional argument was accepted")
 	}
+}
+
+// TestReceiptVoteValues: the median inputs are re-derived from the answer's
+// votes, so a changed vote shows as the input it moves.
+func TestReceiptVoteValues(t *testing.T) {
+	ans := receiptScenario(t)
+	// val1's 0.95 becomes 0.97: the median of 0.9, 0.97, 0.99 is 0.97.
+	wf := rcVote(t, ans[rcWorkflow], "workflow", 1, "output_quality", "0.970000000000000000")
+	// val0's 7000 becomes 8500: the median of 8500, 8000, 9000 is 8500.
+	ar := rcVote(t, ans[rcArena], "arena", 0, "total_tokens", json.Number("8500"))
+	// hard_failures (0, or left out of the JSON) becomes 3 on two votes: median 3.
+	wf2 := rcVote(t, rcVote(t, ans[rcWorkflow], "workflow", 0, "hard_failures", json.Number("3")), "workflow", 2, "hard_failures", json.Number("3"))
+	rows, code := runReceipt(t, wf+"\n"+ar+"\n"+wf2)
+	if code != 1 || len(rows) != 3 {
+		t.Fatalf("exit %d rows %+v", code, rows)
+	}
+	want := []receiptMismatch{
+		{Name: "inputs.output_quality", Receipt: "0.950000000000000000", Recomputed: "0.970000000000000000"},
+		{Name: "inputs.total_tokens", Receipt: "8000", Recomputed: "8500"},
+		{Name: "inputs.hard_failures", Receipt: "0", Recomputed: "3"},
+	}
+	for i, r := range rows {
+		if r.Verified || len(r.Mismatches) != 1 || r.Mismatches[0] != want[i] {
+			t.Errorf("row %d: %+v, want the single mismatch %+v", i, r, want[i])
+		}
+	}
+}
+
+// rcVote sets one measured field of the answer's i-th vote.
+func rcVote(t *testing.T, answer, track string, i int, field string, value any) string {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(answer))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	m["votes"].([]any)[i].(map[string]any)[track].(map[string]any)[field] = value
+	bz, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(bz)
+}
+
+// TestReceiptRecordedShape: votes and powers must pair up, and the gas
+// memory and history rows must be complete, numbered 0..n−1 and consistent
+// with the memory size; each violation is an error naming it.
+func TestReceiptRecordedShape(t *testing.T) {
+	ans := receiptScenario(t)
+	wf, ar, gas, counted := ans[rcWorkflow], ans[rcArena], ans[rcGasSpread], ans[rcGasCounted]
+	dropVote := func(answer string) string {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(answer), &m); err != nil {
+			t.Fatal(err)
+		}
+		m["votes"] = m["votes"].([]any)[1:]
+		bz, _ := json.Marshal(m)
+		return string(bz)
+	}
+	cases := []struct {
+		name, in, err string
+	}{
+		{"vote without power", rcEdit(t, wf, "params", "power.val0", ""), "params: missing power.val0"},
+		{"power without vote", dropVote(wf), `params: unknown "power.val0" (no vote in the answer)`},
+		{"power not positive", rcEdit(t, wf, "params", "power.val1", "0"), "params.power.val1: \"0\" is not a positive power"},
+		{"no powers", rcEdit(t, rcEdit(t, rcEdit(t, ar, "params", "power.val0", ""), "params", "power.val1", ""), "params", "power.val2", ""),
+			"params: no power.<validator> entries"},
+		{"twice the same voter", strings.Replace(wf, `"validator":"val1"`, `"validator":"val0"`, 1), `"val0" voted twice`},
+		{"memory gap", rcEdit(t, rcEdit(t, rcEdit(t, gas, "inputs", "memory.0.included", ""), "inputs", "memory.0.overpayment", ""),
+			"inputs", "memory.0.fresh", ""), "inputs: missing memory.0.included, memory.0.overpayment, memory.0.fresh"},
+		{"memory index", rcEdit(t, gas, "inputs", "memory.01.fresh", "true"), `"memory.01.fresh" is not memory.<index>.<field>`},
+		{"memory field", rcEdit(t, gas, "inputs", "memory.0.stale", "true"), `unknown "memory.0.stale"`},
+		{"memory bool", rcEdit(t, gas, "inputs", "memory.0.fresh", "yes"), "inputs.memory.0.included/fresh"},
+		{"history incomplete", rcEdit(t, gas, "inputs", "history.1.avg_overpayment", ""), "inputs: missing history.1.avg_overpayment"},
+		{"history rate", rcEdit(t, gas, "inputs", "history.0.inclusion_rate", "1.5"), "history[0].inclusion_rate"},
+		{"history without full memory", rcEdit(t, rcEdit(t, rcEdit(t, gas, "inputs", "memory.1.included", ""), "inputs", "memory.1.overpayment", ""),
+			"inputs", "memory.1.fresh", ""), "history.* points with 1 memory slots"},
+		{"full memory without history", rcEdit(t, counted, "inputs", "memory.1.included", "true"), ""},
+		{"no memory", rcEdit(t, rcEdit(t, rcEdit(t, counted, "inputs", "memory.0.included", ""), "inputs", "memory.0.overpayment", ""),
+			"inputs", "memory.0.fresh", ""), "inputs: 0 memory.* slots"},
+	}
+	for _, tc := range cases {
+		if tc.name == "full memory without history" {
+			// memory.1.* added to a counted receipt whose memory holds 1 slot
+			tc.in = rcEdit(t, rcEdit(t, tc.in, "inputs", "memory.1.overpayment", "0"), "inputs", "memory.1.fresh", "true")
+			tc.err = "the memory is full (2 slots) but no history.* points are listed"
+		}
+		rows, code := runReceipt(t, tc.in)
+		if code != 1 || len(rows) != 1 || !strings.Contains(rows[0].Error, tc.err) {
+			t.Errorf("%s: exit %d rows %+v, want an error containing %q", tc.name, code, rows, tc.err)
+		}
+	}
+}
+
+// TestReceiptArenaTables: a category the chain's table does not have is
+// recorded without weights and fails as the app failed; the category "" must
+// record the default weights; an empty difficulty must record multiplier 1.
+func TestReceiptArenaTables(t *testing.T) {
+	ans := receiptScenario(t)
+	rec := receiptOf(t, ans[rcArena])
+	for _, w := range []string{"efficiency", "speed", "cost", "correctness"} {
+		rec = rcEditBare(t, rec, "params", "weights."+w, "")
+	}
+	_, scoreErr := scoring.ScoreArena(scoring.DefaultArenaParams(), scoring.ArenaSubmission{TotalTokens: 8000, ToolCalls: 6,
+		Iterations: 2, ExecutionTime: decimal.New(200, 0), EstimatedCost: decimal.New(4, -2), CriteriaPassed: 4, CriteriaTotal: 5},
+		scoring.DefaultArenaBaseline(), "nope", "intermediate")
+	if scoreErr == nil {
+		t.Fatal("the category nope scored")
+	}
+	unknown := rcDrop(t, rcEditBare(t, rec, "inputs", "category", "nope"), "values", "score")
+	note, _ := json.Marshal("score: " + scoreErr.Error())
+	unknown = strings.Replace(unknown, `"status":"scored"`, `"status":"failed","note":`+string(note), 1)
+	// the app's JSON leaves out an empty value: {"name": "category"}
+	empty := strings.Replace(rec, `{"name":"category","value":"debugging"}`, `{"name":"category"}`, 1)
+	noDifficulty := strings.Replace(receiptOf(t, ans[rcArena]), `{"name":"difficulty","value":"intermediate"}`, `{"name":"difficulty"}`, 1)
+	if empty == rec || !strings.Contains(unknown, `"note"`) || !strings.Contains(noDifficulty, `{"name":"difficulty"}`) {
+		t.Fatal("scenario: the receipt members to edit were not found")
+	}
+	rows, code := runReceipt(t, unknown+"\n"+empty+"\n"+noDifficulty)
+	if code != 1 || len(rows) != 3 {
+		t.Fatalf("exit %d rows %+v", code, rows)
+	}
+	if !rows[0].Verified {
+		t.Errorf("unknown category recorded without weights: %+v, want the failure note verified", rows[0])
+	}
+	if !strings.Contains(rows[1].Error, `missing weights.*`) {
+		t.Errorf("category \"\" without weights: %+v", rows[1])
+	}
+	// without a difficulty ScoreArena multiplies by 1, but the receipt says 1.1
+	names := rcNames(rows[2].Mismatches)
+	if want := []string{"multiplier", "adjusted", "overall", "params.difficulty_multiplier", "score"}; !slices.Equal(names, want) {
+		t.Errorf("empty difficulty with multiplier 1.1: %v, want %v", names, want)
+	}
+}
+
+// rcDrop removes top-level members of a bare receipt.
+func rcDrop(t *testing.T, receipt string, members ...string) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(receipt), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range members {
+		delete(m, k)
+	}
+	bz, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(bz)
+}
+
+// rcEditBare is rcEdit on a bare receipt.
+func rcEditBare(t *testing.T, receipt, section, name, value string) string {
+	t.Helper()
+	wrapped := rcEdit(t, `{"id":0,"receipt":`+receipt+`}`, section, name, value)
+	return receiptOf(t, wrapped)
+}
+
+// FuzzReceiptRows: takeRows never panics, and what it accepts is exactly the
+// complete rows 0..n−1 with the fields that were given.
+func FuzzReceiptRows(f *testing.F) {
+	f.Add("memory.0.included", "true", "memory.0.fresh", "false", "memory.0.overpayment", "0")
+	f.Add("memory.1.included", "true", "memory.0.fresh", "false", "evm_block", "7")
+	f.Add("memory.00.included", "true", "memory.0.fresh", "", "memory.-1.fresh", "x")
+	f.Add("memory.9999999999999999999.fresh", "a", "memory..fresh", "b", "memory.0", "c")
+	f.Fuzz(func(t *testing.T, n1, v1, n2, v2, n3, v3 string) {
+		fs := []receiptField{{n1, v1}, {n2, v2}, {n3, v3}}
+		rest, rows, err := takeRows("inputs", "memory", fs, memorySubs)
+		if err != nil {
+			return
+		}
+		taken := 0
+		for i, r := range rows {
+			for j, v := range r {
+				if v == "" {
+					t.Fatalf("row %d field %d empty in %+v", i, j, rows)
+				}
+				taken++
+			}
+		}
+		if taken+len(rest) != len(fs) {
+			t.Fatalf("%d taken + %d rest from %d fields", taken, len(rest), len(fs))
+		}
+		for _, r := range rest {
+			if strings.HasPrefix(r.Name, "memory.") {
+				t.Fatalf("left %q in the rest", r.Name)
+			}
+		}
+	})
 }

@@ -53,11 +53,14 @@ func run(ctx context.Context, out io.Writer, home, node string, nMiners int) err
 	if err != nil {
 		return err
 	}
-	subs, err := submitAll(ctx, out, p, miners, tasks)
+	subs, err := submitAll(ctx, out, miners, tasks)
 	if err != nil {
 		return err
 	}
-	if err := reportAll(ctx, out, p, val, subs); err != nil {
+	if err := reportAll(ctx, out, val, subs); err != nil {
+		return err
+	}
+	if err := gasRounds(ctx, out, p, val, miners); err != nil {
 		return err
 	}
 	return printResults(ctx, out, c, p)
@@ -145,8 +148,8 @@ type demoSubs struct {
 	arena    [][]uint64 // [miner][task]
 }
 
-// submitAll: every miner submits to every task and predicts every gas block.
-func submitAll(ctx context.Context, out io.Writer, p plan, miners []*actor, tasks demoTasks) (demoSubs, error) {
+// submitAll: every miner submits to every task.
+func submitAll(ctx context.Context, out io.Writer, miners []*actor, tasks demoTasks) (demoSubs, error) {
 	subs := demoSubs{workflow: make([][]uint64, len(miners)), arena: make([][]uint64, len(miners))}
 	jobs := make([]func() error, len(miners))
 	for i, m := range miners {
@@ -157,9 +160,6 @@ func submitAll(ctx context.Context, out io.Writer, p plan, miners []*actor, task
 			}
 			for _, t := range tasks.arena {
 				msgs = append(msgs, submitMsg(arenaSubmitMsg(i, t)))
-			}
-			for b := 0; b < p.gasBlocks; b++ {
-				msgs = append(msgs, submitMsg(gasPredictMsg(p.gasChain, i, b)))
 			}
 			res, err := m.send(ctx, "submit", msgs...)
 			if err != nil {
@@ -182,14 +182,13 @@ func submitAll(ctx context.Context, out io.Writer, p plan, miners []*actor, task
 	if err := parallel(jobs); err != nil {
 		return demoSubs{}, err
 	}
-	fmt.Fprintf(out, "miners sent %d workflow submissions, %d arena runs, %d gas predictions\n",
-		len(miners)*len(tasks.workflow), len(miners)*len(tasks.arena), len(miners)*p.gasBlocks)
+	fmt.Fprintf(out, "miners sent %d workflow submissions, %d arena runs\n",
+		len(miners)*len(tasks.workflow), len(miners)*len(tasks.arena))
 	return subs, nil
 }
 
-// reportAll: the validator measures every submission and reports the truth
-// of every predicted gas block.
-func reportAll(ctx context.Context, out io.Writer, p plan, val *actor, subs demoSubs) error {
+// reportAll: the validator measures every submission.
+func reportAll(ctx context.Context, out io.Writer, val *actor, subs demoSubs) error {
 	var msgs []*subnetv1.Msg
 	for i := range subs.workflow {
 		for _, id := range subs.workflow[i] {
@@ -199,27 +198,13 @@ func reportAll(ctx context.Context, out io.Writer, p plan, val *actor, subs demo
 			msgs = append(msgs, arenaReport(id, i))
 		}
 	}
-	reports := len(msgs)
-	if p.gasBlocks > 0 {
-		h, err := val.c.height(ctx)
-		if err != nil {
-			return err
-		}
-		blk, err := val.c.rpc.Block(ctx, &h)
-		if err != nil {
-			return err
-		}
-		// The EVM blocks are "mined" after every prediction was included,
-		// 12 s apart.
-		evmTime := blk.Block.Time.Unix() + 60
-		for b := 0; b < p.gasBlocks; b++ {
-			msgs = append(msgs, truthMsg(p.gasChain, b, evmTime+int64(12*b)))
-		}
+	if len(msgs) == 0 {
+		return nil
 	}
 	if _, err := val.send(ctx, "report", msgs...); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "validator reported %d measurements and %d gas truths\n", reports, len(msgs)-reports)
+	fmt.Fprintf(out, "validator reported %d measurements\n", len(msgs))
 	return nil
 }
 

@@ -17,6 +17,7 @@ type plan struct {
 	category, difficulty string
 	gasChain             uint64
 	gasBlocks            int // EVM blocks to predict: enough to fill the memory and score
+	gasAhead             int // chain.max_prediction_ahead: blocks predicted per round
 	epochBlocks          int64
 }
 
@@ -42,6 +43,7 @@ func loadPlan(home string) (plan, error) {
 	if p.gas {
 		p.gasChain = st.Chain.GasChains[0]
 		p.gasBlocks = st.Gas.MemorySize + 2
+		p.gasAhead = int(min(st.Chain.MaxPredictionAhead, uint64(p.gasBlocks)))
 	}
 	return p, nil
 }

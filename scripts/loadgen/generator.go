@@ -58,6 +58,7 @@ func (g *generator) run(ctx context.Context) error {
 		g.miners = append(g.miners, &actor{name: fmt.Sprintf("miner%d", i), key: ed25519.NewKeyFromSeed(seed[:]), g: g})
 	}
 	evmBase := uint64(start.Unix())
+	g.anchor(ctx, evmBase-1)
 	for n := 0; time.Since(start) < g.o.duration && ctx.Err() == nil; n++ {
 		r := &round{n: n, tasks: map[string]uint64{}, evmBlock: evmBase + uint64(n)}
 		g.register(ctx)
@@ -66,6 +67,30 @@ func (g *generator) run(ctx context.Context) error {
 		g.report(ctx, r)
 	}
 	return nil
+}
+
+// anchor: every validator reports the truth of EVM block `block`, the one
+// before the first round's, so that the gas chain has a closed block: a chain
+// takes predictions only from then on, and only within max_prediction_ahead
+// blocks of its last closed one (one round ahead here). On a chain already
+// past that block (code 33) there is nothing to anchor.
+func (g *generator) anchor(ctx context.Context, block uint64) {
+	st := g.net.state
+	if !st.HasTrack(genesis.TrackGas) || len(st.Chain.GasChains) == 0 {
+		return
+	}
+	ts := time.Now().Unix()
+	g.each(g.validators, func(_ int, a *actor) {
+		res, err := a.send(ctx, "truth", truth(st.Chain.GasChains[0], block, 0, ts))
+		var rej *rejection
+		switch {
+		case err == nil:
+			g.commit(res, Record{Kind: "truth", Sender: a.name})
+		case errors.As(err, &rej) && rej.code == app.CodeEVMBlockClosed:
+		default:
+			g.fail(err)
+		}
+	})
 }
 
 // register registers every miner not yet known to be registered; a miner whose

@@ -138,8 +138,20 @@ type GasResult struct {
 	Points          int
 }
 
+// GasStats are what ScoreGas takes from the history: the population mean and standard
+// deviation of the inclusion rates and of the average overpayments (each rounded to Places)
+// and the number of points.
+type GasStats struct {
+	InclusionMean   decimal.Decimal
+	InclusionStd    decimal.Decimal
+	OverpaymentMean decimal.Decimal
+	OverpaymentStd  decimal.Decimal
+	Points          int
+}
+
 // ScoreGas scores an agent over history (already cut to the horizon by the caller) and the
-// liveliness of its current memory. See docs/scoring.md, section "gas", for each rounding point.
+// liveliness of its current memory: GasHistoryStats of the history, then GasFromStats. See
+// docs/scoring.md, section "gas", for each rounding point.
 func ScoreGas(p GasParams, history []GasHistoryPoint, liveliness decimal.Decimal) (GasResult, error) {
 	if err := p.Validate(); err != nil {
 		return GasResult{}, err
@@ -147,14 +159,50 @@ func ScoreGas(p GasParams, history []GasHistoryPoint, liveliness decimal.Decimal
 	if err := checkGasInputs(history, liveliness); err != nil {
 		return GasResult{}, err
 	}
+	return gasFromStats(p, historyStats(history), liveliness), nil
+}
+
+// GasHistoryStats computes the statistics ScoreGas scores a history by. The history must
+// hold at least one point, each with an inclusion rate in [0, 1] and a non-negative average
+// overpayment.
+func GasHistoryStats(history []GasHistoryPoint) (GasStats, error) {
+	if err := checkGasInputs(history, Zero); err != nil {
+		return GasStats{}, err
+	}
+	return historyStats(history), nil
+}
+
+// GasFromStats is the second half of ScoreGas: the COVs, the five utilities and the
+// weighted total from a history's statistics and the memory's liveliness. Its checks are
+// what any real history satisfies: at least 1 point, the inclusion mean and the liveliness
+// in [0, 1], the overpayment mean and both stds non-negative.
+func GasFromStats(p GasParams, s GasStats, liveliness decimal.Decimal) (GasResult, error) {
+	if err := p.Validate(); err != nil {
+		return GasResult{}, err
+	}
+	if err := checkGasStats(s, liveliness); err != nil {
+		return GasResult{}, err
+	}
+	return gasFromStats(p, s, liveliness), nil
+}
+
+func historyStats(history []GasHistoryPoint) GasStats {
 	incl := make([]decimal.Decimal, len(history))
 	over := make([]decimal.Decimal, len(history))
 	for i, h := range history {
 		incl[i], over[i] = h.InclusionRate, h.AvgOverpayment
 	}
-	r := GasResult{Liveliness: liveliness, Points: len(history)}
-	r.InclusionMean, r.InclusionStd = meanAndPStdev(incl)
-	r.OverpaymentMean, r.OverpaymentStd = meanAndPStdev(over)
+	s := GasStats{Points: len(history)}
+	s.InclusionMean, s.InclusionStd = meanAndPStdev(incl)
+	s.OverpaymentMean, s.OverpaymentStd = meanAndPStdev(over)
+	return s
+}
+
+// gasFromStats computes GasFromStats on checked inputs.
+func gasFromStats(p GasParams, s GasStats, liveliness decimal.Decimal) GasResult {
+	r := GasResult{Liveliness: liveliness, Points: s.Points,
+		InclusionMean: s.InclusionMean, InclusionStd: s.InclusionStd,
+		OverpaymentMean: s.OverpaymentMean, OverpaymentStd: s.OverpaymentStd}
 	inclCOV, inclOK := cov(r.InclusionMean, r.InclusionStd)
 	overCOV, overOK := cov(r.OverpaymentMean, r.OverpaymentStd)
 	r.InclusionCOV, r.OverpaymentCOV = inclCOV, overCOV
@@ -168,7 +216,28 @@ func ScoreGas(p GasParams, history []GasHistoryPoint, liveliness decimal.Decimal
 		total = total.Add(w.Mul(r.Utilities[i]))
 	}
 	r.Score = Clamp01(Round(total))
-	return r, nil
+	return r
+}
+
+func checkGasStats(s GasStats, liveliness decimal.Decimal) error {
+	if s.Points < 1 {
+		return inputErr("stats.points", strconv.Itoa(s.Points), "needs at least 1 point")
+	}
+	if liveliness.Sign() < 0 || liveliness.Cmp(One) > 0 {
+		return inputErr("liveliness", liveliness.String(), "must be in [0, 1]")
+	}
+	if s.InclusionMean.Sign() < 0 || s.InclusionMean.Cmp(One) > 0 {
+		return inputErr("stats.inclusion_mean", s.InclusionMean.String(), "must be in [0, 1]")
+	}
+	for _, f := range []struct {
+		name string
+		v    decimal.Decimal
+	}{{"stats.inclusion_std", s.InclusionStd}, {"stats.overpayment_mean", s.OverpaymentMean}, {"stats.overpayment_std", s.OverpaymentStd}} {
+		if f.v.Sign() < 0 {
+			return inputErr(f.name, f.v.String(), "must not be negative")
+		}
+	}
+	return nil
 }
 
 func checkGasInputs(history []GasHistoryPoint, liveliness decimal.Decimal) error {
@@ -220,7 +289,7 @@ func expUtility(beta, x decimal.Decimal, defined bool) decimal.Decimal {
 	}
 	u, err := Exp(beta.Mul(x).Neg())
 	if err != nil {
-		// −β·x > 100 means x < 0, which checkGasInputs and cov rule out.
+		// −β·x > 100 means x < 0, which checkGasInputs, checkGasStats and cov rule out.
 		panic("scoring: exp of a non-positive argument: " + err.Error())
 	}
 	return Clamp01(u)

@@ -49,18 +49,50 @@ func TestBoundedState(t *testing.T) {
 }
 
 // TestBoundedGasHistory closes 20,000 windows, one per second of block time:
-// the memory stays at its size and the history at the horizon's 61 points.
+// the memory stays at its size and the history at the horizon's 61 points
+// with a cap above that, or at the default cap of 16 with Close.
 func TestBoundedGasHistory(t *testing.T) {
 	gp := scoring.DefaultGasParams() // memory 10, horizon 60 s
 	price := decimal.NewFromInt(100)
-	var a GasAgent
+	var a, c GasAgent
 	var err error
 	for i := int64(0); i < 20_000; i++ {
-		if a, _, err = a.Close(gp, i, &price, price); err != nil {
+		if a, _, err = a.CloseCapped(gp, 100, i, &price, price); err != nil {
+			t.Fatal(err)
+		}
+		if c, _, err = c.Close(gp, i, &price, price); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if len(a.Memory) != gp.MemorySize || len(a.History) != int(gp.HorizonSeconds)+1 {
 		t.Fatalf("memory %d, history %d; want %d, %d", len(a.Memory), len(a.History), gp.MemorySize, gp.HorizonSeconds+1)
+	}
+	if len(c.History) != DefaultGasHistoryMax || c.History[0].Time != 20_000-DefaultGasHistoryMax {
+		t.Fatalf("Close kept %d points from t=%d, want the newest %d", len(c.History), c.History[0].Time, DefaultGasHistoryMax)
+	}
+}
+
+// TestBoundedGasHistorySameTime closes 5,000 windows at one block time (a
+// sub-second EVM chain): the horizon prunes nothing, the cap keeps the
+// newest points, and Close applies DefaultGasHistoryMax.
+func TestBoundedGasHistorySameTime(t *testing.T) {
+	gp := scoring.DefaultGasParams()
+	price := decimal.NewFromInt(100)
+	for _, cap := range []int{1, 7, DefaultGasHistoryMax} {
+		var a GasAgent
+		var err error
+		for i := int64(0); i < 5_000; i++ {
+			if cap == DefaultGasHistoryMax {
+				a, _, err = a.Close(gp, 1_000, &price, price)
+			} else {
+				a, _, err = a.CloseCapped(gp, cap, 1_000, &price, price)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(a.History) != cap || a.Closed != 5_000 {
+			t.Fatalf("cap %d: history %d after %d closes, want %d", cap, len(a.History), a.Closed, cap)
+		}
 	}
 }

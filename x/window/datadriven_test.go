@@ -18,7 +18,7 @@ import (
 // Commands (arguments key=value; lists comma-separated):
 //
 //	params window= warmup= k= min= epoch= cap= burn=    set window params (any subset)
-//	gas-params memory= horizon=                          set gas params (any subset)
+//	gas-params memory= horizon= [history-max=]           set gas params (any subset) and the history cap
 //	push miner= score= [repeat=]                         push a score (repeat times)
 //	window miner=                                        print a miner's window
 //	gas-close agent= time= min= [pred=]                  close a block window for an agent
@@ -50,6 +50,7 @@ func TestScenarios(t *testing.T) {
 type harness struct {
 	p          Params
 	gp         scoring.GasParams
+	histMax    int
 	miners     map[uint16]MinerWindow
 	agents     map[string]GasAgent
 	baselines  map[string]Baseline
@@ -59,7 +60,7 @@ type harness struct {
 
 func newHarness() *harness {
 	return &harness{
-		p: DefaultParams(), gp: scoring.DefaultGasParams(),
+		p: DefaultParams(), gp: scoring.DefaultGasParams(), histMax: DefaultGasHistoryMax,
 		miners: map[uint16]MinerWindow{}, agents: map[string]GasAgent{},
 		baselines: map[string]Baseline{}, votes: map[string][]Vote{}, totalPower: 1,
 	}
@@ -161,7 +162,16 @@ func (h *harness) cmdGasParams(td *datadriven.TestData) (string, error) {
 	if h.gp.HorizonSeconds, err = a.int("horizon", h.gp.HorizonSeconds); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("memory=%d horizon=%d\n", h.gp.MemorySize, h.gp.HorizonSeconds), h.gp.Validate()
+	hm, err := a.int("history-max", int64(h.histMax))
+	if err != nil {
+		return "", err
+	}
+	h.histMax = int(hm)
+	out := fmt.Sprintf("memory=%d horizon=%d\n", h.gp.MemorySize, h.gp.HorizonSeconds)
+	if h.histMax != DefaultGasHistoryMax {
+		out = fmt.Sprintf("memory=%d horizon=%d history-max=%d\n", h.gp.MemorySize, h.gp.HorizonSeconds, h.histMax)
+	}
+	return out, h.gp.Validate()
 }
 
 func (h *harness) cmdPush(td *datadriven.TestData) (string, error) {
@@ -226,7 +236,7 @@ func (h *harness) cmdGasClose(td *datadriven.TestData) (string, error) {
 		p = &v
 	}
 	agent := h.agents[a["agent"]]
-	next, res, err := agent.Close(h.gp, tm, p, minPrice)
+	next, res, err := agent.CloseCapped(h.gp, h.histMax, tm, p, minPrice)
 	if err != nil {
 		return "", err
 	}

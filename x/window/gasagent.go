@@ -16,7 +16,8 @@ type GasAgent struct {
 	// Memory holds at most GasParams.MemorySize slots, oldest first.
 	Memory []scoring.GasSlot
 	// History holds (block time, inclusion rate, average overpayment) points,
-	// oldest first, none older than the horizon at the last close.
+	// oldest first, none older than the horizon at the last close, and at
+	// most the cap given to CloseCapped (DefaultGasHistoryMax for Close).
 	History []scoring.GasHistoryPoint
 	// Last is the agent's latest prediction; HasLast says whether there is one.
 	Last    decimal.Decimal
@@ -43,10 +44,23 @@ type GasAgent struct {
 // HorizonSeconds are dropped (a point exactly HorizonSeconds old is kept:
 // the horizon is the closed interval [blockTime − t, blockTime]), and
 // scoring.ScoreGas is computed over the kept points and the memory's
-// liveliness. The receiver is never modified.
+// liveliness. The receiver is never modified. The history keeps at most
+// DefaultGasHistoryMax points (see CloseCapped).
 func (a GasAgent) Close(gp scoring.GasParams, blockTime int64, pred *decimal.Decimal, minPrice decimal.Decimal) (GasAgent, *scoring.GasResult, error) {
+	return a.CloseCapped(gp, DefaultGasHistoryMax, blockTime, pred, minPrice)
+}
+
+// CloseCapped is Close with the history capped at maxHistory points
+// (Params.GasHistoryMax on chain): after the horizon is applied, the oldest
+// points beyond the cap are dropped, so closes that share one block time
+// (several EVM blocks per second) cannot grow the history without bound.
+// maxHistory must be in [1, MaxGasHistoryLimit].
+func (a GasAgent) CloseCapped(gp scoring.GasParams, maxHistory int, blockTime int64, pred *decimal.Decimal, minPrice decimal.Decimal) (GasAgent, *scoring.GasResult, error) {
 	if err := gp.Validate(); err != nil {
 		return GasAgent{}, nil, err
+	}
+	if maxHistory < 1 || maxHistory > MaxGasHistoryLimit {
+		return GasAgent{}, nil, inputErr("maxHistory", maxHistory, "must be in [1, 4096]")
 	}
 	if a.Closed > 0 && blockTime < a.LastTime {
 		return GasAgent{}, nil, fmt.Errorf("gas close at %d after %d: %w", blockTime, a.LastTime, ErrTimeBackwards)
@@ -72,16 +86,19 @@ func (a GasAgent) Close(gp scoring.GasParams, blockTime int64, pred *decimal.Dec
 	if fresh {
 		next.Last, next.HasLast = estimate, true
 	}
-	next.History = pruneHistory(a.History, horizonStart(blockTime, gp.HorizonSeconds))
+	next.History = pruneHistory(a.History, horizonStart(blockTime, gp.HorizonSeconds), maxHistory)
 	if len(next.Memory) < gp.MemorySize {
-		next.mustHold(gp)
+		next.mustHold(gp, maxHistory)
 		return next, nil, nil
 	}
 	perf := scoring.MemoryPerformance(next.Memory)
+	if len(next.History) == maxHistory {
+		next.History = next.History[1:]
+	}
 	next.History = append(next.History, scoring.GasHistoryPoint{
 		Time: blockTime, InclusionRate: perf.InclusionRate, AvgOverpayment: perf.AvgOverpayment,
 	})
-	next.mustHold(gp)
+	next.mustHold(gp, maxHistory)
 	res, err := scoring.ScoreGas(gp, next.History, perf.Liveliness)
 	if err != nil {
 		return GasAgent{}, nil, err
@@ -109,9 +126,9 @@ func horizonStart(blockTime, horizon int64) int64 {
 }
 
 // pruneHistory returns a new slice holding the points of old with Time ≥ from,
-// with room for one more point.
-func pruneHistory(old []scoring.GasHistoryPoint, from int64) []scoring.GasHistoryPoint {
-	first := 0
+// at most the newest maxHistory of them, with room for one more point.
+func pruneHistory(old []scoring.GasHistoryPoint, from int64, maxHistory int) []scoring.GasHistoryPoint {
+	first := max(0, len(old)-maxHistory)
 	for first < len(old) && old[first].Time < from {
 		first++
 	}
@@ -120,8 +137,8 @@ func pruneHistory(old []scoring.GasHistoryPoint, from int64) []scoring.GasHistor
 }
 
 // mustHold checks the agent's invariants after an update; a failure is a bug in Close.
-func (a GasAgent) mustHold(gp scoring.GasParams) {
-	if len(a.Memory) > gp.MemorySize || uint64(len(a.Memory)) > a.Closed {
+func (a GasAgent) mustHold(gp scoring.GasParams, maxHistory int) {
+	if len(a.Memory) > gp.MemorySize || uint64(len(a.Memory)) > a.Closed || len(a.History) > maxHistory {
 		panic("window: GasAgent memory invariant broken")
 	}
 	for i, h := range a.History {

@@ -13,6 +13,15 @@ const (
 	MaxWindowSize   = 10_000
 	MaxBaselineK    = 100_000
 	SeedBaselineMin = 5 // agentic-arena-metrics.md: fewer submissions → default baseline
+	// MaxGasHistoryLimit bounds Params.GasHistoryMax, so one gas agent's
+	// record stays a few hundred KiB at most.
+	MaxGasHistoryLimit = 4096
+	// DefaultGasHistoryMax is the default cap on a gas agent's history points:
+	// the 60 s horizon of a chain closing one block every 4 s or slower
+	// (Ethereum's 12 s: 6 points) is never cut; faster chains keep their
+	// newest 16 points. It keeps a close of 256 agents within the genesis
+	// close bound (docs/codes.md, "Block bound").
+	DefaultGasHistoryMax = 16
 )
 
 // Params are the window, baseline and epoch parameters of the chain.
@@ -37,20 +46,26 @@ type Params struct {
 	Cap decimal.Decimal
 	// BurnUID receives the unallocated part of the u16 weight vector.
 	BurnUID uint16
+	// GasHistoryMax caps the history points a gas agent keeps (the newest
+	// ones inside the horizon): without it, closes sharing one EVM timestamp
+	// (sub-second chains) would never be pruned.
+	GasHistoryMax int
 }
 
 // DefaultParams returns the seeds' values: a 100-task window with a 20-task
 // warm-up, baselines over the last 1000 submissions (at least 5), an epoch
-// every 10 blocks, a 15% cap and uid 0 as the burn uid.
+// every 10 blocks, a 15% cap, uid 0 as the burn uid and at most 16 gas
+// history points per agent.
 func DefaultParams() Params {
 	return Params{
-		WindowSize:  100,
-		WarmupTasks: 20,
-		BaselineK:   1000,
-		BaselineMin: SeedBaselineMin,
-		EpochBlocks: 10,
-		Cap:         decimal.RequireFromString("0.15"),
-		BurnUID:     0,
+		WindowSize:    100,
+		WarmupTasks:   20,
+		BaselineK:     1000,
+		BaselineMin:   SeedBaselineMin,
+		EpochBlocks:   10,
+		Cap:           decimal.RequireFromString("0.15"),
+		BurnUID:       0,
+		GasHistoryMax: DefaultGasHistoryMax,
 	}
 }
 
@@ -60,7 +75,7 @@ func (p Params) Validate() error {
 	checks := []func() error{
 		p.validateWindowSize, p.validateWarmup, p.validateBaselineK,
 		p.validateBaselineMin, p.validateEpochBlocks, p.validateCap,
-		p.validateCross,
+		p.validateGasHistoryMax, p.validateCross,
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -111,6 +126,13 @@ func (p Params) validateCap() error {
 	}
 	if !p.Cap.Equal(scoring.Round(p.Cap)) {
 		return paramErr("Cap", p.Cap.String(), "more than 18 decimal places")
+	}
+	return nil
+}
+
+func (p Params) validateGasHistoryMax() error {
+	if p.GasHistoryMax < 1 || p.GasHistoryMax > MaxGasHistoryLimit {
+		return paramErr("GasHistoryMax", p.GasHistoryMax, "must be in [1, 4096]")
 	}
 	return nil
 }

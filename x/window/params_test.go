@@ -13,7 +13,8 @@ func TestDefaultParamsValid(t *testing.T) {
 		t.Fatalf("DefaultParams().Validate() = %v", err)
 	}
 	if p.WindowSize != 100 || p.WarmupTasks != 20 || p.BaselineK != 1000 || p.BaselineMin != 5 ||
-		p.EpochBlocks != 10 || !p.Cap.Equal(decimal.RequireFromString("0.15")) || p.BurnUID != 0 {
+		p.EpochBlocks != 10 || !p.Cap.Equal(decimal.RequireFromString("0.15")) || p.BurnUID != 0 ||
+		p.GasHistoryMax != 16 {
 		t.Fatalf("DefaultParams() = %+v, not the seeds' values", p)
 	}
 }
@@ -45,6 +46,10 @@ func TestParamsValidate(t *testing.T) {
 		{"cap above 1", func(p *Params) { p.Cap = decimal.RequireFromString("1.000000000000000001") }, "Cap"},
 		{"cap 19 places", func(p *Params) { p.Cap = decimal.RequireFromString("0.1500000000000000001") }, "Cap"},
 		{"burn uid max", func(p *Params) { p.BurnUID = 65535 }, ""},
+		{"gas history 1", func(p *Params) { p.GasHistoryMax = 1 }, ""},
+		{"gas history 0", func(p *Params) { p.GasHistoryMax = 0 }, "GasHistoryMax"},
+		{"gas history max", func(p *Params) { p.GasHistoryMax = MaxGasHistoryLimit }, ""},
+		{"gas history above max", func(p *Params) { p.GasHistoryMax = MaxGasHistoryLimit + 1 }, "GasHistoryMax"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,70 @@
+package genesis
+
+import "fmt"
+
+// Bytes one EVM block close may write, and the per-record bounds it is
+// computed from (docs/codes.md, "Block bound"). Bytes are counted as the app
+// counts a block's writes: key + value + 100 per written entry. The per-record
+// bounds are worst cases (largest ids, 10^15 prices, 10^33 overpayments);
+// app/gas_bound_sizes_test.go checks each against the encoded record.
+const (
+	// MaxGasCloseBytes is half of the app's 8 MiB block write budget, and
+	// the 4 MiB between the end of block's settlement limit (12 MiB) and its
+	// truth limit (16 MiB): a closing truth fits every block whose other
+	// transactions wrote less than 4 MiB, and a close at a round's deadline
+	// always fits after the settlements.
+	MaxGasCloseBytes = 4 << 20
+	// SweptPredictionBytes bounds one open prediction's submission record,
+	// rewritten unscored or late by the close that sweeps it.
+	SweptPredictionBytes = 320
+	// ScoredPredictionBytes bounds a counting prediction's submission record
+	// with its full gas receipt, without the receipt's memory and history
+	// fields (counted in GasSlotBytes and GasPointBytes).
+	ScoredPredictionBytes = 1500
+	// OpenBlockBytes bounds one open EVM block's prediction-set deletion and
+	// its entry in the chain's open block list.
+	OpenBlockBytes = 160
+	// GasAgentBaseBytes bounds a gas agent record without its memory and
+	// history (ids, last prediction, score, last receipt).
+	GasAgentBaseBytes = 1500
+	// GasSlotBytes and GasPointBytes bound one memory slot and one history
+	// point: in the agent record and as fields of the two receipts a close
+	// writes per agent (the agent's last receipt, the scored prediction's).
+	GasSlotBytes  = 352
+	GasPointBytes = 448
+	// GasCloseFixedBytes covers the chain record and the rest of a close.
+	GasCloseFixedBytes = 16 << 10
+	// MaxPredictionAheadLimit bounds chain.max_prediction_ahead on its own.
+	MaxPredictionAheadLimit = 1_000_000
+)
+
+// GasCloseBytes is the most one EVM block close can write under s: every
+// open prediction swept (at most max_prediction_ahead blocks × max_uids
+// agents, since predictions are accepted only within max_prediction_ahead
+// of the last closed block), plus, per uid, a scored prediction and its
+// agent record with a full memory and a full history.
+func (s AppState) GasCloseBytes() int64 {
+	ahead, uids := int64(s.Chain.MaxPredictionAhead), int64(s.Chain.MaxUIDs)
+	perAgent := int64(ScoredPredictionBytes+GasAgentBaseBytes) + int64(s.Gas.MemorySize)*GasSlotBytes +
+		int64(s.Window.GasHistoryMax)*GasPointBytes
+	return ahead*(OpenBlockBytes+uids*SweptPredictionBytes) + uids*perAgent + GasCloseFixedBytes
+}
+
+// validateGasBound checks, when the gas track runs, that one EVM block
+// close fits MaxGasCloseBytes. Each factor is bounded first, so the product
+// cannot overflow.
+func (s AppState) validateGasBound() error {
+	if !s.HasTrack(TrackGas) {
+		return nil
+	}
+	if s.Gas.MemorySize > 1_000_000 {
+		return fieldErr("gas.memory_size", s.Gas.MemorySize, "must be at most 1000000 while the gas track runs")
+	}
+	if n := s.GasCloseBytes(); n > MaxGasCloseBytes {
+		return fieldErr("chain.max_prediction_ahead", s.Chain.MaxPredictionAhead, fmt.Sprintf(
+			"one EVM block close could write %d bytes (max_prediction_ahead %d × (%d + max_uids %d × %d) + max_uids × (%d + %d + memory_size %d × %d + GasHistoryMax %d × %d) + %d), more than %d: lower max_prediction_ahead, max_uids, gas.memory_size or window.GasHistoryMax",
+			n, s.Chain.MaxPredictionAhead, OpenBlockBytes, s.Chain.MaxUIDs, SweptPredictionBytes, ScoredPredictionBytes,
+			GasAgentBaseBytes, s.Gas.MemorySize, GasSlotBytes, s.Window.GasHistoryMax, GasPointBytes, GasCloseFixedBytes, MaxGasCloseBytes))
+	}
+	return nil
+}
