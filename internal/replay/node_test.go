@@ -51,8 +51,8 @@ func newTestHome(t *testing.T) *cfg.Config {
 	root := t.TempDir()
 	cfg.EnsureRoot(root)
 	conf := cfg.DefaultConfig()
-	conf.SetRoot(root)
 	conf.Consensus = cfg.TestConsensusConfig()
+	conf.SetRoot(root) // after replacing Consensus, or its WAL lands in the package directory
 	conf.RPC.ListenAddress = ""
 	conf.P2P.ListenAddress = "tcp://127.0.0.1:0"
 	conf.ProxyApp = "kvstore"
