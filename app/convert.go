@@ -8,10 +8,12 @@ import (
 	"github.com/scoringsubnet/validatord/x/window"
 )
 
-// mustDec parses a decimal that this code stored with scoring.Format; a
-// failure is a broken invariant.
+// mustDec reads a decimal that was validated on entry (parseDec) or stored
+// by this code (scoring.Format); a failure is a broken invariant. Unlike
+// scoring.Parse it sets no magnitude limit: a relative gas overpayment over a
+// tiny minimum price can exceed 10^30, and a stored value must always read back.
 func mustDec(s string) decimal.Decimal {
-	d, err := scoring.Parse(s)
+	d, err := decimal.NewFromString(s)
 	if err != nil {
 		panic("app: stored decimal " + s + ": " + err.Error())
 	}
