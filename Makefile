@@ -14,10 +14,12 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/validatord
 
-## test: the full test suite (unit, golden, datadriven, fuzz seed corpora, app, real CometBFT node).
+## test: the full test suite (unit, golden, datadriven, fuzz seed corpora, app, real CometBFT node),
+## then every benchmark once (b.N = 1), so a benchmark that no longer runs is caught.
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
+	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x $(PKGS)
 
 test-short:
 	$(GO) test -short -count=1 $(PKGS)
