@@ -11,7 +11,10 @@ cd "$root"
 
 if ! command -v protoc >/dev/null 2>&1; then
 	echo "protogen: installing protobuf-compiler" >&2
-	if [ "$(id -u)" = 0 ]; then apt-get install -y protobuf-compiler >/dev/null; else sudo apt-get install -y protobuf-compiler >/dev/null; fi
+	sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+	# A fresh machine's package lists may be empty or stale: update once, then install.
+	$sudo apt-get update -qq >/dev/null
+	$sudo apt-get install -y -qq protobuf-compiler >/dev/null
 fi
 gobin="$(go env GOPATH)/bin"
 if [ ! -x "$gobin/protoc-gen-gocosmos" ]; then
