@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -20,9 +21,9 @@ import (
 const receiptUsage = `score receipt [--params FILE] < answers.jsonl
 
 Verifies score receipts: each input line is a whole ` + "`query submission/<id>`" + ` answer
-or just its "receipt" object, on one line (validatord query pretty-prints, so
-pipe it through ` + "`jq -c .`" + `). The formula's inputs and params are rebuilt from the
-receipt's "inputs" and "params" by name (an unknown or missing name is an error),
+or just its "receipt" object; a stream of pretty-printed answers (as
+` + "`validatord query`" + ` prints them) is read as one answer per "line". The formula's
+inputs and params are rebuilt from the receipt's "inputs" and "params" by name (an unknown or missing name is an error),
 the x/scoring function of the receipt's track is run, and every entry of
 "values" and the "score" are compared with the recomputation as decimals
 (exactly, 18 places).
@@ -101,9 +102,13 @@ func runScoreReceipt(_ context.Context, env Env, args []string) error {
 		}
 		v.chain, v.strict = st, true
 	}
-	lc := &lineCounter{src: bufio.NewReaderSize(env.Stdin, 64<<10)}
+	in, err := compactJSONStream(env.Stdin)
+	if err != nil {
+		return err
+	}
+	lc := &lineCounter{src: bufio.NewReaderSize(in, 64<<10)}
 	failed := 0
-	err := scoreLines(Env{Stdin: lc, Stdout: env.Stdout, Stderr: env.Stderr}, func(line []byte) (any, error) {
+	err = scoreLines(Env{Stdin: lc, Stdout: env.Stdout, Stderr: env.Stderr}, func(line []byte) (any, error) {
 		res, err := v.verifyLine(lc.line(), line)
 		if err != nil {
 			return nil, err
@@ -684,4 +689,30 @@ func (v receiptVerifier) verifyArena(c *receiptCheck, doc receiptDoc) error {
 		c.same("params.difficulty_multiplier", t.multiplierText, expDec(r.Multiplier))
 	}
 	return compareScore(c, doc, expDec(r.Overall))
+}
+
+// compactJSONStream lets `validatord query submission/N | validatord score receipt` work as it
+// reads: when the whole input is a stream of JSON values (pretty-printed answers, one after
+// another), each value is re-emitted compacted on its own line, so "line" N in the output is the
+// Nth answer. Input that is not such a stream (JSON lines with a malformed line among them) is
+// passed through unchanged, so each bad line is still reported by its own number.
+func compactJSONStream(r io.Reader) (io.Reader, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var out bytes.Buffer
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err == io.EOF {
+			return &out, nil
+		} else if err != nil {
+			return bytes.NewReader(raw), nil
+		}
+		if err := json.Compact(&out, v); err != nil {
+			return bytes.NewReader(raw), nil
+		}
+		out.WriteByte('\n')
+	}
 }

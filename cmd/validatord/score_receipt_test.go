@@ -705,6 +705,31 @@ func TestReceiptFixture(t *testing.T) {
 	}
 }
 
+// TestReceiptPrettyStream: `validatord query submission/N | validatord score receipt` works as
+// typed: the query's indented answers, one after another, verify one per "line".
+func TestReceiptPrettyStream(t *testing.T) {
+	bz, err := os.ReadFile(filepath.Join("testdata", "receipt_answers.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pretty bytes.Buffer
+	for _, line := range strings.Split(strings.TrimSpace(string(bz)), "\n") {
+		if err := json.Indent(&pretty, []byte(line), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		pretty.WriteString("\n")
+	}
+	rows, code := runReceipt(t, pretty.String())
+	if code != 0 || len(rows) != 5 {
+		t.Fatalf("exit %d rows %+v", code, rows)
+	}
+	for i, r := range rows {
+		if !r.Verified || r.Line != i+1 {
+			t.Errorf("answer %d: %+v", i+1, r)
+		}
+	}
+}
+
 func TestReceiptHelp(t *testing.T) {
 	out, _, code := runScoreIn(t, "", "receipt", "-h")
 	if code != 0 || !strings.Contains(out, "usage: validatord score receipt") || !strings.Contains(out, "-params") {
