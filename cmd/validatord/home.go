@@ -8,6 +8,8 @@ import (
 
 	cfg "github.com/cometbft/cometbft/config"
 	"github.com/spf13/viper"
+
+	"github.com/scoringsubnet/validatord/internal/keyfile"
 )
 
 // A home directory holds CometBFT's files (config/, data/) and ours:
@@ -17,16 +19,13 @@ import (
 //	data/app/            the application's badger directory
 //	keys/<name>.json     ed25519 keys for tx signing (0600)
 const (
-	keysDirName = "keys"
+	keysDirName = keyfile.DirName
 	// reportKeyName is the key that init creates for the validator's reports.
-	reportKeyName = "validator"
+	reportKeyName = keyfile.ReportKeyName
 )
 
 // appDataDir is the badger directory of the application.
 func appDataDir(home string) string { return filepath.Join(home, "data", "app") }
-
-// keysDir is the directory of the tx signing keys.
-func keysDir(home string) string { return filepath.Join(home, keysDirName) }
 
 // configFile is CometBFT's config.toml of a home.
 func configFile(home string) string { return filepath.Join(home, "config", "config.toml") }

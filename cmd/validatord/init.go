@@ -20,6 +20,7 @@ import (
 	cmttime "github.com/cometbft/cometbft/types/time"
 
 	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/internal/keyfile"
 )
 
 func init() {
@@ -54,7 +55,7 @@ type homeSetup struct {
 	Config    *cfg.Config
 	Validator types.GenesisValidator
 	NodeID    p2p.ID
-	ReportKey keyInfo
+	ReportKey keyfile.Info
 }
 
 func runInit(_ context.Context, env Env, args []string) error {
@@ -168,7 +169,7 @@ func createHome(o homeOptions, maxTxBytes int64) (homeSetup, error) {
 	if err != nil {
 		return homeSetup{}, err
 	}
-	report, err := addKey(o.Home, reportKeyName, rand.Reader)
+	report, err := keyfile.Add(o.Home, reportKeyName, rand.Reader)
 	if err != nil {
 		return homeSetup{}, err
 	}

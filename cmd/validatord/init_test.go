@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/internal/keyfile"
 )
 
 func TestInitCreatesAStartableHome(t *testing.T) {
@@ -39,13 +40,13 @@ func TestInitCreatesAStartableHome(t *testing.T) {
 	if g.ChainID != "test-1" || sum["chain_id"] != "test-1" || len(g.Validators) != 1 || g.Validators[0].Power != 7 {
 		t.Fatalf("genesis chain %q validators %+v", g.ChainID, g.Validators)
 	}
-	report, err := loadKey(home, reportKeyName)
+	report, err := keyfile.Load(home, reportKeyName)
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := st.Validators[0]
-	if v.Name != "v0" || v.Power != 7 || v.ReportKey != infoOf("", report).PubKey || v.ReportKey != sum["report_key"] {
-		t.Errorf("app validator %+v, report key %s", v, infoOf("", report).PubKey)
+	if v.Name != "v0" || v.Power != 7 || v.ReportKey != keyfile.InfoOf("", report).PubKey || v.ReportKey != sum["report_key"] {
+		t.Errorf("app validator %+v, report key %s", v, keyfile.InfoOf("", report).PubKey)
 	}
 	if v.Address != files.pv.GetAddress().String() || sum["address"] != v.Address {
 		t.Errorf("app validator address %s, priv validator %s", v.Address, files.pv.GetAddress())

@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/scoringsubnet/validatord/internal/keyfile"
 )
 
 // runCmd runs the CLI as main does and returns the exit code and outputs.
@@ -20,21 +20,13 @@ func runCmd(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-// zeroReader makes key generation deterministic: the seed is all zeros.
-type zeroReader struct{}
-
-func (zeroReader) Read(p []byte) (int, error) {
-	clear(p)
-	return len(p), nil
-}
-
 func TestKeysAddShowList(t *testing.T) {
 	home := t.TempDir()
 	code, out, errOut := runCmd(t, "keys", "add", "bob", "--home", home)
 	if code != 0 {
 		t.Fatalf("keys add: code %d, stderr %q", code, errOut)
 	}
-	var added keyInfo
+	var added keyfile.Info
 	if err := json.Unmarshal([]byte(out), &added); err != nil {
 		t.Fatalf("keys add output %q: %v", out, err)
 	}
@@ -56,7 +48,7 @@ func TestKeysAddShowList(t *testing.T) {
 	}
 	runCmd(t, "keys", "add", "alice", "--home", home)
 	_, out, _ = runCmd(t, "keys", "list", "--home", home)
-	var list []keyInfo
+	var list []keyfile.Info
 	if err := json.Unmarshal([]byte(out), &list); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +59,7 @@ func TestKeysAddShowList(t *testing.T) {
 
 func TestKeysErrors(t *testing.T) {
 	home := t.TempDir()
-	if _, err := addKey(home, "dup", zeroReader{}); err != nil {
+	if _, err := keyfile.Add(home, "dup", bytes.NewReader(make([]byte, 32))); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -96,106 +88,7 @@ func TestKeysErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := addKey(home, "max"+strings.Repeat("a", 61), zeroReader{}); err != nil {
+	if _, err := keyfile.Add(home, "max"+strings.Repeat("a", 61), bytes.NewReader(make([]byte, 32))); err != nil {
 		t.Fatalf("64-char name refused: %v", err)
 	}
-}
-
-func TestLoadKeyChecksFile(t *testing.T) {
-	home := t.TempDir()
-	info, err := addKey(home, "k", zeroReader{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The all-zero seed gives RFC 8032's well-known public key.
-	want := ed25519.NewKeyFromSeed(make([]byte, 32)).Public().(ed25519.PublicKey)
-	if info.PubKey != hex.EncodeToString(want) {
-		t.Fatalf("pub key %s, want %x", info.PubKey, want)
-	}
-	path := filepath.Join(home, "keys", "k.json")
-	if err := os.Chmod(path, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := loadKey(home, "k"); err == nil || !strings.Contains(err.Error(), "too open") {
-		t.Fatalf("0644 key file: err %v, want too open", err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	key, err := loadKey(home, "k")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(key.Public().(ed25519.PublicKey), want) {
-		t.Fatal("loaded key differs from the stored one")
-	}
-}
-
-func TestDecodeKeyFile(t *testing.T) {
-	good := keyFile{Name: "k", Type: "ed25519"}
-	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, 32))
-	good.PrivKey = hex.EncodeToString(priv)
-	good.PubKey = hex.EncodeToString(priv.Public().(ed25519.PublicKey))
-	enc := func(mut func(*keyFile)) []byte {
-		k := good
-		mut(&k)
-		bz, _ := json.Marshal(k)
-		return bz
-	}
-	other := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{8}, 32))
-	cases := []struct {
-		name string
-		bz   []byte
-		want string // "" = accepted
-	}{
-		{"good", enc(func(*keyFile) {}), ""},
-		{"upper-case pub key", enc(func(k *keyFile) { k.PubKey = strings.ToUpper(k.PubKey) }), ""},
-		{"wrong type", enc(func(k *keyFile) { k.Type = "secp256k1" }), "type"},
-		{"short priv", enc(func(k *keyFile) { k.PrivKey = k.PrivKey[:126] }), "priv_key"},
-		{"long priv", enc(func(k *keyFile) { k.PrivKey += "00" }), "priv_key"},
-		{"not hex", enc(func(k *keyFile) { k.PrivKey = "zz" + k.PrivKey[2:] }), "priv_key"},
-		{"mismatched pub", enc(func(k *keyFile) { k.PubKey = hex.EncodeToString(other.Public().(ed25519.PublicKey)) }), "does not match"},
-		{"unknown field", []byte(`{"name":"k","type":"ed25519","extra":1}`), "unknown field"},
-		{"garbage", []byte("{"), "key file"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			key, err := decodeKeyFile("k.json", c.bz)
-			if c.want == "" {
-				if err != nil || !bytes.Equal(key, priv) {
-					t.Fatalf("err %v, key equal %v", err, bytes.Equal(key, priv))
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("err %v, want it to mention %q", err, c.want)
-			}
-		})
-	}
-}
-
-func FuzzDecodeKeyFile(f *testing.F) {
-	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, 32))
-	good, _ := json.Marshal(keyFile{Name: "k", Type: "ed25519", PrivKey: hex.EncodeToString(priv), PubKey: hex.EncodeToString(priv.Public().(ed25519.PublicKey))})
-	f.Add(good)
-	f.Add([]byte(`{"type":"ed25519","priv_key":"00","pub_key":""}`))
-	f.Add([]byte(`null`))
-	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, bz []byte) {
-		key, err := decodeKeyFile("fuzz.json", bz)
-		if err != nil {
-			if key != nil {
-				t.Fatal("key returned with an error")
-			}
-			return
-		}
-		// Accepted: the key must be whole and consistent with its file.
-		var kf keyFile
-		if json.Unmarshal(bz, &kf) != nil {
-			t.Fatal("accepted a file that does not unmarshal")
-		}
-		if len(key) != ed25519.PrivateKeySize || !strings.EqualFold(kf.PubKey, hex.EncodeToString(key.Public().(ed25519.PublicKey))) {
-			t.Fatalf("accepted an inconsistent key file %q", bz)
-		}
-	})
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/scoringsubnet/validatord/internal/keyfile"
 )
 
 func TestTestnetCreatesFourWiredHomes(t *testing.T) {
@@ -74,11 +76,11 @@ func TestTestnetCreatesFourWiredHomes(t *testing.T) {
 		if len(st.Validators) != 4 {
 			t.Fatalf("node%d: %d app validators", i, len(st.Validators))
 		}
-		report, err := loadKey(home, reportKeyName)
+		report, err := keyfile.Load(home, reportKeyName)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := st.Validators[i]; v.ReportKey != infoOf("", report).PubKey || v.Address != files.pv.GetAddress().String() || v.Name != fmt.Sprintf("node%d", i) {
+		if v := st.Validators[i]; v.ReportKey != keyfile.InfoOf("", report).PubKey || v.Address != files.pv.GetAddress().String() || v.Name != fmt.Sprintf("node%d", i) {
 			t.Errorf("app validator %d = %+v does not match node%d's keys", i, v, i)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/scoringsubnet/validatord/app"
+	"github.com/scoringsubnet/validatord/internal/keyfile"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
@@ -130,7 +131,7 @@ func sendTx(ctx context.Context, f txFlags, msg *subnetv1.Msg) (txResult, error)
 	if *f.from == "" {
 		return txResult{}, fmt.Errorf("--from: a key name is required (see `validatord keys list --home %s`)", *f.home)
 	}
-	key, err := loadKey(*f.home, *f.from)
+	key, err := keyfile.Load(*f.home, *f.from)
 	if err != nil {
 		return txResult{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/scoringsubnet/validatord/app"
+	"github.com/scoringsubnet/validatord/internal/keyfile"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -136,7 +137,7 @@ func TestTxCommandErrors(t *testing.T) {
 		}
 	}
 	// No node listening: one line naming the node.
-	if _, err := addKey(home, "k", zeroReader{}); err != nil {
+	if _, err := keyfile.Add(home, "k", bytes.NewReader(make([]byte, 32))); err != nil {
 		t.Fatal(err)
 	}
 	addr := freeAddr(t)

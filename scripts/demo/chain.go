@@ -6,10 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -202,24 +199,4 @@ func attrU64(res *abcitypes.ExecTxResult, typ, key string) (uint64, error) {
 		return 0, fmt.Errorf("%s.%s = %q: %w", typ, key, v, err)
 	}
 	return n, nil
-}
-
-// loadReportKey reads the validator's report key that init wrote.
-func loadReportKey(home string) (ed25519.PrivateKey, error) {
-	path := filepath.Join(home, "keys", "validator.json")
-	bz, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var kf struct {
-		PrivKey string `json:"priv_key"`
-	}
-	if err := json.Unmarshal(bz, &kf); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	priv, err := hex.DecodeString(strings.TrimSpace(kf.PrivKey))
-	if err != nil || len(priv) != ed25519.PrivateKeySize {
-		return nil, fmt.Errorf("%s: priv_key: want %d bytes of hex", path, ed25519.PrivateKeySize)
-	}
-	return ed25519.NewKeyFromSeed(priv[:ed25519.SeedSize]), nil
 }

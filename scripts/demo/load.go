@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/scoringsubnet/validatord/internal/keyfile"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -34,7 +35,7 @@ func run(ctx context.Context, out io.Writer, home, node string, nMiners int) err
 		return err
 	}
 	fmt.Fprintf(out, "chain %s at %s, tracks %v\n", c.id, node, p.tracks())
-	vkey, err := loadReportKey(home)
+	vkey, err := keyfile.Load(home, keyfile.ReportKeyName)
 	if err != nil {
 		return err
 	}

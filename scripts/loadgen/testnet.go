@@ -2,8 +2,6 @@ package main
 
 import (
 	"crypto/ed25519"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/internal/keyfile"
 )
 
 // testnet is what the generator needs of a testnet directory.
@@ -51,7 +50,7 @@ func loadTestnet(dir, nodes string) (*testnet, error) {
 		if err != nil {
 			return nil, err
 		}
-		key, err := loadReportKey(home)
+		key, err := keyfile.Load(home, keyfile.ReportKeyName)
 		if err != nil {
 			return nil, err
 		}
@@ -76,24 +75,4 @@ func rpcAddr(home string) (string, error) {
 		return "", fmt.Errorf("%s: rpc.laddr is empty", home)
 	}
 	return addr, nil
-}
-
-// loadReportKey reads <home>/keys/validator.json (hex seed ‖ public key).
-func loadReportKey(home string) (ed25519.PrivateKey, error) {
-	path := filepath.Join(home, "keys", "validator.json")
-	bz, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var kf struct {
-		PrivKey string `json:"priv_key"`
-	}
-	if err := json.Unmarshal(bz, &kf); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	priv, err := hex.DecodeString(strings.TrimSpace(kf.PrivKey))
-	if err != nil || len(priv) != ed25519.PrivateKeySize {
-		return nil, fmt.Errorf("%s: priv_key: want %d bytes of hex", path, ed25519.PrivateKeySize)
-	}
-	return ed25519.NewKeyFromSeed(priv[:ed25519.SeedSize]), nil
 }

@@ -1,0 +1,6 @@
+package keyfile
+
+import "errors"
+
+// ErrNotFound is returned (wrapped) by Load when no key file has the given name.
+var ErrNotFound = errors.New("key not found")
