@@ -8,6 +8,7 @@ import (
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
+	"github.com/scoringsubnet/validatord/x/window"
 )
 
 // Worst-case encoded bytes one memory slot and one history point add to a
@@ -111,10 +112,11 @@ func btoi(b bool) int {
 }
 
 // TestGasReceiptWorstDefault: a scored prediction's receipt under the
-// default gas params (memory 10) with a full 64-point history and every
-// value at its longest stays within the size docs/queries.md states.
+// default gas params (memory 10) with a full history of the default cap
+// (window.DefaultGasHistoryMax points) and every value at its longest is the
+// size docs/queries.md states.
 func TestGasReceiptWorstDefault(t *testing.T) {
-	const documented = 15 << 10
+	const documented = 5455 // docs/queries.md, "Receipt size"
 	amount := "999999999999999.999999999999999999"
 	r := &subnetv1.TruthRound{EvmChainId: math.MaxUint64, EvmBlock: math.MaxUint64, MinPrice: amount,
 		Timestamp: math.MaxInt64, ReportedPower: math.MaxInt64}
@@ -124,7 +126,7 @@ func TestGasReceiptWorstDefault(t *testing.T) {
 	big := decimal.RequireFromString(receiptWorstRatio)
 	almost := decimal.RequireFromString("0.999999999999999999")
 	res := scoring.GasResult{Score: almost, InclusionMean: almost, InclusionStd: almost, InclusionCOV: big,
-		OverpaymentMean: big, OverpaymentStd: big, OverpaymentCOV: big, Liveliness: almost, Points: 64}
+		OverpaymentMean: big, OverpaymentStd: big, OverpaymentCOV: big, Liveliness: almost, Points: window.DefaultGasHistoryMax}
 	for i := range res.Utilities {
 		res.Utilities[i] = almost
 	}
@@ -132,7 +134,7 @@ func TestGasReceiptWorstDefault(t *testing.T) {
 	for i := range mem {
 		mem[i] = scoring.GasSlot{Overpayment: big}
 	}
-	h := make([]scoring.GasHistoryPoint, 64)
+	h := make([]scoring.GasHistoryPoint, window.DefaultGasHistoryMax)
 	for i := range h {
 		h[i] = scoring.GasHistoryPoint{Time: math.MinInt64, InclusionRate: almost, AvgOverpayment: big}
 	}
@@ -145,8 +147,8 @@ func TestGasReceiptWorstDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bz) > documented {
-		t.Errorf("worst default gas receipt: %d bytes, more than the documented %d", len(bz), documented)
+	if len(bz) != documented {
+		t.Errorf("worst default gas receipt: %d bytes, docs/queries.md states %d", len(bz), documented)
 	}
 	t.Logf("worst default gas receipt: %d bytes", len(bz))
 }

@@ -96,33 +96,37 @@ func runInit(_ context.Context, env Env, args []string) error {
 
 // checkInitFlags checks the flags before anything is written, so that a bad
 // flag leaves no half-made home behind.
-func checkInitFlags(chainID string, power int64, laddrs ...string) error {
+func checkInitFlags(chainID string, power int64, rpcLaddr, p2pLaddr string) error {
 	if chainID == "" || len(chainID) > types.MaxChainIDLen {
 		return fmt.Errorf("--chain-id: %q, want 1..%d characters (chain_id)", chainID, types.MaxChainIDLen)
 	}
 	if power <= 0 {
 		return fmt.Errorf("--power: %d, want a positive voting power", power)
 	}
-	for _, a := range laddrs {
-		if err := checkLaddr(a); err != nil {
-			return err
-		}
+	if err := checkLaddr("--rpc-laddr", rpcLaddr); err != nil {
+		return err
+	}
+	if err := checkLaddr("--p2p-laddr", p2pLaddr); err != nil {
+		return err
+	}
+	if rpcLaddr == p2pLaddr {
+		return fmt.Errorf("--p2p-laddr: %q is also --rpc-laddr, want two different addresses", p2pLaddr)
 	}
 	return nil
 }
 
-// checkLaddr accepts tcp://host:port listen addresses.
-func checkLaddr(addr string) error {
+// checkLaddr accepts tcp://host:port listen addresses; flag names the flag in errors.
+func checkLaddr(flag, addr string) error {
 	hostPort, ok := strings.CutPrefix(addr, "tcp://")
 	if !ok {
-		return fmt.Errorf("listen address (laddr) %q: want tcp://host:port", addr)
+		return fmt.Errorf("%s: %q, want tcp://host:port", flag, addr)
 	}
 	_, port, err := net.SplitHostPort(hostPort)
 	if err != nil {
-		return fmt.Errorf("listen address (laddr) %q: %v", addr, err)
+		return fmt.Errorf("%s: %q: %v", flag, addr, err)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		return fmt.Errorf("listen address (laddr) %q: bad port %q", addr, port)
+		return fmt.Errorf("%s: %q: bad port %q", flag, addr, port)
 	}
 	return nil
 }

@@ -103,7 +103,9 @@ func TestInitRejectsBadFlags(t *testing.T) {
 	}{
 		{[]string{"--power", "0"}, "power"},
 		{[]string{"--chain-id", ""}, "chain_id"},
-		{[]string{"--rpc-laddr", "nonsense"}, "laddr"},
+		{[]string{"--rpc-laddr", "nonsense"}, `--rpc-laddr: "nonsense", want tcp://host:port`},
+		{[]string{"--p2p-laddr", "tcp://127.0.0.1:x"}, `--p2p-laddr: "tcp://127.0.0.1:x": bad port "x"`},
+		{[]string{"--rpc-laddr", "tcp://127.0.0.1:38901", "--p2p-laddr", "tcp://127.0.0.1:38901"}, "is also --rpc-laddr"},
 		{[]string{"--timeout-commit", "-1s"}, "timeout_commit"},
 		{[]string{"extra"}, "want 0 argument"},
 	}

@@ -31,6 +31,9 @@ type rpcClient struct {
 // dialRPC makes a client for addr (tcp://host:port or http://host:port).
 // Nothing is sent until the first call.
 func dialRPC(addr string) (*rpcClient, error) {
+	if !strings.Contains(addr, "://") {
+		return nil, fmt.Errorf("--node: %q, want an address with its scheme, e.g. tcp://%s", addr, addr)
+	}
 	c, err := rpchttp.New(addr, "/websocket")
 	if err != nil {
 		return nil, fmt.Errorf("node %s: %w", addr, err)

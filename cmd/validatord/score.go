@@ -50,13 +50,10 @@ func scoreUsage(w io.Writer) {
 	}
 }
 
-// errScoreUsage marks a command line the mode could not accept.
-var errScoreUsage = errors.New("usage")
-
 func runScore(ctx context.Context, env Env, args []string) error {
 	if len(args) == 0 {
 		scoreUsage(env.Stderr)
-		return fmt.Errorf("no mode given: %w", errScoreUsage)
+		return fmt.Errorf("no mode given (see `validatord score help`)")
 	}
 	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		scoreUsage(env.Stdout)
@@ -65,7 +62,7 @@ func runScore(ctx context.Context, env Env, args []string) error {
 	m, ok := scoreModes[args[0]]
 	if !ok {
 		scoreUsage(env.Stderr)
-		return fmt.Errorf("unknown mode %q: %w", args[0], errScoreUsage)
+		return fmt.Errorf("unknown mode %q (see `validatord score help`)", args[0])
 	}
 	return m.Run(ctx, env, args[1:])
 }
@@ -172,10 +169,10 @@ func parseScoreFlags(env Env, fs *flag.FlagSet, usage string, args []string) (do
 			}
 			return true, nil
 		}
-		return true, fmt.Errorf("%v (see `validatord %s -h`): %w", err, fs.Name(), errScoreUsage)
+		return true, fmt.Errorf("%v (see `validatord %s -h`)", err, fs.Name())
 	}
 	if fs.NArg() > 0 {
-		return true, fmt.Errorf("unexpected argument %q: input comes on stdin: %w", fs.Arg(0), errScoreUsage)
+		return true, fmt.Errorf("unexpected argument %q: input comes on stdin", fs.Arg(0))
 	}
 	return false, nil
 }

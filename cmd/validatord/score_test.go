@@ -215,3 +215,25 @@ func TestAssignUIDs(t *testing.T) {
 		t.Error("-1 accepted as a uid")
 	}
 }
+
+// A bad command line of `score` ends in one plain line naming what was wrong (no trailing
+// ": usage" from a wrapped sentinel).
+func TestScoreUsageErrorLines(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"weights", "--cap", "1.5"}, "validatord score: --cap = 1.5: must be in (0, 1]\n"},
+		{[]string{"weights", "--burn-uid", "65536"}, "validatord score: --burn-uid = 65536: must be in [0, 65535]\n"},
+		{[]string{"workflow", "extra"}, "validatord score: unexpected argument \"extra\": input comes on stdin\n"},
+	} {
+		_, errOut, code := runScoreIn(t, "{}\n", tc.args...)
+		if code != 1 || errOut != tc.want {
+			t.Errorf("score %v: exit %d stderr %q, want 1 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	code, _, errOut := runCmd(t, "score", "bogus")
+	if code != 1 || !strings.HasSuffix(errOut, "validatord score: unknown mode \"bogus\" (see `validatord score help`)\n") {
+		t.Errorf("score bogus: exit %d stderr %q", code, errOut)
+	}
+}

@@ -67,10 +67,10 @@ func runScoreWeights(_ context.Context, env Env, args []string) error {
 		return fmt.Errorf("--cap: %w", err)
 	}
 	if limit.Sign() <= 0 || limit.Cmp(scoring.One) > 0 {
-		return fmt.Errorf("--cap = %s: must be in (0, 1]: %w", *capText, errScoreUsage)
+		return fmt.Errorf("--cap = %s: must be in (0, 1]", *capText)
 	}
 	if *burn > 65535 {
-		return fmt.Errorf("--burn-uid = %d: must be in [0, 65535]: %w", *burn, errScoreUsage)
+		return fmt.Errorf("--burn-uid = %d: must be in [0, 65535]", *burn)
 	}
 	return scoreLines(env, func(line []byte) (any, error) { return scoreWeightsLine(limit, uint16(*burn), line) })
 }

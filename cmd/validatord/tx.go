@@ -70,6 +70,10 @@ func defineTxFlags(fs *flag.FlagSet) txFlags {
 }
 
 func runTx(ctx context.Context, env Env, args []string) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprintf(env.Stdout, "usage: validatord tx <message> --from KEY [flags]   (validatord tx <message> -h lists its flags)\nmessages: %s\n", strings.Join(txMessageNames(), ", "))
+		return nil
+	}
 	name, rest, err := txMessageName(args)
 	if err != nil {
 		return err
@@ -114,16 +118,22 @@ func txMessageName(args []string) (string, []string, error) {
 			return args[0], args[1:], nil
 		}
 	}
+	names := strings.Join(txMessageNames(), ", ")
+	if len(args) == 0 {
+		return "", nil, fmt.Errorf("missing message; usage: validatord tx <message> --from KEY [flags]; messages: %s", names)
+	}
+	got := strings.Join(args[:min(len(args), 2)], " ")
+	return "", nil, fmt.Errorf("unknown message %q; want one of: %s", got, names)
+}
+
+// txMessageNames lists the messages of `tx`, sorted.
+func txMessageNames() []string {
 	names := make([]string, 0, len(txMessages))
 	for n := range txMessages {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	got := "nothing"
-	if len(args) > 0 {
-		got = fmt.Sprintf("%q", strings.Join(args[:min(len(args), 2)], " "))
-	}
-	return "", nil, fmt.Errorf("unknown message %s; want one of: %s", got, strings.Join(names, ", "))
+	return names
 }
 
 // sendTx loads the key, finds chain id and nonce, signs and broadcasts.

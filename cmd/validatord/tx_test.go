@@ -123,7 +123,7 @@ func TestTxCommandErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"tx"}, "unknown message nothing"},
+		{[]string{"tx"}, "missing message; usage: validatord tx <message>"},
 		{[]string{"tx", "submit"}, `unknown message "submit"`},
 		{[]string{"tx", "submit", "bogus"}, `unknown message "submit bogus"`},
 		{[]string{"tx", "register-miner", "--home", home}, "--from: a key name is required"},
@@ -165,6 +165,32 @@ func BenchmarkBuildAndSignTx(b *testing.B) {
 		}
 		if _, err := app.SignTx("bench-1", key, uint64(i), msg); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// `tx -h` (like every other command's -h) prints its usage with every message and exits 0.
+func TestTxHelp(t *testing.T) {
+	for _, h := range []string{"-h", "--help", "help"} {
+		code, out, errOut := runCmd(t, "tx", h)
+		if code != 0 || errOut != "" || !strings.HasPrefix(out, "usage: validatord tx <message>") ||
+			!strings.Contains(out, "register-miner, report arena, report workflow, submit arena, submit gas, submit workflow, truth") {
+			t.Errorf("tx %s: code %d stdout %q stderr %q", h, code, out, errOut)
+		}
+	}
+}
+
+// A --node address without its scheme is refused in one line naming the flag, before any
+// connection (CometBFT's client would otherwise report a URL parse error or "no Host").
+func TestNodeAddressNeedsScheme(t *testing.T) {
+	for _, args := range [][]string{
+		{"query", "status", "--node", "127.0.0.1:26657"},
+		{"query", "status", "--node", "localhost:26657"},
+	} {
+		code, out, errOut := runCmd(t, args...)
+		want := `validatord query: --node: "` + args[3] + `", want an address with its scheme, e.g. tcp://` + args[3] + "\n"
+		if code != 1 || out != "" || errOut != want {
+			t.Errorf("%v: code %d stdout %q stderr %q, want %q", args, code, out, errOut, want)
 		}
 	}
 }

@@ -3,7 +3,7 @@
 //
 // The key layout mirrors app/keys.go: one prefix byte, then big-endian uint64 parts (or a raw
 // public key for accounts). Values are the gogoproto messages of proto/subnet/v1, decoded to
-// JSON; a value that does not decode is shown as hex, never dropped.
+// JSON with bytes fields in hex; a value that does not decode is shown as hex, never dropped.
 //
 // Usage:
 //

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"unicode/utf8"
 
@@ -62,6 +63,10 @@ func decodeKnown(p Prefix, val []byte) (json.RawMessage, bool) {
 		if err != nil {
 			return nil, false
 		}
-		return json.RawMessage(s), true
+		bz, err := hexBytes(json.RawMessage(s), reflect.TypeOf(m))
+		if err != nil {
+			return nil, false
+		}
+		return bz, true
 	}
 }
