@@ -91,7 +91,7 @@ func TestArenaTableFields(t *testing.T) {
 		}
 		// the recorded weights are those ScoreArena uses
 		if tc.efficiency != "" {
-			w, _ := arenaCategoryWeights(p, tc.category)
+			w, _ := p.WeightsFor(tc.category)
 			s := scoring.ArenaSubmission{TotalTokens: 1, ToolCalls: 1, Iterations: 1, ExecutionTime: scoring.One,
 				EstimatedCost: scoring.One, CriteriaPassed: 1, CriteriaTotal: 1}
 			r, err := scoring.ScoreArena(p, s, scoring.DefaultArenaBaseline(), tc.category, tc.difficulty)

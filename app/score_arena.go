@@ -140,35 +140,15 @@ func arenaParamFields(p scoring.ArenaParams, b scoring.ArenaBaseline) fields {
 // (1 for a difficulty the table does not have).
 func arenaTableFields(p scoring.ArenaParams, category, difficulty string) fields {
 	var f fields
-	if w, ok := arenaCategoryWeights(p, category); ok {
+	if w, err := p.WeightsFor(category); err == nil {
 		f.dec("weights.efficiency", w.Efficiency)
 		f.dec("weights.speed", w.Speed)
 		f.dec("weights.cost", w.Cost)
 		f.dec("weights.correctness", w.Correctness)
 	}
-	m := scoring.One
-	for _, d := range p.Difficulties {
-		if d.Name == difficulty {
-			m = d.Multiplier
-			break
-		}
-	}
+	m := p.MultiplierFor(difficulty)
 	f.dec("difficulty_multiplier", m)
 	return f
-}
-
-// arenaCategoryWeights looks a category up as ScoreArena does: "" is the
-// default weights; ok is false for a name the table does not have.
-func arenaCategoryWeights(p scoring.ArenaParams, category string) (scoring.ArenaWeights, bool) {
-	if category == "" {
-		return p.Default, true
-	}
-	for _, c := range p.Categories {
-		if c.Name == category {
-			return c.Weights, true
-		}
-	}
-	return scoring.ArenaWeights{}, false
 }
 
 func arenaResultFields(r scoring.ArenaResult) fields {

@@ -63,14 +63,15 @@ func (v receiptVerifier) bindArenaParams(c *receiptCheck, params []receiptField,
 	}
 	chain := v.chain.Arena
 	v.compareParams(c, consts, arenaConstBindings(&chain))
-	cw, known := chainCategoryWeights(chain, category)
+	cw, err := chain.WeightsFor(category)
+	known := err == nil
 	switch {
 	case known && hasWeights:
 		v.compareParams(c, weights, arenaWeightBindings(&cw))
 	case known != hasWeights:
 		c.same("params.weights", presence(hasWeights), expected{text: presence(known)})
 	}
-	c.same("params.difficulty_multiplier", t.multiplierText, expDec(chainMultiplier(chain, difficulty)))
+	c.same("params.difficulty_multiplier", t.multiplierText, expDec(chain.MultiplierFor(difficulty)))
 	return p, t, nil
 }
 
@@ -79,28 +80,4 @@ func presence(b bool) string {
 		return "present"
 	}
 	return "absent"
-}
-
-// chainCategoryWeights looks a category up in the chain's table as ScoreArena
-// does: "" is the default weights, an unknown name has none.
-func chainCategoryWeights(p scoring.ArenaParams, category string) (scoring.ArenaWeights, bool) {
-	if category == "" {
-		return p.Default, true
-	}
-	for _, c := range p.Categories {
-		if c.Name == category {
-			return c.Weights, true
-		}
-	}
-	return scoring.ArenaWeights{}, false
-}
-
-// chainMultiplier is the chain's multiplier of a difficulty, 1 when unknown.
-func chainMultiplier(p scoring.ArenaParams, difficulty string) decimal.Decimal {
-	for _, d := range p.Difficulties {
-		if d.Name == difficulty {
-			return d.Multiplier
-		}
-	}
-	return scoring.One
 }

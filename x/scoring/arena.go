@@ -72,12 +72,12 @@ func ScoreArena(p ArenaParams, s ArenaSubmission, b ArenaBaseline, category, dif
 	if err := b.Validate(); err != nil {
 		return ArenaResult{}, err
 	}
-	w, err := p.weightsFor(category)
+	w, err := p.WeightsFor(category)
 	if err != nil {
 		return ArenaResult{}, err
 	}
 	var r ArenaResult
-	r.Weights, r.Multiplier = w, p.multiplierFor(difficulty)
+	r.Weights, r.Multiplier = w, p.MultiplierFor(difficulty)
 	r.TokenScore = linearScore(decimal.NewFromInt(s.TotalTokens), b.MinTokens, b.MaxTokens)
 	r.ToolCallScore = linearScore(decimal.NewFromInt(s.ToolCalls), b.MinToolCalls, b.MaxToolCalls)
 	r.IterationScore = p.iterationScore(s.Iterations, b.MedianIterations)

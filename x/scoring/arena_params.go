@@ -140,8 +140,9 @@ func (w ArenaWeights) validate(category int) error {
 	return nil
 }
 
-// weightsFor returns the weights of a category: "" is the default, an unknown name an error.
-func (p ArenaParams) weightsFor(category string) (ArenaWeights, error) {
+// WeightsFor returns the weights of a category as ScoreArena uses them: "" is the default, an
+// unknown name an *InputError.
+func (p ArenaParams) WeightsFor(category string) (ArenaWeights, error) {
 	if category == "" {
 		return p.Default, nil
 	}
@@ -153,8 +154,9 @@ func (p ArenaParams) weightsFor(category string) (ArenaWeights, error) {
 	return ArenaWeights{}, inputErr("category", strconv.Quote(category), "unknown category")
 }
 
-// multiplierFor returns the difficulty multiplier, 1 for an unknown or empty difficulty.
-func (p ArenaParams) multiplierFor(difficulty string) decimal.Decimal {
+// MultiplierFor returns the difficulty multiplier as ScoreArena uses it, 1 for an unknown or empty
+// difficulty.
+func (p ArenaParams) MultiplierFor(difficulty string) decimal.Decimal {
 	for _, d := range p.Difficulties {
 		if d.Name == difficulty {
 			return d.Multiplier
