@@ -82,6 +82,19 @@ const maxLine = 16 << 20
 // non-nil error at the end if any line failed, so the command exits non-zero
 // while good lines are still scored.
 func scoreLines(env Env, handle func(line []byte) (any, error)) error {
+	return scoreEvents(env, func(_ int, line []byte) ([]any, error) {
+		v, err := handle(line)
+		if err != nil {
+			return nil, err
+		}
+		return []any{v}, nil
+	})
+}
+
+// scoreEvents is scoreLines for handlers that write any number of JSON lines
+// per input line (none for some, several for others); handle gets the line's
+// number too.
+func scoreEvents(env Env, handle func(n int, line []byte) ([]any, error)) error {
 	r := bufio.NewReaderSize(env.Stdin, 64<<10)
 	n, failed := 0, 0
 	for {
@@ -92,7 +105,7 @@ func scoreLines(env Env, handle func(line []byte) (any, error)) error {
 		if line != nil {
 			n++
 			if len(bytes.TrimSpace(line)) > 0 {
-				if !emitLine(env.Stdout, n, line, handle) {
+				if !emitLines(env.Stdout, n, line, handle) {
 					failed++
 				}
 			}
@@ -126,25 +139,26 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// emitLine scores one line and writes its result or its error as one JSON
-// line; it reports whether the line was scored.
-func emitLine(w io.Writer, n int, line []byte, handle func([]byte) (any, error)) bool {
-	v, err := handle(line)
-	if err == nil {
-		var out bytes.Buffer
-		enc := json.NewEncoder(&out)
-		enc.SetEscapeHTML(false)
-		if err = enc.Encode(v); err == nil {
-			_, _ = w.Write(out.Bytes())
-			return true
-		}
-	}
+// emitLines handles one line and writes its results, or its error, as JSON
+// lines; it reports whether the line succeeded. Output is encoded in full
+// before anything is written, so a line never leaves half its output.
+func emitLines(w io.Writer, n int, line []byte, handle func(int, []byte) ([]any, error)) bool {
+	vs, err := handle(n, line)
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(scoreLineError{Line: n, Error: err.Error()})
+	for _, v := range vs {
+		if err != nil {
+			break
+		}
+		err = enc.Encode(v)
+	}
+	if err != nil {
+		out.Reset()
+		_ = enc.Encode(scoreLineError{Line: n, Error: err.Error()})
+	}
 	_, _ = w.Write(out.Bytes())
-	return false
+	return err == nil
 }
 
 // scoreFlags returns a flag set for one score mode that never prints on its own.

@@ -1,13 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"sort"
 
 	"github.com/shopspring/decimal"
@@ -82,41 +77,7 @@ func runScoreGas(_ context.Context, env Env, args []string) error {
 		return err
 	}
 	rp := &gasReplay{gp: scoring.DefaultGasParams(), agents: map[gasAgentKey]window.GasAgent{}, pending: map[gasAgentKey]decimal.Decimal{}}
-	r := bufio.NewReaderSize(env.Stdin, 64<<10)
-	n, failed := 0, 0
-	for {
-		line, readErr := readLine(r)
-		if readErr != nil && !errors.Is(readErr, io.EOF) {
-			return fmt.Errorf("reading line %d: %w", n+1, readErr)
-		}
-		if line != nil {
-			n++
-			if len(bytes.TrimSpace(line)) > 0 && !rp.emit(env.Stdout, n, line) {
-				failed++
-			}
-		}
-		if readErr != nil {
-			break
-		}
-	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d lines failed", failed, n)
-	}
-	return nil
-}
-
-// emit applies one event and writes its output lines; it reports success.
-func (rp *gasReplay) emit(w io.Writer, n int, line []byte) bool {
-	out, err := rp.apply(n, line)
-	if err != nil {
-		out = []any{scoreLineError{Line: n, Error: err.Error()}}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, v := range out {
-		_ = enc.Encode(v)
-	}
-	return err == nil
+	return scoreEvents(env, rp.apply)
 }
 
 // apply decodes and applies one event; a failed event changes nothing.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -106,17 +105,16 @@ func runScoreReceipt(_ context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	lc := &lineCounter{src: bufio.NewReaderSize(in, 64<<10)}
 	failed := 0
-	err = scoreLines(Env{Stdin: lc, Stdout: env.Stdout, Stderr: env.Stderr}, func(line []byte) (any, error) {
-		res, err := v.verifyLine(lc.line(), line)
+	err = scoreEvents(Env{Stdin: in, Stdout: env.Stdout, Stderr: env.Stderr}, func(n int, line []byte) ([]any, error) {
+		res, err := v.verifyLine(n, line)
 		if err != nil {
 			return nil, err
 		}
 		if !res.Verified {
 			failed++
 		}
-		return res, nil
+		return []any{res}, nil
 	})
 	if err == nil && failed > 0 {
 		return fmt.Errorf("%d receipt(s) did not verify: %w", failed, errReceiptMismatch)
@@ -148,50 +146,6 @@ func loadReceiptParams(path string) (genesis.AppState, error) {
 		return genesis.AppState{}, fmt.Errorf("--params %s: %w", path, err)
 	}
 	return st, nil
-}
-
-// lineCounter hands its reader at most one line per Read, so when scoreLines
-// (whose bufio.Reader fills with one Read at a time and stops at a newline)
-// passes a line to its handler, everything read so far ends with that line:
-// line() is then the line's number as scoreLines counts it.
-type lineCounter struct {
-	src      *bufio.Reader
-	pending  []byte
-	err      error
-	newlines int
-	partial  bool
-}
-
-func (c *lineCounter) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if len(c.pending) == 0 {
-		if c.err != nil {
-			return 0, c.err
-		}
-		chunk, err := c.src.ReadSlice('\n')
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-			c.err = err
-		}
-		if len(chunk) == 0 {
-			return 0, c.err
-		}
-		c.pending = append(c.pending[:0], chunk...)
-	}
-	n := copy(p, c.pending)
-	c.pending = c.pending[n:]
-	c.newlines += bytes.Count(p[:n], []byte{'\n'})
-	c.partial = p[n-1] != '\n'
-	return n, nil
-}
-
-// line is the number of the line being handled (from 1).
-func (c *lineCounter) line() int {
-	if c.partial {
-		return c.newlines + 1
-	}
-	return c.newlines
 }
 
 // receiptField is one {name, value} of a receipt; a missing value is "" (the
