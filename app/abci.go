@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/genesis"
@@ -86,7 +88,7 @@ func (a *App) CheckTx(_ context.Context, req *abcitypes.RequestCheckTx) (*abcity
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.chain == nil {
-		return &abcitypes.ResponseCheckTx{Code: CodeInternal, Log: errNotInitialised.Error(), Codespace: Codespace}, nil
+		return &abcitypes.ResponseCheckTx{Code: wire.CodeInternal, Log: errNotInitialised.Error(), Codespace: wire.Codespace}, nil
 	}
 	bs := &blockState{blockCtx: blockCtx{height: a.nextHeight(), mempool: true}}
 	r := a.deliverTx(a.check, req.Tx, bs, -mempoolTxBudget)
@@ -110,7 +112,7 @@ func (a *App) PrepareProposal(_ context.Context, req *abcitypes.RequestPreparePr
 		if total+int64(len(tx)) > req.MaxTxBytes {
 			continue
 		}
-		if a.deliverTx(bo, tx, bs, blockWriteBudget).Code != CodeOK {
+		if a.deliverTx(bo, tx, bs, blockWriteBudget).Code != wire.CodeOK {
 			continue
 		}
 		kept = append(kept, tx)

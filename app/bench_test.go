@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/shopspring/decimal"
 
@@ -55,7 +57,7 @@ func benchSubmissions(b *testing.B, checked bool) {
 		txs[k] = signers[k%miners].tx(b, msgWorkflowSubmit(uint64(k/miners), int64(k%3)))
 		if checked {
 			resp, _ := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: txs[k]})
-			if resp.Code != CodeOK {
+			if resp.Code != wire.CodeOK {
 				b.Fatalf("CheckTx %d: %s", k, resp.Log)
 			}
 		}
@@ -64,7 +66,7 @@ func benchSubmissions(b *testing.B, checked bool) {
 	for start := 0; start < len(txs); start += perBlock {
 		end := min(start+perBlock, len(txs))
 		resp := n.block(txs[start:end]...)
-		if resp.TxResults[0].Code != CodeOK {
+		if resp.TxResults[0].Code != wire.CodeOK {
 			b.Fatalf("tx %d: %s", start, resp.TxResults[0].Log)
 		}
 	}

@@ -2,10 +2,8 @@ package app
 
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/wire"
 )
-
-// Codespace tags this application's result codes.
-const Codespace = "subnet"
 
 // blockResult is one block executed into an overlay, awaiting Commit.
 type blockResult struct {
@@ -29,7 +27,7 @@ func (a *App) executeBlock(height, time int64, txs [][]byte) *blockResult {
 	res := &blockResult{height: height, overlay: bo, txResults: make([]*abcitypes.ExecTxResult, len(txs))}
 	for i, raw := range txs {
 		res.txResults[i] = a.deliverTx(bo, raw, bs, blockWriteBudget)
-		if res.txResults[i].Code != CodeOK {
+		if res.txResults[i].Code != wire.CodeOK {
 			res.rejected++
 		}
 	}
@@ -54,16 +52,16 @@ func (a *App) deliverTx(bo *overlay, raw []byte, bs *blockState, budget int) *ab
 	queued := len(bs.arenaBatch)
 	evs := a.execute(st, ct, bs)
 	if budget < 0 && to.size > -budget {
-		return txResult(reject(CodeBlockFull, "the transaction alone writes more than a block may; no block can include it"))
+		return txResult(wire.Reject(wire.CodeBlockFull, "the transaction alone writes more than a block may; no block can include it"))
 	}
 	if budget > 0 && bo.size+to.size > budget {
 		bs.arenaBatch = bs.arenaBatch[:queued]
-		return txResult(reject(CodeBlockFull, "the block's write budget is spent; send the transaction again"))
+		return txResult(wire.Reject(wire.CodeBlockFull, "the block's write budget is spent; send the transaction again"))
 	}
 	to.mergeInto(bo)
-	return &abcitypes.ExecTxResult{Code: CodeOK, Events: evs}
+	return &abcitypes.ExecTxResult{Code: wire.CodeOK, Events: evs}
 }
 
-func txResult(terr *TxError) *abcitypes.ExecTxResult {
-	return &abcitypes.ExecTxResult{Code: terr.Code, Log: terr.Error(), Codespace: Codespace}
+func txResult(terr *wire.TxError) *abcitypes.ExecTxResult {
+	return &abcitypes.ExecTxResult{Code: terr.Code, Log: terr.Error(), Codespace: wire.Codespace}
 }

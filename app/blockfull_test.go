@@ -2,6 +2,8 @@ package app
 
 import (
 	"testing"
+
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // TestBlockFullReportLeavesNoTrace: a report that completes an arena
@@ -23,7 +25,7 @@ func TestBlockFullReportLeavesNoTrace(t *testing.T) {
 	bo := newOverlay(base)
 	bs := &blockState{blockCtx: blockCtx{height: 4, time: blockTime(4).Unix()}}
 	res := n.app.deliverTx(bo, r[2].tx(t, msgArenaReport(0, arenaM())), bs, 1)
-	if res.Code != CodeBlockFull {
+	if res.Code != wire.CodeBlockFull {
 		t.Fatalf("third report: code %d (%s), want block_full", res.Code, res.Log)
 	}
 	if len(bs.arenaBatch) != 0 {

@@ -3,6 +3,8 @@ package app
 import (
 	"fmt"
 	"testing"
+
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // TestSettlementCarryOver: when the end of block runs out of write budget,
@@ -36,7 +38,7 @@ func TestSettlementCarryOver(t *testing.T) {
 		}
 	}
 	late := finalizeOnly(t, n, n.height+1, [][]byte{reporter(1).next(msgWorkflowReport(2, workflowM()))})
-	if late.TxResults[0].Code != CodeReportDeadline {
+	if late.TxResults[0].Code != wire.CodeReportDeadline {
 		t.Fatalf("report on a carried submission: code %d, want report_deadline", late.TxResults[0].Code)
 	}
 	n.block() // h4: submission 1

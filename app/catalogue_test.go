@@ -6,6 +6,8 @@ import (
 	"crypto/ed25519"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/genesis"
@@ -39,7 +41,7 @@ func catalogueChain(t testing.TB) (*node, map[string]*signer) {
 func signAt(chainID string, key ed25519.PrivateKey, sender []byte, nonce uint64, msg *subnetv1.Msg) []byte {
 	body := &subnetv1.TxBody{ChainId: chainID, Sender: sender, Nonce: nonce, Msg: msg}
 	bz, _ := body.Marshal()
-	tx := &subnetv1.Tx{Body: bz, Signature: ed25519.Sign(key, SignBytes(bz))}
+	tx := &subnetv1.Tx{Body: bz, Signature: ed25519.Sign(key, wire.SignBytes(bz))}
 	out, _ := tx.Marshal()
 	return out
 }
@@ -75,51 +77,51 @@ func TestRejectionCatalogue(t *testing.T) {
 		tx   []byte
 		code uint32
 	}{
-		{"garbage bytes", []byte("not a transaction"), CodeMalformedTx},
-		{"oversize", bytes.Repeat([]byte{1}, 16*1024+1), CodeTxTooLarge},
-		{"unknown field appended", append(append([]byte(nil), valid...), 0x18, 0x01), CodeNonCanonical},
-		{"31-byte sender", signAt(testChainID, a.key, a.pub()[:31], a.nonce, msgRegister()), CodeBadSender},
-		{"bad signature", flipped, CodeBadSignature},
-		{"wrong chain id", signAt("other-chain", a.key, a.pub(), a.nonce, msgWorkflowSubmit(0, 0)), CodeWrongChainID},
-		{"reused nonce", a.at(a.nonce-1, msgWorkflowSubmit(0, 0)), CodeNonceUsed},
-		{"future nonce", a.at(a.nonce+1, msgWorkflowSubmit(0, 0)), CodeNonceFuture},
-		{"empty msg", a.next(&subnetv1.Msg{}), CodeEmptyMsg},
-		{"post task by a miner", a.next(msgWorkflowTask(4, 5, 5)), CodeNotValidator},
-		{"report by a miner", a.next(msgWorkflowReport(0, workflowM())), CodeNotValidator},
-		{"submit by unknown key", c.next(msgWorkflowSubmit(0, 0)), CodeNotMiner},
-		{"register twice", a.next(msgRegister()), CodeAlreadyMiner},
-		{"uids full", c.next(msgRegister()), CodeUIDsFull},
-		{"quality not a number", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.OutputQuality = "abc" }))), CodeNotNumber},
-		{"cost with 19 places", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.Cost = "0.1234567890123456789" }))), CodeTooManyPlaces},
-		{"quality above 1", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.OutputQuality = "1.5" }))), CodeDecimalRange},
-		{"negative retries", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.Retries = -1 }))), CodeNegativeCount},
-		{"zero total steps", r0.next(msgWorkflowTask(0, 5, 5)), CodeCountRange},
-		{"steps above total", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.StepsCompleted = 5 }))), CodeStepsExceedTotal},
-		{"criteria above total", r1.next(msgArenaReport(1, &subnetv1.ArenaMeasurement{TotalTokens: 1, ToolCalls: 1, Iterations: 1, ExecutionTime: "1", EstimatedCost: "1", CriteriaPassed: 6})), CodeCriteriaExceedTotal},
-		{"zero submission blocks", r0.next(msgWorkflowTask(4, 0, 5)), CodeBlocksRange},
+		{"garbage bytes", []byte("not a transaction"), wire.CodeMalformedTx},
+		{"oversize", bytes.Repeat([]byte{1}, 16*1024+1), wire.CodeTxTooLarge},
+		{"unknown field appended", append(append([]byte(nil), valid...), 0x18, 0x01), wire.CodeNonCanonical},
+		{"31-byte sender", signAt(testChainID, a.key, a.pub()[:31], a.nonce, msgRegister()), wire.CodeBadSender},
+		{"bad signature", flipped, wire.CodeBadSignature},
+		{"wrong chain id", signAt("other-chain", a.key, a.pub(), a.nonce, msgWorkflowSubmit(0, 0)), wire.CodeWrongChainID},
+		{"reused nonce", a.at(a.nonce-1, msgWorkflowSubmit(0, 0)), wire.CodeNonceUsed},
+		{"future nonce", a.at(a.nonce+1, msgWorkflowSubmit(0, 0)), wire.CodeNonceFuture},
+		{"empty msg", a.next(&subnetv1.Msg{}), wire.CodeEmptyMsg},
+		{"post task by a miner", a.next(msgWorkflowTask(4, 5, 5)), wire.CodeNotValidator},
+		{"report by a miner", a.next(msgWorkflowReport(0, workflowM())), wire.CodeNotValidator},
+		{"submit by unknown key", c.next(msgWorkflowSubmit(0, 0)), wire.CodeNotMiner},
+		{"register twice", a.next(msgRegister()), wire.CodeAlreadyMiner},
+		{"uids full", c.next(msgRegister()), wire.CodeUIDsFull},
+		{"quality not a number", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.OutputQuality = "abc" }))), wire.CodeNotNumber},
+		{"cost with 19 places", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.Cost = "0.1234567890123456789" }))), wire.CodeTooManyPlaces},
+		{"quality above 1", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.OutputQuality = "1.5" }))), wire.CodeDecimalRange},
+		{"negative retries", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.Retries = -1 }))), wire.CodeNegativeCount},
+		{"zero total steps", r0.next(msgWorkflowTask(0, 5, 5)), wire.CodeCountRange},
+		{"steps above total", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.StepsCompleted = 5 }))), wire.CodeStepsExceedTotal},
+		{"criteria above total", r1.next(msgArenaReport(1, &subnetv1.ArenaMeasurement{TotalTokens: 1, ToolCalls: 1, Iterations: 1, ExecutionTime: "1", EstimatedCost: "1", CriteriaPassed: 6})), wire.CodeCriteriaExceedTotal},
+		{"zero submission blocks", r0.next(msgWorkflowTask(4, 0, 5)), wire.CodeBlocksRange},
 		{"unknown category", r0.next(&subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{
-			Arena: &subnetv1.ArenaTask{Category: "chess", CriteriaTotal: 1, SubmissionBlocks: 1, ReportBlocks: 1}}}}}), CodeUnknownCategory},
+			Arena: &subnetv1.ArenaTask{Category: "chess", CriteriaTotal: 1, SubmissionBlocks: 1, ReportBlocks: 1}}}}}), wire.CodeUnknownCategory},
 		{"31-byte artifact hash", b.next(&subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{
-			Arena: &subnetv1.ArenaSubmit{TaskId: 1, ArtifactHash: make([]byte, 31)}}}}}), CodeBadArtifactHash},
-		{"unknown task", b.next(msgWorkflowSubmit(99, 0)), CodeUnknownTask},
-		{"arena submit to a workflow task", b.next(msgArenaSubmit(0)), CodeWrongKind},
-		{"report on a gas prediction", r1.next(msgWorkflowReport(3, workflowM())), CodeWrongKind},
-		{"past submission deadline", b.next(msgWorkflowSubmit(2, 0)), CodeSubmissionDeadline},
-		{"second submission to a task", a.next(msgWorkflowSubmit(0, 0)), CodeDuplicateSubmission},
-		{"second prediction for a block", a.next(msgGas(1, 200, "6")), CodeDuplicateSubmission},
-		{"unknown submission", r1.next(msgWorkflowReport(99, workflowM())), CodeUnknownSubmission},
-		{"report on an expired submission", r1.next(msgWorkflowReport(2, workflowM())), CodeSubmissionFinal},
-		{"duplicate report", r0.next(msgWorkflowReport(0, workflowM())), CodeDuplicateReport},
-		{"unknown EVM chain", a.next(msgGas(999, 200, "5")), CodeUnknownEVMChain},
-		{"prediction for a closed block", b.next(msgGas(1, 100, "5")), CodeEVMBlockClosed},
-		{"prediction too far ahead", b.next(msgGas(1, 100+1001, "5")), CodePredictionTooFar},
-		{"zero price", b.next(msgGas(1, 201, "0")), CodeDecimalRange},
-		{"prediction on a chain with no closed block", b.next(msgGas(8453, 1, "5")), CodeEVMChainUnanchored},
-		{"register with a validator's report key", r1.next(msgRegister()), CodeValidatorKey},
-		{"duplicate truth", r0.next(msgTruth(1, 300, "10", 1_700_000_050)), CodeDuplicateTruth},
-		{"truth before the last closed timestamp", r1.next(msgTruth(1, 301, "10", 1_699_999_999)), CodeTruthTimeBackwards},
-		{"truth by a miner", a.next(msgTruth(1, 301, "10", 1_700_000_100)), CodeNotValidator},
-		{"inconsistent default baseline", r0.next(badBaseline), CodeBadBaseline},
+			Arena: &subnetv1.ArenaSubmit{TaskId: 1, ArtifactHash: make([]byte, 31)}}}}}), wire.CodeBadArtifactHash},
+		{"unknown task", b.next(msgWorkflowSubmit(99, 0)), wire.CodeUnknownTask},
+		{"arena submit to a workflow task", b.next(msgArenaSubmit(0)), wire.CodeWrongKind},
+		{"report on a gas prediction", r1.next(msgWorkflowReport(3, workflowM())), wire.CodeWrongKind},
+		{"past submission deadline", b.next(msgWorkflowSubmit(2, 0)), wire.CodeSubmissionDeadline},
+		{"second submission to a task", a.next(msgWorkflowSubmit(0, 0)), wire.CodeDuplicateSubmission},
+		{"second prediction for a block", a.next(msgGas(1, 200, "6")), wire.CodeDuplicateSubmission},
+		{"unknown submission", r1.next(msgWorkflowReport(99, workflowM())), wire.CodeUnknownSubmission},
+		{"report on an expired submission", r1.next(msgWorkflowReport(2, workflowM())), wire.CodeSubmissionFinal},
+		{"duplicate report", r0.next(msgWorkflowReport(0, workflowM())), wire.CodeDuplicateReport},
+		{"unknown EVM chain", a.next(msgGas(999, 200, "5")), wire.CodeUnknownEVMChain},
+		{"prediction for a closed block", b.next(msgGas(1, 100, "5")), wire.CodeEVMBlockClosed},
+		{"prediction too far ahead", b.next(msgGas(1, 100+1001, "5")), wire.CodePredictionTooFar},
+		{"zero price", b.next(msgGas(1, 201, "0")), wire.CodeDecimalRange},
+		{"prediction on a chain with no closed block", b.next(msgGas(8453, 1, "5")), wire.CodeEVMChainUnanchored},
+		{"register with a validator's report key", r1.next(msgRegister()), wire.CodeValidatorKey},
+		{"duplicate truth", r0.next(msgTruth(1, 300, "10", 1_700_000_050)), wire.CodeDuplicateTruth},
+		{"truth before the last closed timestamp", r1.next(msgTruth(1, 301, "10", 1_699_999_999)), wire.CodeTruthTimeBackwards},
+		{"truth by a miner", a.next(msgTruth(1, 301, "10", 1_700_000_100)), wire.CodeNotValidator},
+		{"inconsistent default baseline", r0.next(badBaseline), wire.CodeBadBaseline},
 	}
 	h := n.height + 1
 	empty := finalizeOnly(t, n, h, nil)
@@ -128,7 +130,7 @@ func TestRejectionCatalogue(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := finalizeOnly(t, n, h, [][]byte{tc.tx})
 			if got := resp.TxResults[0].Code; got != tc.code {
-				t.Fatalf("code %d (%s), want %d (%s): %s", got, CodeName(got), tc.code, CodeName(tc.code), resp.TxResults[0].Log)
+				t.Fatalf("code %d (%s), want %d (%s): %s", got, wire.CodeName(got), tc.code, wire.CodeName(tc.code), resp.TxResults[0].Log)
 			}
 			if resp.TxResults[0].Log == "" {
 				t.Fatal("rejection without a message")
@@ -147,7 +149,7 @@ func TestRejectionCatalogue(t *testing.T) {
 		t.Fatalf("catalogue covers %d distinct codes, want ≥ 25", len(codes))
 	}
 	// Sanity: the valid tx the malformed ones derive from is accepted.
-	if r := finalizeOnly(t, n, h, [][]byte{valid}); r.TxResults[0].Code != CodeOK || bytes.Equal(r.AppHash, empty.AppHash) {
+	if r := finalizeOnly(t, n, h, [][]byte{valid}); r.TxResults[0].Code != wire.CodeOK || bytes.Equal(r.AppHash, empty.AppHash) {
 		t.Fatalf("base tx: code %d, hash changed %v", r.TxResults[0].Code, !bytes.Equal(r.AppHash, empty.AppHash))
 	}
 }
@@ -171,7 +173,7 @@ func TestTrackDisabled(t *testing.T) {
 	mustOK(t, n.block(a.tx(t, msgRegister())))
 	for _, tx := range [][]byte{r.next(msgArenaTask(3, 2, 2)), a.next(msgGas(1, 5, "1")), r.next(msgTruth(1, 5, "1", 10))} {
 		resp := finalizeOnly(t, n, n.height+1, [][]byte{tx})
-		if resp.TxResults[0].Code != CodeTrackDisabled {
+		if resp.TxResults[0].Code != wire.CodeTrackDisabled {
 			t.Fatalf("code %d (%s), want track_disabled", resp.TxResults[0].Code, resp.TxResults[0].Log)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -100,7 +102,7 @@ func TestTwoAppsSameHashes(t *testing.T) {
 			if r1.TxResults[j].Code != r2.TxResults[j].Code {
 				t.Fatalf("height %d tx %d: codes differ", i+1, j)
 			}
-			if r1.TxResults[j].Code != CodeOK {
+			if r1.TxResults[j].Code != wire.CodeOK {
 				t.Fatalf("height %d tx %d: %s", i+1, j, r1.TxResults[j].Log)
 			}
 		}

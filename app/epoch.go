@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/shopspring/decimal"
 
@@ -18,7 +20,7 @@ func (a *App) runEpoch(st state, bs *blockState) []abcitypes.Event {
 	tracks := a.trackScores(st)
 	res, err := window.ComputeEpoch(a.chain.gen.Window, bs.height, tracks)
 	if err != nil {
-		return []abcitypes.Event{event("epoch_skipped", "height", i64s(bs.height), "reason", err.Error())}
+		return []abcitypes.Event{wire.Event("epoch_skipped", "height", i64s(bs.height), "reason", err.Error())}
 	}
 	c := st.counters()
 	c.Epochs++
@@ -42,7 +44,7 @@ func (a *App) runEpoch(st state, bs *blockState) []abcitypes.Event {
 		ep.Tracks = append(ep.Tracks, pt)
 	}
 	st.save(keyEpoch(c.Epochs), ep)
-	return []abcitypes.Event{event(EventEpochWeights, "epoch", u64s(c.Epochs), "height", i64s(bs.height),
+	return []abcitypes.Event{wire.Event(wire.EventEpochWeights, "epoch", u64s(c.Epochs), "height", i64s(bs.height),
 		"unallocated", ep.Unallocated, "u16", strings.Join(u16, ","))}
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/wire"
 
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -41,7 +42,7 @@ func (a *App) execRegister(st state, ct *checkedTx, bs *blockState) []abcitypes.
 	ct.account.Miner, ct.account.Uid = true, uid
 	st.save(keyAccount(ct.Body.Sender), ct.account)
 	st.save(keyMiner(uid), &subnetv1.Miner{Uid: uid, Pubkey: ct.Body.Sender, RegisteredHeight: bs.height})
-	return []abcitypes.Event{event(EventMinerRegistered, "uid", u64s(uint64(uid)), "pubkey", hexs(ct.Body.Sender))}
+	return []abcitypes.Event{wire.Event(wire.EventMinerRegistered, "uid", u64s(uint64(uid)), "pubkey", hexs(ct.Body.Sender))}
 }
 
 func (a *App) execPostTask(st state, ct *checkedTx, m *subnetv1.MsgPostTask, bs *blockState) []abcitypes.Event {
@@ -68,7 +69,7 @@ func (a *App) execPostTask(st state, ct *checkedTx, m *subnetv1.MsgPostTask, bs 
 	due := st.due(t.ReportDeadline)
 	due.Tasks = append(due.Tasks, t.Id)
 	st.save(keyDue(t.ReportDeadline), due)
-	return []abcitypes.Event{event(EventTaskPosted, "task_id", u64s(t.Id), "track", taskTrack(t),
+	return []abcitypes.Event{wire.Event(wire.EventTaskPosted, "task_id", u64s(t.Id), "track", taskTrack(t),
 		"submit_deadline", i64s(t.SubmitDeadline), "report_deadline", i64s(t.ReportDeadline))}
 }
 
@@ -114,7 +115,7 @@ func (a *App) execSubmit(st state, ct *checkedTx, m *subnetv1.MsgSubmit, bs *blo
 	st.o.set(keyTaskMiner(t.Id, uid), u64Bytes(sub.Id))
 	t.Submissions++
 	st.save(keyTask(t.Id), t)
-	return []abcitypes.Event{event(EventSubmissionAdded, "submission_id", u64s(sub.Id), "uid", u64s(uint64(uid)),
+	return []abcitypes.Event{wire.Event(wire.EventSubmissionAdded, "submission_id", u64s(sub.Id), "uid", u64s(uint64(uid)),
 		"track", sub.Track, "task_id", u64s(sub.TaskId))}
 }
 
@@ -134,7 +135,7 @@ func (a *App) execPrediction(st state, g *subnetv1.GasPredict, uid uint32, bs *b
 	if !st.has(keyGasAgent(g.EvmChainId, uid)) {
 		st.save(keyGasAgent(g.EvmChainId, uid), &subnetv1.GasAgent{Uid: uid, EvmChainId: g.EvmChainId})
 	}
-	return []abcitypes.Event{event(EventSubmissionAdded, "submission_id", u64s(sub.Id), "uid", u64s(uint64(uid)),
+	return []abcitypes.Event{wire.Event(wire.EventSubmissionAdded, "submission_id", u64s(sub.Id), "uid", u64s(uint64(uid)),
 		"track", genesis.TrackGas, "evm_chain_id", u64s(g.EvmChainId), "evm_block", u64s(g.EvmBlock))}
 }
 

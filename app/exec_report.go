@@ -3,6 +3,8 @@ package app
 import (
 	"encoding/hex"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/shopspring/decimal"
 
@@ -22,7 +24,7 @@ func (a *App) execReport(st state, ct *checkedTx, m *subnetv1.MsgReport, bs *blo
 		vote.Arena = canonicalArenaMeasurement(m.GetArena())
 	}
 	sub.Votes = append(sub.Votes, vote)
-	evs := []abcitypes.Event{event(EventReportReceived, "submission_id", u64s(sub.Id),
+	evs := []abcitypes.Event{wire.Event(wire.EventReportReceived, "submission_id", u64s(sub.Id),
 		"validator", a.chain.gen.Validators[ct.validator].Name)}
 	evs = append(evs, a.settle(st, sub, false, bs)...)
 	st.save(keySubmission(sub.Id), sub)
@@ -82,7 +84,7 @@ func (a *App) settle(st state, sub *subnetv1.Submission, atDeadline bool, bs *bl
 		sub.Receipt = &subnetv1.Receipt{Height: bs.height, Track: sub.Track, Status: statusExpired,
 			ReportedPower: out.ReportedPower, TotalPower: out.TotalPower,
 			Note: "report deadline reached with at most 1/3 of the voting power reported"}
-		return []abcitypes.Event{event(EventSubmissionExpired, "submission_id", u64s(sub.Id), "uid", u64s(uint64(sub.Uid)),
+		return []abcitypes.Event{wire.Event(wire.EventSubmissionExpired, "submission_id", u64s(sub.Id), "uid", u64s(uint64(sub.Uid)),
 			"reported_power", i64s(out.ReportedPower), "total_power", i64s(out.TotalPower))}
 	}
 	if sub.Track == genesis.TrackArena {

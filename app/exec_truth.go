@@ -2,6 +2,7 @@ package app
 
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/shopspring/decimal"
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -20,7 +21,7 @@ func (a *App) execTruth(st state, ct *checkedTx, m *subnetv1.MsgTruth, bs *block
 	truth := *m
 	truth.MinPrice = fmtDec(mustDec(m.MinPrice))
 	r.Votes = append(r.Votes, &subnetv1.Vote{Validator: uint32(ct.validator), Height: bs.height, Truth: &truth})
-	evs := []abcitypes.Event{event(EventTruthReceived, "evm_chain_id", u64s(m.EvmChainId), "evm_block", u64s(m.EvmBlock),
+	evs := []abcitypes.Event{wire.Event(wire.EventTruthReceived, "evm_chain_id", u64s(m.EvmChainId), "evm_block", u64s(m.EvmBlock),
 		"validator", a.chain.gen.Validators[ct.validator].Name)}
 	evs = append(evs, a.settleTruth(st, r, false, bs)...)
 	st.save(keyTruth(m.EvmChainId, m.EvmBlock), r)

@@ -3,6 +3,8 @@ package app
 import (
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
@@ -21,7 +23,7 @@ func TestEveryMessage(t *testing.T) {
 		r[0].tx(t, msgWorkflowTask(4, 3, 3)), r[1].tx(t, msgArenaTask(5, 3, 3))},
 		anchorTxs(t, r[:3], 1, 99, 1_700_000_001)...)...)
 	mustOK(t, resp)
-	if uid, _ := eventAttr(resp.TxResults[1].Events, EventMinerRegistered, "uid"); uid != "2" {
+	if uid, _ := eventAttr(resp.TxResults[1].Events, wire.EventMinerRegistered, "uid"); uid != "2" {
 		t.Fatalf("second miner uid = %s, want 2", uid)
 	}
 
@@ -81,7 +83,7 @@ func TestEveryMessage(t *testing.T) {
 	if code != QueryOK || g["has_score"] != true {
 		t.Fatalf("gas agent 2 on chain 1 = %v, want a score from its stale prediction", g)
 	}
-	if _, ok := eventAttr(resp.Events, EventEpochWeights, "u16"); !ok {
+	if _, ok := eventAttr(resp.Events, wire.EventEpochWeights, "u16"); !ok {
 		t.Fatalf("no epoch_weights event at height 5: %v", resp.Events)
 	}
 	ep, code := n.query("epoch/latest")

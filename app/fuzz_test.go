@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -19,9 +21,9 @@ func FuzzDecodeTx(f *testing.F) {
 	f.Add(reporter(0).tx(f, msgTruth(1, 2, "3.5", 4)))
 	f.Add([]byte{0x0a, 0x02, 0x22, 0x00, 0x12, 0x00})
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		d, terr := DecodeTx(raw)
+		d, terr := wire.DecodeTx(raw)
 		if terr != nil {
-			if terr.Code == CodeOK || terr.Msg == "" {
+			if terr.Code == wire.CodeOK || terr.Msg == "" {
 				t.Fatalf("rejection without code or message: %+v", terr)
 			}
 			return
@@ -56,13 +58,13 @@ func FuzzValidity(f *testing.F) {
 		bo := newOverlay(base)
 		bs := &blockState{blockCtx: blockCtx{height: n.height + 1, time: blockTime(n.height + 1).Unix()}}
 		res := n.app.deliverTx(bo, raw, bs, blockWriteBudget)
-		if res.Code != CodeOK {
+		if res.Code != wire.CodeOK {
 			if len(bo.writes) != 0 || res.Log == "" {
 				t.Fatalf("rejected tx (code %d) wrote %d entries / empty log", res.Code, len(bo.writes))
 			}
 			return
 		}
-		d, _ := DecodeTx(raw)
+		d, _ := wire.DecodeTx(raw)
 		before := state{newOverlay(base)}.account(d.Body.Sender).NextNonce
 		after := state{bo}.account(d.Body.Sender).NextNonce
 		if after != before+1 {

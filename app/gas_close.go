@@ -2,6 +2,7 @@ package app
 
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/shopspring/decimal"
 
 	"github.com/scoringsubnet/validatord/genesis"
@@ -17,7 +18,7 @@ import (
 // window with its counting prediction or nil.
 func (a *App) closeGasBlock(st state, gc *subnetv1.GasChain, r *subnetv1.TruthRound, minPrice decimal.Decimal, bs *blockState) []abcitypes.Event {
 	counting := a.sweepPredictions(st, gc, r, bs)
-	evs := []abcitypes.Event{event(EventGasWindowClosed, "evm_chain_id", u64s(r.EvmChainId), "evm_block", u64s(r.EvmBlock),
+	evs := []abcitypes.Event{wire.Event(wire.EventGasWindowClosed, "evm_chain_id", u64s(r.EvmChainId), "evm_block", u64s(r.EvmBlock),
 		"min_price", r.MinPrice, "timestamp", i64s(r.Timestamp), "counting_predictions", u64s(uint64(len(counting))))}
 	miners := st.counters().Miners
 	for n := uint32(0); n < miners; n++ {
@@ -104,7 +105,7 @@ func (a *App) closeAgent(st state, r *subnetv1.TruthRound, uid uint32, pred *sub
 		rec.Values = append(rec.Values, gasResultFields(*res)...)
 		rec.Score, rec.Status = fmtDec(res.Score), statusScored
 		pa.Score, pa.HasScore = rec.Score, true
-		evs = append(evs, event(EventWindowUpdated, "uid", u64s(uint64(uid)), "track", genesis.TrackGas,
+		evs = append(evs, wire.Event(wire.EventWindowUpdated, "uid", u64s(uint64(uid)), "track", genesis.TrackGas,
 			"evm_chain_id", u64s(r.EvmChainId), "aggregate", rec.Score))
 	}
 	if next.Closed > prevClosed || res != nil || pred != nil {

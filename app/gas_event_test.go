@@ -1,6 +1,10 @@
 package app
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+)
 
 // TestCountedPredictionIsNotScored: a prediction that enters an agent's
 // memory before the memory is full has no score ("absent, not 0",
@@ -22,7 +26,7 @@ func TestCountedPredictionIsNotScored(t *testing.T) {
 	if s, _ := n.query("submission/0"); s["status"] != statusCounted {
 		t.Fatalf("first prediction = %v, want counted", s["status"])
 	}
-	if v, ok := eventAttr(resp.TxResults[2].Events, EventSubmissionScored, "score"); ok {
+	if v, ok := eventAttr(resp.TxResults[2].Events, wire.EventSubmissionScored, "score"); ok {
 		t.Fatalf("a counted prediction was announced as scored with score %s", v)
 	}
 	mustOK(t, n.block(m.tx(t, msgGas(1, 101, "10"))))
@@ -32,7 +36,7 @@ func TestCountedPredictionIsNotScored(t *testing.T) {
 	}
 	resp = n.block(txs...)
 	mustOK(t, resp)
-	if _, ok := eventAttr(resp.TxResults[2].Events, EventSubmissionScored, "score"); !ok {
+	if _, ok := eventAttr(resp.TxResults[2].Events, wire.EventSubmissionScored, "score"); !ok {
 		t.Fatalf("the prediction that filled the memory has no submission_scored event: %v", resp.TxResults[2].Events)
 	}
 }

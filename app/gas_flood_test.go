@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 )
 
@@ -25,7 +27,7 @@ func TestPredictionFloodIsRefused(t *testing.T) {
 		tx := m.next(msgGas(1, b, "5"))
 		chk, _ := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: tx})
 		res := finalizeOnly(t, n, n.height+1, [][]byte{tx})
-		if chk.Code != CodeEVMChainUnanchored || res.TxResults[0].Code != CodeEVMChainUnanchored {
+		if chk.Code != wire.CodeEVMChainUnanchored || res.TxResults[0].Code != wire.CodeEVMChainUnanchored {
 			t.Fatalf("prediction for block %d before the anchor: CheckTx %d, block %d; want 41", b, chk.Code, res.TxResults[0].Code)
 		}
 	}
@@ -37,22 +39,22 @@ func TestPredictionFloodIsRefused(t *testing.T) {
 			t.Fatalf("prediction for block %d: code %d (%s), want %d", block, got, res.TxResults[0].Log, code)
 		}
 	}
-	expect(99, CodeEVMBlockClosed)
-	expect(100, CodeOK)
-	expect(107, CodeOK)
-	expect(108, CodePredictionTooFar)
+	expect(99, wire.CodeEVMBlockClosed)
+	expect(100, wire.CodeOK)
+	expect(107, wire.CodeOK)
+	expect(108, wire.CodePredictionTooFar)
 	// The truth of 103 moves the window to 104 … 111.
 	var txs [][]byte
 	for _, v := range r {
 		txs = append(txs, v.tx(t, msgTruth(1, 103, "1", 1_700_000_100)))
 	}
 	mustOK(t, n.block(txs...))
-	expect(103, CodeEVMBlockClosed)
-	expect(111, CodeOK)
-	expect(112, CodePredictionTooFar)
+	expect(103, wire.CodeEVMBlockClosed)
+	expect(111, wire.CodeOK)
+	expect(112, wire.CodePredictionTooFar)
 	// 8453 was never anchored.
 	res := finalizeOnly(t, n, n.height+1, [][]byte{m.next(msgGas(8453, 1, "5"))})
-	if res.TxResults[0].Code != CodeEVMChainUnanchored {
+	if res.TxResults[0].Code != wire.CodeEVMChainUnanchored {
 		t.Fatalf("chain 8453: code %d, want 41", res.TxResults[0].Code)
 	}
 }

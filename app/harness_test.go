@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	cmtcrypto "github.com/cometbft/cometbft/proto/tendermint/crypto"
 
@@ -103,8 +105,8 @@ func (n *node) block(txs ...[]byte) *abcitypes.ResponseFinalizeBlock {
 func mustOK(t testing.TB, resp *abcitypes.ResponseFinalizeBlock) {
 	t.Helper()
 	for i, r := range resp.TxResults {
-		if r.Code != CodeOK {
-			t.Fatalf("tx %d: code %d (%s): %s", i, r.Code, CodeName(r.Code), r.Log)
+		if r.Code != wire.CodeOK {
+			t.Fatalf("tx %d: code %d (%s): %s", i, r.Code, wire.CodeName(r.Code), r.Log)
 		}
 	}
 }
@@ -141,7 +143,7 @@ func (s *signer) pub() []byte { return s.key.Public().(ed25519.PublicKey) }
 // tx signs msg with the next nonce.
 func (s *signer) tx(t testing.TB, msg *subnetv1.Msg) []byte {
 	t.Helper()
-	bz, err := SignTx(testChainID, s.key, s.nonce, msg)
+	bz, err := wire.SignTx(testChainID, s.key, s.nonce, msg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package app
 import (
 	"crypto/ed25519"
 	"testing"
+
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // BenchmarkEntryLanes: the cost of adding one (key, value) entry to the app
@@ -19,9 +21,9 @@ func BenchmarkEntryLanes(b *testing.B) {
 func BenchmarkVerify(b *testing.B) {
 	s := newSigner("bench")
 	body := make([]byte, 150)
-	sig := ed25519.Sign(s.key, SignBytes(body))
+	sig := ed25519.Sign(s.key, wire.SignBytes(body))
 	for i := 0; i < b.N; i++ {
-		if !ed25519.Verify(s.pub(), SignBytes(body), sig) {
+		if !ed25519.Verify(s.pub(), wire.SignBytes(body), sig) {
 			b.Fatal("verify")
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 )
 
@@ -23,7 +25,7 @@ func TestCheckTxHeightHonoursInitialHeight(t *testing.T) {
 	}
 	r := reporter(0)
 	chk, _ := a.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: r.tx(t, msgWorkflowTask(4, 1, 1))})
-	if chk.Code != CodeOK {
+	if chk.Code != wire.CodeOK {
 		t.Fatalf("CheckTx: %d %s", chk.Code, chk.Log)
 	}
 	task, ok := state{a.check}.task(0)
@@ -54,13 +56,13 @@ func TestCheckTxRefusesTxBeyondBlockBudget(t *testing.T) {
 	tx := m.next(msgRegister())
 	mempoolTxBudget = 200 // a registration writes account, counters and miner: more than 200 bytes
 	chk, _ := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: tx})
-	if chk.Code != CodeBlockFull {
+	if chk.Code != wire.CodeBlockFull {
 		t.Fatalf("CheckTx code %d (%s), want block_full", chk.Code, chk.Log)
 	}
 	mempoolTxBudget = 1000 // each registration alone fits; three of them together do not
 	for i := 0; i < 3; i++ {
 		s := newSigner("miner-" + string(rune('b'+i)))
-		if chk, _ := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: s.tx(t, msgRegister())}); chk.Code != CodeOK {
+		if chk, _ := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: s.tx(t, msgRegister())}); chk.Code != wire.CodeOK {
 			t.Fatalf("registration %d: code %d (%s)", i, chk.Code, chk.Log)
 		}
 	}

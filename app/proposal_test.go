@@ -5,6 +5,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 )
 
@@ -90,18 +92,18 @@ func TestCheckTxSequentialNonces(t *testing.T) {
 	reg := a.tx(t, msgRegister())
 	sub := a.tx(t, msgWorkflowSubmit(0, 0))
 	for i, tx := range [][]byte{task, reg, sub} {
-		if c := check(tx); c != CodeOK {
+		if c := check(tx); c != wire.CodeOK {
 			t.Fatalf("tx %d: code %d", i, c)
 		}
 	}
-	if c := check(reg); c != CodeNonceUsed {
+	if c := check(reg); c != wire.CodeNonceUsed {
 		t.Fatalf("replay in the mempool: code %d, want nonce_used", c)
 	}
 	mustOK(t, n.block(task, reg))
-	if c := check(sub); c != CodeOK {
+	if c := check(sub); c != wire.CodeOK {
 		t.Fatalf("after commit the queued submit must still pass: code %d", c)
 	}
-	if c := check(reg); c != CodeNonceUsed {
+	if c := check(reg); c != wire.CodeNonceUsed {
 		t.Fatalf("committed tx again: code %d", c)
 	}
 }

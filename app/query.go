@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 )
 
@@ -58,7 +60,7 @@ var queryRoutes = map[string]struct {
 func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcitypes.ResponseQuery, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	resp = &abcitypes.ResponseQuery{Height: a.height, Codespace: Codespace}
+	resp = &abcitypes.ResponseQuery{Height: a.height, Codespace: wire.Codespace}
 	defer func() {
 		if r := recover(); r != nil {
 			resp.Code, resp.Log, resp.Value = QueryInternal, fmt.Sprintf("query %q failed: %v", req.Path, r), nil

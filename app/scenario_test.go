@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	"github.com/cockroachdb/datadriven"
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/shopspring/decimal"
@@ -302,7 +304,7 @@ func (s *scenario) block(a args) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "height %d time %d\n", h, ts)
 	for i, r := range resp.TxResults {
-		if r.Code == CodeOK {
+		if r.Code == wire.CodeOK {
 			fmt.Fprintf(&b, "tx %d: ok\n", i)
 		} else {
 			fmt.Fprintf(&b, "tx %d: code %d %s\n", i, r.Code, r.Log)

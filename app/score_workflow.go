@@ -2,6 +2,7 @@ package app
 
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/shopspring/decimal"
 
 	"github.com/scoringsubnet/validatord/genesis"
@@ -81,7 +82,7 @@ func workflowParamFields(p scoring.WorkflowParams) fields {
 }
 
 func scoredEvent(sub *subnetv1.Submission, score decimal.Decimal) abcitypes.Event {
-	return event(EventSubmissionScored, "submission_id", u64s(sub.Id), "uid", u64s(uint64(sub.Uid)),
+	return wire.Event(wire.EventSubmissionScored, "submission_id", u64s(sub.Id), "uid", u64s(uint64(sub.Uid)),
 		"track", sub.Track, "score", fmtDec(score))
 }
 
@@ -100,6 +101,6 @@ func (a *App) pushWindow(st state, track byte, uid uint32, score decimal.Decimal
 	if track == windowArena {
 		name, agg = genesis.TrackArena, w.Mean()
 	}
-	return []abcitypes.Event{event(EventWindowUpdated, "uid", u64s(uint64(uid)), "track", name,
+	return []abcitypes.Event{wire.Event(wire.EventWindowUpdated, "uid", u64s(uint64(uid)), "track", name,
 		"tasks_seen", u64s(w.TasksSeen), "aggregate", fmtDec(agg))}, nil
 }

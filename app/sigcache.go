@@ -3,6 +3,8 @@ package app
 import (
 	"crypto/ed25519"
 	"crypto/sha256"
+
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // sigCacheSize bounds the verified-signature cache; when full it starts over.
@@ -23,7 +25,7 @@ func (c *sigCache) verify(txHash [32]byte, sender, body, sig []byte, remember bo
 	if _, ok := c.seen[txHash]; ok {
 		return true
 	}
-	if len(sig) != ed25519.SignatureSize || !ed25519.Verify(sender, SignBytes(body), sig) {
+	if len(sig) != ed25519.SignatureSize || !ed25519.Verify(sender, wire.SignBytes(body), sig) {
 		return false
 	}
 	if remember {

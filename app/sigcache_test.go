@@ -1,6 +1,10 @@
 package app
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+)
 
 // TestSigCache: a remembered good signature is a hit; a bad signature is
 // never remembered and always fails; without remember nothing is stored;
@@ -9,7 +13,7 @@ func TestSigCache(t *testing.T) {
 	s := newSigner("cache")
 	body := []byte("body")
 	sig := signAt(testChainID, s.key, s.pub(), 0, msgRegister())
-	d, _ := DecodeTx(sig)
+	d, _ := wire.DecodeTx(sig)
 	good, bad := d.Tx.Signature, make([]byte, 64)
 	c := newSigCache()
 	h := txHash([]byte("tx-1"))

@@ -1,6 +1,10 @@
 package app
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+)
 
 // TestTruthCloseAtDeadlineIsBounded: closing an EVM block at a truth round's
 // deadline writes every open prediction it sweeps, which no transaction
@@ -23,7 +27,7 @@ func TestTruthCloseAtDeadlineIsBounded(t *testing.T) {
 	// Two of three validators (exactly 2/3): pending until the deadline, height 4.
 	mustOK(t, n.block(r[0].tx(t, msgTruth(1, 100, "10", 1_700_000_100)), r[1].tx(t, msgTruth(1, 100, "10", 1_700_000_100))))
 	resp := n.block()
-	if _, ok := eventAttr(resp.Events, EventGasWindowClosed, "evm_block"); ok {
+	if _, ok := eventAttr(resp.Events, wire.EventGasWindowClosed, "evm_block"); ok {
 		t.Fatalf("the close past the limit happened: %v", resp.Events)
 	}
 	base, _ := n.app.base()

@@ -1,6 +1,10 @@
 package app
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+)
 
 // TestTruthBeforeLastCloseExpires: truths for block 20 cast before block 10
 // closed (at 200) aggregate to timestamp 100 < 200; the round expires
@@ -20,7 +24,7 @@ func TestTruthBeforeLastCloseExpires(t *testing.T) {
 		t.Fatalf("chain 1 closed at %d/%d, want block 10 at 200", gc.LastClosedBlock, gc.LastTimestamp)
 	}
 	resp := finalizeOnly(t, n, n.height+1, [][]byte{newSigner("x").next(msgRegister()), reporter(3).next(msgTruth(1, 20, "10", 300))})
-	if resp.TxResults[1].Code != CodeEVMBlockClosed {
+	if resp.TxResults[1].Code != wire.CodeEVMBlockClosed {
 		t.Fatalf("truth for an expired round: code %d, want evm_block_closed", resp.TxResults[1].Code)
 	}
 }

@@ -3,44 +3,46 @@ package app
 import (
 	"fmt"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-func (a *App) checkSubmit(st state, ct *checkedTx, m *subnetv1.MsgSubmit, bc blockCtx) *TxError {
+func (a *App) checkSubmit(st state, ct *checkedTx, m *subnetv1.MsgSubmit, bc blockCtx) *wire.TxError {
 	if !ct.account.Miner {
-		return reject(CodeNotMiner, fmt.Sprintf("submit: sender %x is not a registered miner", ct.Body.Sender))
+		return wire.Reject(wire.CodeNotMiner, fmt.Sprintf("submit: sender %x is not a registered miner", ct.Body.Sender))
 	}
 	uid := ct.account.Uid
 	switch k := m.Kind.(type) {
 	case *subnetv1.MsgSubmit_Workflow:
 		if k.Workflow == nil {
-			return reject(CodeEmptyMsg, "submit.workflow is empty")
+			return wire.Reject(wire.CodeEmptyMsg, "submit.workflow is empty")
 		}
 		w := k.Workflow
-		return firstErr(
+		return wire.FirstErr(
 			a.checkTaskOpen(st, w.TaskId, uid, genesis.TrackWorkflow, bc),
-			count("declared_retry_budget", w.DeclaredRetryBudget, false),
+			wire.Count("declared_retry_budget", w.DeclaredRetryBudget, false),
 			checkArtifact(w.ArtifactHash))
 	case *subnetv1.MsgSubmit_Arena:
 		if k.Arena == nil {
-			return reject(CodeEmptyMsg, "submit.arena is empty")
+			return wire.Reject(wire.CodeEmptyMsg, "submit.arena is empty")
 		}
-		return firstErr(
+		return wire.FirstErr(
 			a.checkTaskOpen(st, k.Arena.TaskId, uid, genesis.TrackArena, bc),
 			checkArtifact(k.Arena.ArtifactHash))
 	case *subnetv1.MsgSubmit_Gas:
 		if k.Gas == nil {
-			return reject(CodeEmptyMsg, "submit.gas is empty")
+			return wire.Reject(wire.CodeEmptyMsg, "submit.gas is empty")
 		}
 		return a.checkPrediction(st, k.Gas, uid)
 	}
-	return reject(CodeEmptyMsg, "submit has no content")
+	return wire.Reject(wire.CodeEmptyMsg, "submit has no content")
 }
 
-func checkArtifact(h []byte) *TxError {
-	if len(h) != ArtifactHashSize {
-		return reject(CodeBadArtifactHash, fmt.Sprintf("artifact_hash has %d bytes, want %d", len(h), ArtifactHashSize))
+func checkArtifact(h []byte) *wire.TxError {
+	if len(h) != wire.ArtifactHashSize {
+		return wire.Reject(wire.CodeBadArtifactHash, fmt.Sprintf("artifact_hash has %d bytes, want %d", len(h), wire.ArtifactHashSize))
 	}
 	return nil
 }
@@ -55,22 +57,22 @@ func taskTrack(t *subnetv1.Task) string {
 
 // checkTaskOpen: the task exists, is of the track, is open for submissions
 // at this height, and the miner has not submitted to it yet.
-func (a *App) checkTaskOpen(st state, id uint64, uid uint32, track string, bc blockCtx) *TxError {
+func (a *App) checkTaskOpen(st state, id uint64, uid uint32, track string, bc blockCtx) *wire.TxError {
 	if terr := a.requireTrack(track); terr != nil {
 		return terr
 	}
 	t, ok := st.task(id)
 	if !ok {
-		return reject(CodeUnknownTask, fmt.Sprintf("task_id = %d: no such task", id))
+		return wire.Reject(wire.CodeUnknownTask, fmt.Sprintf("task_id = %d: no such task", id))
 	}
 	if got := taskTrack(t); got != track {
-		return reject(CodeWrongKind, fmt.Sprintf("task_id = %d is a %s task, not %s", id, got, track))
+		return wire.Reject(wire.CodeWrongKind, fmt.Sprintf("task_id = %d is a %s task, not %s", id, got, track))
 	}
 	if bc.height > t.SubmitDeadline {
-		return reject(CodeSubmissionDeadline, fmt.Sprintf("task_id = %d: submissions closed at height %d (now %d)", id, t.SubmitDeadline, bc.height))
+		return wire.Reject(wire.CodeSubmissionDeadline, fmt.Sprintf("task_id = %d: submissions closed at height %d (now %d)", id, t.SubmitDeadline, bc.height))
 	}
 	if sub, dup := st.taskMiner(id, uid); dup {
-		return reject(CodeDuplicateSubmission, fmt.Sprintf("uid %d already submitted %d for task %d", uid, sub, id))
+		return wire.Reject(wire.CodeDuplicateSubmission, fmt.Sprintf("uid %d already submitted %d for task %d", uid, sub, id))
 	}
 	return nil
 }
@@ -78,35 +80,35 @@ func (a *App) checkTaskOpen(st state, id uint64, uid uint32, track string, bc bl
 // checkPrediction: gas track on, known EVM chain, positive price, a chain
 // anchored by a closed block, a block whose window is still open and not too
 // far ahead, one prediction per agent per block.
-func (a *App) checkPrediction(st state, g *subnetv1.GasPredict, uid uint32) *TxError {
+func (a *App) checkPrediction(st state, g *subnetv1.GasPredict, uid uint32) *wire.TxError {
 	if terr := a.requireTrack(genesis.TrackGas); terr != nil {
 		return terr
 	}
 	if !a.chain.hasGasChain(g.EvmChainId) {
-		return reject(CodeUnknownEVMChain, fmt.Sprintf("evm_chain_id = %d: not in chain.gas_chains", g.EvmChainId))
+		return wire.Reject(wire.CodeUnknownEVMChain, fmt.Sprintf("evm_chain_id = %d: not in chain.gas_chains", g.EvmChainId))
 	}
-	if _, terr := positiveAmount("price", g.Price); terr != nil {
+	if _, terr := wire.PositiveAmount("price", g.Price); terr != nil {
 		return terr
 	}
 	gc := st.gasChain(g.EvmChainId)
 	if !gc.HasClosed {
-		return reject(CodeEVMChainUnanchored, fmt.Sprintf("evm_chain_id = %d: no EVM block closed yet; predictions open once validators' truth closes the first one", g.EvmChainId))
+		return wire.Reject(wire.CodeEVMChainUnanchored, fmt.Sprintf("evm_chain_id = %d: no EVM block closed yet; predictions open once validators' truth closes the first one", g.EvmChainId))
 	}
 	if g.EvmBlock <= gc.LastClosedBlock {
-		return reject(CodeEVMBlockClosed, fmt.Sprintf("evm_block = %d: chain %d is closed up to block %d", g.EvmBlock, g.EvmChainId, gc.LastClosedBlock))
+		return wire.Reject(wire.CodeEVMBlockClosed, fmt.Sprintf("evm_block = %d: chain %d is closed up to block %d", g.EvmBlock, g.EvmChainId, gc.LastClosedBlock))
 	}
 	// Every open prediction lies in (last closed, last closed + ahead], so a
 	// close sweeps at most ahead × max_uids of them (genesis.GasCloseBytes).
 	ahead := a.chain.gen.Chain.MaxPredictionAhead
 	if g.EvmBlock-gc.LastClosedBlock > ahead {
-		return reject(CodePredictionTooFar, fmt.Sprintf("evm_block = %d: more than %d blocks past the last closed block %d", g.EvmBlock, ahead, gc.LastClosedBlock))
+		return wire.Reject(wire.CodePredictionTooFar, fmt.Sprintf("evm_block = %d: more than %d blocks past the last closed block %d", g.EvmBlock, ahead, gc.LastClosedBlock))
 	}
 	if r, ok := st.truth(g.EvmChainId, g.EvmBlock); ok && r.Status != statusPending {
-		return reject(CodeEVMBlockClosed, fmt.Sprintf("evm_block = %d: its truth round is %s", g.EvmBlock, r.Status))
+		return wire.Reject(wire.CodeEVMBlockClosed, fmt.Sprintf("evm_block = %d: its truth round is %s", g.EvmBlock, r.Status))
 	}
 	for _, p := range st.predictions(g.EvmChainId, g.EvmBlock).Items {
 		if p.Uid == uid {
-			return reject(CodeDuplicateSubmission, fmt.Sprintf("uid %d already predicted block %d of chain %d (submission %d)", uid, g.EvmBlock, g.EvmChainId, p.SubmissionId))
+			return wire.Reject(wire.CodeDuplicateSubmission, fmt.Sprintf("uid %d already predicted block %d of chain %d (submission %d)", uid, g.EvmBlock, g.EvmChainId, p.SubmissionId))
 		}
 	}
 	return nil

@@ -13,9 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	"github.com/shopspring/decimal"
 
-	"github.com/scoringsubnet/validatord/app"
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
@@ -38,20 +39,20 @@ func TestNodeEndToEnd(t *testing.T) {
 		cli(t, "keys", "add", k, "--home", home)
 	}
 	tx := func(typ, key string, args ...string) string { return mustTx(t, home, node, typ, key, args...) }
-	uidA := tx(app.EventMinerRegistered, "uid", "register-miner", "--from", "alice")
-	uidB := tx(app.EventMinerRegistered, "uid", "register-miner", "--from", "bob")
+	uidA := tx(wire.EventMinerRegistered, "uid", "register-miner", "--from", "alice")
+	uidB := tx(wire.EventMinerRegistered, "uid", "register-miner", "--from", "bob")
 	if uidA == uidB {
 		t.Fatalf("both miners got uid %s", uidA)
 	}
 
 	// Workflow: the score read back is the seed formula on the reported inputs.
-	task := tx(app.EventTaskPosted, "task_id", "post-task", "workflow", "--from", "validator", "--total-steps", "4",
+	task := tx(wire.EventTaskPosted, "task_id", "post-task", "workflow", "--from", "validator", "--total-steps", "4",
 		"--max-budget", "2", "--max-latency-seconds", "60", "--submission-blocks", "500", "--report-blocks", "500")
-	sub := tx(app.EventSubmissionAdded, "submission_id", "submit", "workflow", "--from", "alice", "--task-id", task,
+	sub := tx(wire.EventSubmissionAdded, "submission_id", "submit", "workflow", "--from", "alice", "--task-id", task,
 		"--declared-retry-budget", "1", "--artifact-hash", hash32("alice workflow"))
 	report := []string{"report", "workflow", "--from", "validator", "--submission-id", sub, "--output-quality", "0.9",
 		"--steps-completed", "3", "--cost", "0.5", "--latency-seconds", "30", "--retries", "2", "--timeouts", "1", "--hard-failures", "0"}
-	evScore := tx(app.EventSubmissionScored, "score", report...)
+	evScore := tx(wire.EventSubmissionScored, "score", report...)
 	want, err := scoring.ScoreWorkflow(genesis.DefaultGenesis().Workflow, scoring.WorkflowInput{
 		OutputQuality: dec("0.9"), StepsCompleted: 3, TotalSteps: 4, Cost: dec("0.5"), MaxBudget: dec("2"),
 		LatencySeconds: dec("30"), MaxLatencySeconds: dec("60"), Retries: 2, DeclaredRetryBudget: 1, Timeouts: 1,
@@ -81,12 +82,12 @@ func TestNodeEndToEnd(t *testing.T) {
 		args []string
 		code uint32
 	}{
-		{"report on a scored submission", report, app.CodeSubmissionFinal},
-		{"miner reports", append(append([]string{}, report[:3]...), append([]string{"bob"}, report[4:]...)...), app.CodeNotValidator},
-		{"unknown task", []string{"submit", "workflow", "--from", "bob", "--task-id", "999", "--artifact-hash", hash32("x")}, app.CodeUnknownTask},
-		{"stale nonce", []string{"submit", "workflow", "--from", "alice", "--task-id", task, "--artifact-hash", hash32("replay"), "--nonce", "0"}, app.CodeNonceUsed},
-		{"wrong chain id", []string{"register-miner", "--from", "alice", "--chain-id", "other-chain"}, app.CodeWrongChainID},
-		{"validator registers as a miner", []string{"register-miner", "--from", "validator"}, app.CodeValidatorKey},
+		{"report on a scored submission", report, wire.CodeSubmissionFinal},
+		{"miner reports", append(append([]string{}, report[:3]...), append([]string{"bob"}, report[4:]...)...), wire.CodeNotValidator},
+		{"unknown task", []string{"submit", "workflow", "--from", "bob", "--task-id", "999", "--artifact-hash", hash32("x")}, wire.CodeUnknownTask},
+		{"stale nonce", []string{"submit", "workflow", "--from", "alice", "--task-id", task, "--artifact-hash", hash32("replay"), "--nonce", "0"}, wire.CodeNonceUsed},
+		{"wrong chain id", []string{"register-miner", "--from", "alice", "--chain-id", "other-chain"}, wire.CodeWrongChainID},
+		{"validator registers as a miner", []string{"register-miner", "--from", "validator"}, wire.CodeValidatorKey},
 	}
 	for _, r := range refusals {
 		res, code, errOut := cliTx(t, home, node, r.args...)
@@ -97,10 +98,10 @@ func TestNodeEndToEnd(t *testing.T) {
 
 	// Arena: a run is scored 0..100 against the task's baseline.
 	arena := genesis.DefaultGenesis().Arena
-	atask := tx(app.EventTaskPosted, "task_id", "post-task", "arena", "--from", "validator", "--category", arena.Categories[0].Name,
+	atask := tx(wire.EventTaskPosted, "task_id", "post-task", "arena", "--from", "validator", "--category", arena.Categories[0].Name,
 		"--difficulty", arena.Difficulties[0].Name, "--criteria-total", "10", "--submission-blocks", "500", "--report-blocks", "500")
-	asub := tx(app.EventSubmissionAdded, "submission_id", "submit", "arena", "--from", "bob", "--task-id", atask, "--artifact-hash", hash32("bob arena"))
-	tx(app.EventReportReceived, "submission_id", "report", "arena", "--from", "validator", "--submission-id", asub, "--total-tokens", "2500",
+	asub := tx(wire.EventSubmissionAdded, "submission_id", "submit", "arena", "--from", "bob", "--task-id", atask, "--artifact-hash", hash32("bob arena"))
+	tx(wire.EventReportReceived, "submission_id", "report", "arena", "--from", "validator", "--submission-id", asub, "--total-tokens", "2500",
 		"--tool-calls", "8", "--iterations", "3", "--execution-time", "42", "--estimated-cost", "0.05", "--criteria-passed", "9")
 	got = waitScored(t, node, asub) // arena runs are scored at the end of the block
 	if s := dec(got.Receipt.Score); s.Sign() <= 0 || s.Cmp(dec("100")) > 0 {
@@ -113,10 +114,10 @@ func TestNodeEndToEnd(t *testing.T) {
 	// takes predictions only once a block of it is closed.
 	chain := strconv.FormatUint(genesis.DefaultGenesis().Chain.GasChains[0], 10)
 	past := strconv.FormatInt(time.Now().Unix()-3600, 10)
-	tx(app.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", "99", "--min-price", "20", "--timestamp", past)
-	tx(app.EventSubmissionAdded, "submission_id", "submit", "gas", "--from", "bob", "--evm-chain-id", chain, "--evm-block", "100", "--price", "21.5")
+	tx(wire.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", "99", "--min-price", "20", "--timestamp", past)
+	tx(wire.EventSubmissionAdded, "submission_id", "submit", "gas", "--from", "bob", "--evm-chain-id", chain, "--evm-block", "100", "--price", "21.5")
 	future := strconv.FormatInt(time.Now().Unix()+3600, 10)
-	tx(app.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", "100", "--min-price", "20", "--timestamp", future)
+	tx(wire.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", "100", "--min-price", "20", "--timestamp", future)
 	var agent struct {
 		Closed uint64 `json:"closed"`
 		Memory []struct {

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	cmtcrypto "github.com/cometbft/cometbft/proto/tendermint/crypto"
 	"github.com/shopspring/decimal"
@@ -84,7 +86,7 @@ func newRCChain(t *testing.T) *rcChain {
 // tx signs msg with the key of label and its next nonce.
 func (c *rcChain) tx(label string, msg *subnetv1.Msg) []byte {
 	c.t.Helper()
-	bz, err := app.SignTx(rcChainID, rcKey(label), c.nonces[label], msg)
+	bz, err := wire.SignTx(rcChainID, rcKey(label), c.nonces[label], msg)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -103,7 +105,7 @@ func (c *rcChain) block(txs ...[]byte) {
 		c.t.Fatal(err)
 	}
 	for i, r := range resp.TxResults {
-		if r.Code != app.CodeOK {
+		if r.Code != wire.CodeOK {
 			c.t.Fatalf("height %d tx %d: code %d: %s", c.height, i, r.Code, r.Log)
 		}
 	}

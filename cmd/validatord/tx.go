@@ -9,7 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/scoringsubnet/validatord/app"
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	"github.com/scoringsubnet/validatord/internal/keyfile"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -161,7 +162,7 @@ func sendTx(ctx context.Context, f txFlags, msg *subnetv1.Msg) (txResult, error)
 	} else if nonce, err = c.nextNonce(ctx, key.Public().(ed25519.PublicKey)); err != nil {
 		return txResult{}, err
 	}
-	tx, err := app.SignTx(chainID, key, nonce, msg)
+	tx, err := wire.SignTx(chainID, key, nonce, msg)
 	if err != nil {
 		return txResult{}, err
 	}

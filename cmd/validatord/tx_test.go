@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scoringsubnet/validatord/app"
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	"github.com/scoringsubnet/validatord/internal/keyfile"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
@@ -163,7 +164,7 @@ func BenchmarkBuildAndSignTx(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := app.SignTx("bench-1", key, uint64(i), msg); err != nil {
+		if _, err := wire.SignTx("bench-1", key, uint64(i), msg); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,10 +9,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
 
-	"github.com/scoringsubnet/validatord/app"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -118,7 +119,7 @@ func (a *actor) pub() ed25519.PublicKey { return a.key.Public().(ed25519.PublicK
 // broadcast signs msg at the actor's next nonce and hands it to the mempool
 // (broadcast_tx_sync); a transaction refused by CheckTx is an error.
 func (a *actor) broadcast(ctx context.Context, what string, msg *subnetv1.Msg) ([]byte, error) {
-	tx, err := app.SignTx(a.c.id, a.key, a.nonce, msg)
+	tx, err := wire.SignTx(a.c.id, a.key, a.nonce, msg)
 	if err != nil {
 		return nil, err
 	}

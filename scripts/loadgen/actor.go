@@ -8,12 +8,13 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/cometbft/cometbft/crypto/tmhash"
 	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
 	ctypes "github.com/cometbft/cometbft/rpc/core/types"
 
-	"github.com/scoringsubnet/validatord/app"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -62,7 +63,7 @@ func (a *actor) send(ctx context.Context, kind string, msg *subnetv1.Msg) (*ctyp
 		if err := a.g.limit.wait(ctx); err != nil {
 			return nil, err
 		}
-		tx, err := app.SignTx(a.g.net.chainID, a.key, a.nonce, msg)
+		tx, err := wire.SignTx(a.g.net.chainID, a.key, a.nonce, msg)
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +73,7 @@ func (a *actor) send(ctx context.Context, kind string, msg *subnetv1.Msg) (*ctyp
 			a.synced = false
 			return nil, fmt.Errorf("%s: %s: %w: %v", a.name, kind, errUncertain, err)
 		}
-		if code == app.CodeNonceUsed || code == app.CodeNonceFuture {
+		if code == wire.CodeNonceUsed || code == wire.CodeNonceFuture {
 			a.synced = false
 			continue
 		}

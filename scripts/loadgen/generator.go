@@ -10,9 +10,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+
 	ctypes "github.com/cometbft/cometbft/rpc/core/types"
 
-	"github.com/scoringsubnet/validatord/app"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
@@ -86,7 +87,7 @@ func (g *generator) anchor(ctx context.Context, block uint64) {
 		switch {
 		case err == nil:
 			g.commit(res, Record{Kind: "truth", Sender: a.name})
-		case errors.As(err, &rej) && rej.code == app.CodeEVMBlockClosed:
+		case errors.As(err, &rej) && rej.code == wire.CodeEVMBlockClosed:
 		default:
 			g.fail(err)
 		}
@@ -108,9 +109,9 @@ func (g *generator) register(ctx context.Context) {
 		switch {
 		case err == nil:
 			a.registered = true
-			uid, _ := attrU64(&res.TxResult, app.EventMinerRegistered, "uid")
+			uid, _ := attrU64(&res.TxResult, wire.EventMinerRegistered, "uid")
 			g.commit(res, Record{Kind: "register-miner", Sender: a.name, UID: uid})
-		case errors.As(err, &rej) && rej.code == app.CodeAlreadyMiner:
+		case errors.As(err, &rej) && rej.code == wire.CodeAlreadyMiner:
 			a.registered = true
 		default:
 			g.fail(err)
@@ -152,7 +153,7 @@ func (g *generator) postTasks(ctx context.Context, r *round) {
 			if !ok {
 				continue
 			}
-			id, err := attrU64(&res.TxResult, app.EventTaskPosted, "task_id")
+			id, err := attrU64(&res.TxResult, wire.EventTaskPosted, "task_id")
 			if err != nil {
 				g.fail(fmt.Errorf("%s: %w", kind, err))
 				continue
@@ -194,7 +195,7 @@ func (g *generator) submit(ctx context.Context, r *round) {
 			if !ok {
 				continue
 			}
-			sub, err := attrU64(&res.TxResult, app.EventSubmissionAdded, "submission_id")
+			sub, err := attrU64(&res.TxResult, wire.EventSubmissionAdded, "submission_id")
 			if err != nil {
 				g.fail(fmt.Errorf("%s: %w", kind, err))
 				continue

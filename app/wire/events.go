@@ -1,8 +1,6 @@
-package app
+package wire
 
 import (
-	"strconv"
-
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 )
 
@@ -20,14 +18,11 @@ const (
 	EventEpochWeights      = "epoch_weights"
 )
 
-// event builds an event from key, value pairs; every attribute is indexed.
-func event(typ string, kv ...string) abcitypes.Event {
+// Event builds an event from key, value pairs; every attribute is indexed.
+func Event(typ string, kv ...string) abcitypes.Event {
 	ev := abcitypes.Event{Type: typ}
 	for i := 0; i+1 < len(kv); i += 2 {
 		ev.Attributes = append(ev.Attributes, abcitypes.EventAttribute{Key: kv[i], Value: kv[i+1], Index: true})
 	}
 	return ev
 }
-
-func u64s(v uint64) string { return strconv.FormatUint(v, 10) }
-func i64s(v int64) string  { return strconv.FormatInt(v, 10) }

@@ -1,4 +1,4 @@
-package app
+package wire
 
 import (
 	"bytes"
@@ -51,10 +51,10 @@ type DecodedTx struct {
 func DecodeTx(raw []byte) (*DecodedTx, *TxError) {
 	d := &DecodedTx{}
 	if err := d.Tx.Unmarshal(raw); err != nil {
-		return nil, reject(CodeMalformedTx, "tx: "+err.Error())
+		return nil, Reject(CodeMalformedTx, "tx: "+err.Error())
 	}
 	if err := d.Body.Unmarshal(d.Tx.Body); err != nil {
-		return nil, reject(CodeMalformedTx, "tx body: "+err.Error())
+		return nil, Reject(CodeMalformedTx, "tx body: "+err.Error())
 	}
 	if err := canonical(&d.Tx, raw, "tx"); err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ type marshaler interface{ Marshal() ([]byte, error) }
 func canonical(m marshaler, raw []byte, what string) *TxError {
 	again, err := m.Marshal()
 	if err != nil || !bytes.Equal(again, raw) {
-		return reject(CodeNonCanonical, what+": not in canonical protobuf encoding")
+		return Reject(CodeNonCanonical, what+": not in canonical protobuf encoding")
 	}
 	return nil
 }

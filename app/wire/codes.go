@@ -1,0 +1,134 @@
+package wire
+
+import "fmt"
+
+// Result codes of CheckTx and FinalizeBlock. They are part of the chain's
+// interface: never renumber or reuse one; add new codes at the end of the
+// table. docs/codes.md lists them (TestCodesMatchDoc compares the two).
+const (
+	CodeOK                  uint32 = 0
+	CodeMalformedTx         uint32 = 1
+	CodeTxTooLarge          uint32 = 2
+	CodeNonCanonical        uint32 = 3
+	CodeBadSender           uint32 = 4
+	CodeBadSignature        uint32 = 5
+	CodeWrongChainID        uint32 = 6
+	CodeNonceUsed           uint32 = 7
+	CodeNonceFuture         uint32 = 8
+	CodeEmptyMsg            uint32 = 9
+	CodeNotValidator        uint32 = 10
+	CodeNotMiner            uint32 = 11
+	CodeAlreadyMiner        uint32 = 12
+	CodeUIDsFull            uint32 = 13
+	CodeNotNumber           uint32 = 14
+	CodeTooManyPlaces       uint32 = 15
+	CodeDecimalRange        uint32 = 16
+	CodeNegativeCount       uint32 = 17
+	CodeCountRange          uint32 = 18
+	CodeStepsExceedTotal    uint32 = 19
+	CodeCriteriaExceedTotal uint32 = 20
+	CodeBlocksRange         uint32 = 21
+	CodeUnknownCategory     uint32 = 22
+	CodeBadArtifactHash     uint32 = 23
+	CodeTrackDisabled       uint32 = 24
+	CodeUnknownTask         uint32 = 25
+	CodeWrongKind           uint32 = 26
+	CodeSubmissionDeadline  uint32 = 27
+	CodeDuplicateSubmission uint32 = 28
+	CodeUnknownSubmission   uint32 = 29
+	CodeSubmissionFinal     uint32 = 30
+	CodeDuplicateReport     uint32 = 31
+	CodeUnknownEVMChain     uint32 = 32
+	CodeEVMBlockClosed      uint32 = 33
+	CodePredictionTooFar    uint32 = 34
+	CodeDuplicateTruth      uint32 = 35
+	CodeTruthTimeBackwards  uint32 = 36
+	CodeBadBaseline         uint32 = 37
+	CodeReportDeadline      uint32 = 38
+	CodeInternal            uint32 = 39
+	CodeBlockFull           uint32 = 40
+	CodeEVMChainUnanchored  uint32 = 41
+	CodeValidatorKey        uint32 = 42
+)
+
+// CodeInfo is one row of the code table: the number, the short name used in
+// logs, and what it means (the row of docs/codes.md).
+type CodeInfo struct {
+	Code uint32
+	Name string
+	Doc  string
+}
+
+// Codes is the code table, in code order: Codes[i].Code == i.
+var Codes = []CodeInfo{
+	{CodeOK, "ok", "accepted"},
+	{CodeMalformedTx, "malformed_tx", "the bytes are not a `Tx`, or its body is not a `TxBody`"},
+	{CodeTxTooLarge, "tx_too_large", "larger than `chain.max_tx_bytes` (default 16 KiB)"},
+	{CodeNonCanonical, "non_canonical", "decodes, but re-encodes to different bytes (unknown fields, non-minimal varints, …)"},
+	{CodeBadSender, "bad_sender", "sender is not a 32-byte ed25519 public key"},
+	{CodeBadSignature, "bad_signature", "signature missing, not 64 bytes, or not valid over `\"validatord/tx/v1\\0\" ‖ body`"},
+	{CodeWrongChainID, "wrong_chain_id", "`body.chain_id` is not this chain's id"},
+	{CodeNonceUsed, "nonce_used", "nonce below the account's next nonce (replay)"},
+	{CodeNonceFuture, "nonce_future", "nonce above the account's next nonce (gap)"},
+	{CodeEmptyMsg, "empty_msg", "no message, or a message without its content (empty oneof)"},
+	{CodeNotValidator, "not_validator", "PostTask, Report or Truth not signed by a validator's report key"},
+	{CodeNotMiner, "not_miner", "Submit from a key that is not a registered miner"},
+	{CodeAlreadyMiner, "already_miner", "RegisterMiner from a key that already has a uid (checked after code 42)"},
+	{CodeUIDsFull, "uids_full", "all `chain.max_uids` uids are taken"},
+	{CodeNotNumber, "not_number", "a decimal field is not a decimal number"},
+	{CodeTooManyPlaces, "too_many_places", "a decimal field has more than 18 places"},
+	{CodeDecimalRange, "decimal_range", "a decimal field is outside its range (e.g. quality > 1, a price ≤ 0, above 10^15)"},
+	{CodeNegativeCount, "negative_count", "a count is negative"},
+	{CodeCountRange, "count_range", "a count is 0 where it must be positive, above 10^12, or a timestamp ≤ 0"},
+	{CodeStepsExceedTotal, "steps_exceed_total", "`steps_completed` > the task's `total_steps`"},
+	{CodeCriteriaExceedTotal, "criteria_exceed_total", "`criteria_passed` > the task's `criteria_total`"},
+	{CodeBlocksRange, "blocks_range", "`submission_blocks` / `report_blocks` outside [1, chain max]"},
+	{CodeUnknownCategory, "unknown_category", "arena category or difficulty not in the arena params (\"\" = default)"},
+	{CodeBadArtifactHash, "bad_artifact_hash", "`artifact_hash` is not 32 bytes"},
+	{CodeTrackDisabled, "track_disabled", "the message's track does not run on this chain"},
+	{CodeUnknownTask, "unknown_task", "no task with that id"},
+	{CodeWrongKind, "wrong_kind", "submission kind ≠ task kind, report kind ≠ submission kind, or a Report on a gas prediction"},
+	{CodeSubmissionDeadline, "submission_deadline", "height > the task's submission deadline"},
+	{CodeDuplicateSubmission, "duplicate_submission", "the miner already submitted for this task, or already predicted this EVM block"},
+	{CodeUnknownSubmission, "unknown_submission", "no submission with that id"},
+	{CodeSubmissionFinal, "submission_final", "the submission is no longer pending (scored, expired, failed, awaiting end-of-block scoring)"},
+	{CodeDuplicateReport, "duplicate_report", "this validator already reported on this submission"},
+	{CodeUnknownEVMChain, "unknown_evm_chain", "the EVM chain id is not in `chain.gas_chains`"},
+	{CodeEVMBlockClosed, "evm_block_closed", "the EVM block is closed (≤ the last closed block) or its truth round expired"},
+	{CodePredictionTooFar, "prediction_too_far", "the EVM block is more than `chain.max_prediction_ahead` past the last closed block (checked after code 41)"},
+	{CodeDuplicateTruth, "duplicate_truth", "this validator already reported this EVM block's truth"},
+	{CodeTruthTimeBackwards, "truth_time_backwards", "the EVM timestamp is before the last closed block's timestamp"},
+	{CodeBadBaseline, "bad_baseline", "an arena task's default baseline is inconsistent (scoring.ArenaBaseline.Validate)"},
+	{CodeReportDeadline, "report_deadline", "height > the submission's report deadline (a settlement carried to a later block, see \"Block bound\")"},
+	{CodeInternal, "internal", "CheckTx before InitChain; execution never returns it otherwise"},
+	{CodeBlockFull, "block_full", "the tx would take the block's writes past the 8 MiB budget; send it again. CheckTx gives it to a tx that alone writes more than 8 MiB (no block could include it)"},
+	{CodeEVMChainUnanchored, "evm_chain_unanchored", "a prediction on an EVM chain with no closed block yet: validators anchor a chain by posting the truth of a block, and predictions open once that truth is final"},
+	{CodeValidatorKey, "validator_key", "RegisterMiner from a validator's report key (a validator would report on its own submissions)"},
+}
+
+// CodeName returns the short name of a code ("unknown" for codes not defined).
+func CodeName(code uint32) string {
+	if int(code) < len(Codes) {
+		return Codes[code].Name
+	}
+	return "unknown"
+}
+
+// Codespace tags this application's result codes.
+const Codespace = "subnet"
+
+// TxError is a rejection: a stable code and a message naming what was wrong.
+type TxError struct {
+	Code uint32
+	Msg  string
+}
+
+func (e *TxError) Error() string { return CodeName(e.Code) + ": " + e.Msg }
+
+// Reject returns a rejection with a code and a message naming what was wrong.
+func Reject(code uint32, msg string) *TxError { return &TxError{Code: code, Msg: msg} }
+
+// Rejectf is Reject with a formatted message.
+func Rejectf(code uint32, format string, args ...any) *TxError {
+	return &TxError{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
