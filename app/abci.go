@@ -5,7 +5,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/budget"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
@@ -40,21 +43,21 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	if err := matchValidators(gen, req.Validators); err != nil {
 		return nil, err
 	}
-	chain, err := newChainConfig(req.ChainId, gen)
+	chain, err := track.NewChain(req.ChainId, gen)
 	if err != nil {
 		return nil, err
 	}
-	snap := snapshot{a.snap}
-	ov := newOverlay(snap)
-	ov.set(keyGenesis, append([]byte(nil), req.AppStateBytes...))
-	ov.set(keyChainID, []byte(req.ChainId))
-	state{ov}.save(keyCounters, &subnetv1.Counters{})
+	snap := store.Snapshot{Txn: a.snap}
+	ov := store.NewOverlay(snap)
+	ov.Set(store.KeyGenesis, append([]byte(nil), req.AppStateBytes...))
+	ov.Set(store.KeyChainID, []byte(req.ChainId))
+	store.State{O: ov}.Save(store.KeyCounters, &subnetv1.Counters{})
 	a.chain, a.genesis = chain, ov
 	a.initialHeight = max(req.InitialHeight, 1)
-	a.genesisLanes = applyOverlay(a.lanes, ov, snap)
+	a.genesisLanes = store.ApplyOverlay(a.lanes, ov, snap)
 	a.pending, a.proposals = nil, nil
 	a.resetCheck()
-	return &abcitypes.ResponseInitChain{AppHash: a.genesisLanes.sum()}, nil
+	return &abcitypes.ResponseInitChain{AppHash: a.genesisLanes.Sum()}, nil
 }
 
 // matchValidators requires CometBFT's genesis validators to be exactly the
@@ -90,8 +93,8 @@ func (a *App) CheckTx(_ context.Context, req *abcitypes.RequestCheckTx) (*abcity
 	if a.chain == nil {
 		return &abcitypes.ResponseCheckTx{Code: wire.CodeInternal, Log: errNotInitialised.Error(), Codespace: wire.Codespace}, nil
 	}
-	bs := &blockState{blockCtx: blockCtx{height: a.nextHeight(), mempool: true}}
-	r := a.deliverTx(a.check, req.Tx, bs, -mempoolTxBudget)
+	blk := &track.Block{Height: a.nextHeight(), Mempool: true}
+	r := a.deliverTx(a.check, req.Tx, blk, budget.NewMeter(a.limits, a.check))
 	return &abcitypes.ResponseCheckTx{Code: r.Code, Log: r.Log, Codespace: r.Codespace}, nil
 }
 
@@ -104,15 +107,16 @@ func (a *App) PrepareProposal(_ context.Context, req *abcitypes.RequestPreparePr
 		return nil, errNotInitialised
 	}
 	base, _ := a.base()
-	bo := newOverlay(base)
-	bs := &blockState{blockCtx: blockCtx{height: req.Height, time: req.Time.Unix()}}
+	bo := store.NewOverlay(base)
+	blk := &track.Block{Height: req.Height, Time: req.Time.Unix()}
+	m := budget.NewMeter(a.limits, bo)
 	var kept [][]byte
 	var total int64
 	for _, tx := range req.Txs {
 		if total+int64(len(tx)) > req.MaxTxBytes {
 			continue
 		}
-		if a.deliverTx(bo, tx, bs, blockWriteBudget).Code != wire.CodeOK {
+		if a.deliverTx(bo, tx, blk, m).Code != wire.CodeOK {
 			continue
 		}
 		kept = append(kept, tx)
@@ -157,4 +161,14 @@ func (a *App) FinalizeBlock(_ context.Context, req *abcitypes.RequestFinalizeBlo
 	a.pending = res
 	a.crashAt(CrashFinalizeEnd, req.Height)
 	return &abcitypes.ResponseFinalizeBlock{TxResults: res.txResults, Events: res.events, AppHash: res.appHash}, nil
+}
+
+// nextHeight is the height of the next block, which CheckTx validates
+// against: the committed height + 1, or InitChain's initial height before
+// the first commit (CometBFT may start a chain above height 1).
+func (a *App) nextHeight() int64 {
+	if a.height == 0 && a.initialHeight > 1 {
+		return a.initialHeight
+	}
+	return a.height + 1
 }

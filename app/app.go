@@ -9,8 +9,11 @@ import (
 	cmtlog "github.com/cometbft/cometbft/libs/log"
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/budget"
 )
 
 // AppVersion is the application protocol version reported by Info.
@@ -20,13 +23,9 @@ const AppVersion uint64 = 1
 const Version = "validatord/app v1"
 
 // memTableSize sizes badger's memtable: the largest transaction badger
-// accepts is 15% of it (19.2 MiB here), which bounds a block's writes
-// (blockWriteBudget plus the end of block; see docs/codes.md, "block bound").
+// accepts is 15% of it (budget.MaxTxnBytes, 19.2 MiB), which bounds a
+// block's writes (docs/codes.md, "Block bound").
 const memTableSize = 128 << 20
-
-// blockWriteBudget bounds the bytes the transactions of one block may write
-// (overlay.size), leaving room for the end of block and genesis.
-const blockWriteBudget = 8 << 20
 
 // App is the ABCI application. All ABCI methods hold one mutex: CometBFT's
 // local client already serialises them; the lock keeps that true for any client.
@@ -37,21 +36,22 @@ type App struct {
 	db     *badger.DB
 	logger cmtlog.Logger
 	crash  CrashPoint
+	limits budget.Limits
 
 	// Committed state.
 	height  int64
 	appHash []byte
-	lanes   lanes
+	lanes   store.Lanes
 	snap    *badger.Txn
 
-	chain         *chainConfig // nil until InitChain (or a committed genesis)
-	genesis       *overlay     // InitChain's writes until the first Commit
-	genesisLanes  lanes
+	chain         *track.Chain   // nil until InitChain (or a committed genesis)
+	genesis       *store.Overlay // InitChain's writes until the first Commit
+	genesisLanes  store.Lanes
 	initialHeight int64 // InitChain's initial height: the first block's height
 
 	pending   *blockResult            // FinalizeBlock's result awaiting Commit
 	proposals map[string]*blockResult // ProcessProposal results by block hash
-	check     *overlay                // CheckTx state, reset on Commit
+	check     *store.Overlay          // CheckTx state, reset on Commit
 	sigs      *sigCache               // signatures verified by CheckTx
 }
 
@@ -63,6 +63,10 @@ func New(cfg Config) (*App, error) {
 	crash, err := ParseCrashPoint(cfg.CrashPoint)
 	if err != nil {
 		return nil, err
+	}
+	limits := cfg.Limits.OrDefault()
+	if err := limits.Validate(); err != nil {
+		return nil, fmt.Errorf("app: %w", err)
 	}
 	logger := cfg.Logger
 	if logger == nil {
@@ -77,7 +81,7 @@ func New(cfg Config) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("app: open state %q: %w", cfg.DataDir, err)
 	}
-	a := &App{db: db, logger: logger, crash: crash, sigs: newSigCache()}
+	a := &App{db: db, logger: logger, crash: crash, limits: limits, sigs: newSigCache()}
 	if err := a.load(); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -88,16 +92,16 @@ func New(cfg Config) (*App, error) {
 // load reads the committed meta and genesis, and opens the read snapshot.
 func (a *App) load() error {
 	a.snap = a.db.NewTransaction(false)
-	st := state{newOverlay(snapshot{a.snap})}
+	st := store.State{O: store.NewOverlay(store.Snapshot{Txn: a.snap})}
 	meta := &subnetv1.Meta{}
-	if st.load(keyMeta, meta) {
-		l, err := decodeLanes(meta.Lanes)
+	if st.Load(store.KeyMeta, meta) {
+		l, err := store.DecodeLanes(meta.Lanes)
 		if err != nil {
 			return err
 		}
 		a.height, a.appHash, a.lanes = meta.Height, meta.AppHash, l
 	}
-	raw, ok := st.o.get(keyGenesis)
+	raw, ok := st.O.Get(store.KeyGenesis)
 	if !ok {
 		a.resetCheck()
 		return nil
@@ -106,8 +110,8 @@ func (a *App) load() error {
 	if err != nil {
 		return fmt.Errorf("app: stored genesis: %w", err)
 	}
-	chainID, _ := st.o.get(keyChainID)
-	if a.chain, err = newChainConfig(string(chainID), gen); err != nil {
+	chainID, _ := st.O.Get(store.KeyChainID)
+	if a.chain, err = track.NewChain(string(chainID), gen); err != nil {
 		return err
 	}
 	a.resetCheck()
@@ -132,16 +136,16 @@ func (a *App) Close() error {
 
 // base is the state blocks build on: committed state, plus InitChain's
 // writes before the first Commit.
-func (a *App) base() (reader, lanes) {
+func (a *App) base() (store.Reader, store.Lanes) {
 	if a.genesis != nil {
 		return a.genesis, a.genesisLanes
 	}
-	return snapshot{a.snap}, a.lanes
+	return store.Snapshot{Txn: a.snap}, a.lanes
 }
 
 func (a *App) resetCheck() {
 	b, _ := a.base()
-	a.check = newOverlay(b)
+	a.check = store.NewOverlay(b)
 }
 
 // Height and AppHash report the committed position (for tools and tests).

@@ -2,18 +2,23 @@ package app
 
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/budget"
 )
 
 // blockResult is one block executed into an overlay, awaiting Commit.
 type blockResult struct {
 	height    int64
-	overlay   *overlay
-	lanes     lanes
+	overlay   *store.Overlay
+	lanes     store.Lanes
 	appHash   []byte
 	txResults []*abcitypes.ExecTxResult
 	events    []abcitypes.Event
 	rejected  int
+	carried   []string // end-of-block steps that carried work to the next block
 }
 
 // executeBlock runs the block's transactions in order, each validated
@@ -22,43 +27,50 @@ type blockResult struct {
 // nonce), then the end of block, then the app hash over the full state.
 func (a *App) executeBlock(height, time int64, txs [][]byte) *blockResult {
 	base, baseLanes := a.base()
-	bo := newOverlay(base)
-	bs := &blockState{blockCtx: blockCtx{height: height, time: time}}
+	bo := store.NewOverlay(base)
+	blk := &track.Block{Height: height, Time: time}
+	m := budget.NewMeter(a.limits, bo)
 	res := &blockResult{height: height, overlay: bo, txResults: make([]*abcitypes.ExecTxResult, len(txs))}
 	for i, raw := range txs {
-		res.txResults[i] = a.deliverTx(bo, raw, bs, blockWriteBudget)
+		res.txResults[i] = a.deliverTx(bo, raw, blk, m)
 		if res.txResults[i].Code != wire.CodeOK {
 			res.rejected++
 		}
 	}
-	res.events = a.endBlock(state{bo}, bs)
-	res.lanes = applyOverlay(baseLanes, bo, base)
-	res.appHash = res.lanes.sum()
+	res.events, res.carried = a.endBlock(a.env(bo, blk), m)
+	res.lanes = store.ApplyOverlay(baseLanes, bo, base)
+	res.appHash = res.lanes.Sum()
 	return res
 }
 
-// deliverTx validates and applies one transaction inside bo. With a budget
-// > 0 a transaction that would take bo's writes past it is rejected; with a
-// budget < 0 (CheckTx) one whose own writes exceed −budget is rejected.
-func (a *App) deliverTx(bo *overlay, raw []byte, bs *blockState, budget int) *abcitypes.ExecTxResult {
-	to := newOverlay(bo)
-	st := state{to}
-	ct, terr := a.validate(st, raw, bs.blockCtx)
+// env is the track units' view of the overlay o in block blk.
+func (a *App) env(o *store.Overlay, blk *track.Block) track.Env {
+	return track.Env{Chain: a.chain, St: store.State{O: o}, Block: blk}
+}
+
+// deliverTx validates and applies one transaction inside bo. In a block
+// (blk.Mempool unset) a transaction that would take the block's writes past
+// the meter's budget is rejected; in CheckTx one whose own writes could fit
+// no block is.
+func (a *App) deliverTx(bo *store.Overlay, raw []byte, blk *track.Block, m *budget.Meter) *abcitypes.ExecTxResult {
+	to := store.NewOverlay(bo)
+	env := a.env(to, blk)
+	tx, terr := a.validate(env, raw)
 	if terr != nil {
 		return txResult(terr)
 	}
-	// execute may queue arena submissions in bs; a rejection must take
+	// execute may queue arena submissions in blk; a rejection must take
 	// them back with the tx's writes.
-	queued := len(bs.arenaBatch)
-	evs := a.execute(st, ct, bs)
-	if budget < 0 && to.size > -budget {
+	queued := len(blk.ArenaBatch)
+	evs := a.execute(env, tx)
+	if blk.Mempool && !m.TxAlone(to.Size()) {
 		return txResult(wire.Reject(wire.CodeBlockFull, "the transaction alone writes more than a block may; no block can include it"))
 	}
-	if budget > 0 && bo.size+to.size > budget {
-		bs.arenaBatch = bs.arenaBatch[:queued]
+	if !blk.Mempool && !m.TxFits(to.Size()) {
+		blk.ArenaBatch = blk.ArenaBatch[:queued]
 		return txResult(wire.Reject(wire.CodeBlockFull, "the block's write budget is spent; send the transaction again"))
 	}
-	to.mergeInto(bo)
+	to.MergeInto(bo)
 	return &abcitypes.ExecTxResult{Code: wire.CodeOK, Events: evs}
 }
 

@@ -3,7 +3,10 @@ package app
 import (
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/budget"
 )
 
 // TestBlockFullReportLeavesNoTrace: a report that completes an arena
@@ -22,24 +25,28 @@ func TestBlockFullReportLeavesNoTrace(t *testing.T) {
 
 	// Execute height 4 as executeBlock does, with a write budget of 1 byte.
 	base, _ := n.app.base()
-	bo := newOverlay(base)
-	bs := &blockState{blockCtx: blockCtx{height: 4, time: blockTime(4).Unix()}}
-	res := n.app.deliverTx(bo, r[2].tx(t, msgArenaReport(0, arenaM())), bs, 1)
+	bo := store.NewOverlay(base)
+	blk := &track.Block{Height: 4, Time: blockTime(4).Unix()}
+	lim := n.app.limits
+	lim.BlockWrites = 1
+	meter := budget.NewMeter(lim, bo)
+	res := n.app.deliverTx(bo, r[2].tx(t, msgArenaReport(0, arenaM())), blk, meter)
 	if res.Code != wire.CodeBlockFull {
 		t.Fatalf("third report: code %d (%s), want block_full", res.Code, res.Log)
 	}
-	if len(bs.arenaBatch) != 0 {
-		t.Fatalf("a rejected report left submissions %v in the block's arena batch", bs.arenaBatch)
+	if len(blk.ArenaBatch) != 0 {
+		t.Fatalf("a rejected report left submissions %v in the block's arena batch", blk.ArenaBatch)
 	}
-	evs := n.app.endBlock(state{bo}, bs)
+	evs, _ := n.app.endBlock(n.app.env(bo, blk), meter)
 	if len(evs) != 0 {
 		t.Fatalf("end of block after a rejected report emitted %v", evs)
 	}
-	sub, _ := state{bo}.submission(0)
-	if sub.Status != statusPending || len(sub.Votes) != 2 {
+	st := store.State{O: bo}
+	sub, _ := st.Submission(0)
+	if sub.Status != track.StatusPending || len(sub.Votes) != 2 {
 		t.Fatalf("submission 0 = %s with %d votes, want pending with 2", sub.Status, len(sub.Votes))
 	}
-	if (state{bo}).has(keyWindow(windowArena, 1)) || (state{bo}).has(keyBaseline(0)) {
+	if st.Has(store.KeyWindow(store.WindowArena, 1)) || st.Has(store.KeyBaseline(0)) {
 		t.Fatal("a rejected report reached the miner's arena window or the task's baseline")
 	}
 }

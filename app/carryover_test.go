@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/budget"
 )
 
 // TestSettlementCarryOver: when the end of block runs out of write budget,
@@ -12,10 +14,7 @@ import (
 // budget of 1 byte), reports for carried submissions are refused with
 // report_deadline, and every submission ends settled.
 func TestSettlementCarryOver(t *testing.T) {
-	saved := endBlockSoftLimit
-	endBlockSoftLimit = 1
-	defer func() { endBlockSoftLimit = saved }()
-	n := newNode(t, "", testGenesis(4))
+	n := newNodeLimits(t, "", testGenesis(4), budget.Limits{SettleWrites: 1})
 	r := reporter(0)
 	miners := make([]*signer, 3)
 	var txs [][]byte
@@ -31,7 +30,7 @@ func TestSettlementCarryOver(t *testing.T) {
 	}
 	mustOK(t, n.block(txs...))
 	n.block() // h3: settles submission 0 only
-	want := []string{statusExpired, statusPending, statusPending}
+	want := []string{track.StatusExpired, track.StatusPending, track.StatusPending}
 	for id, w := range want {
 		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != w {
 			t.Fatalf("after h3 submission %d = %v, want %s", id, s["status"], w)
@@ -44,7 +43,7 @@ func TestSettlementCarryOver(t *testing.T) {
 	n.block() // h4: submission 1
 	n.block() // h5: submission 2
 	for id := range want {
-		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != statusExpired {
+		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != track.StatusExpired {
 			t.Fatalf("submission %d = %v, want expired", id, s["status"])
 		}
 	}

@@ -6,7 +6,9 @@ import (
 	"crypto/ed25519"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/scoring"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
@@ -69,7 +71,7 @@ func TestRejectionCatalogue(t *testing.T) {
 	flipped := append([]byte(nil), valid...)
 	flipped[len(flipped)-1] ^= 1
 	badBaseline := msgArenaTask(5, 10, 10)
-	bl := baselineToProto(defaultArenaBaseline())
+	bl := track.BaselineToProto(scoring.DefaultArenaBaseline())
 	bl.MinTokens = "999999"
 	badBaseline.GetPostTask().GetArena().DefaultBaseline = bl
 	cases := []struct {
@@ -167,7 +169,7 @@ func finalizeOnly(t *testing.T, n *node, h int64, txs [][]byte) *abcitypes.Respo
 // TestTrackDisabled: messages of a track the chain does not run are rejected.
 func TestTrackDisabled(t *testing.T) {
 	g := testGenesis(1)
-	g.Tracks = []genesis.Track{{Name: genesis.TrackWorkflow, Share: mustDec("1")}}
+	g.Tracks = []genesis.Track{{Name: genesis.TrackWorkflow, Share: track.Dec("1")}}
 	n := newNode(t, "", g)
 	a, r := newSigner("miner-a"), reporter(0)
 	mustOK(t, n.block(a.tx(t, msgRegister())))

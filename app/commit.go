@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
-	"github.com/dgraph-io/badger/v4"
 
+	"github.com/scoringsubnet/validatord/app/store"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -36,41 +36,12 @@ func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.Resp
 	return &abcitypes.ResponseCommit{}, nil
 }
 
-// persist is the one badger transaction of a block.
+// persist is the one badger transaction of a block: InitChain's writes at
+// the first block, the block's, and the meta.
 func (a *App) persist(res *blockResult) error {
-	txn := a.db.NewTransaction(true)
-	defer txn.Discard()
+	overlays := []*store.Overlay{res.overlay}
 	if a.genesis != nil {
-		if err := writeOverlay(txn, a.genesis); err != nil {
-			return err
-		}
+		overlays = []*store.Overlay{a.genesis, res.overlay}
 	}
-	if err := writeOverlay(txn, res.overlay); err != nil {
-		return err
-	}
-	meta := &subnetv1.Meta{Height: res.height, AppHash: res.appHash, Lanes: res.lanes.encode()}
-	bz, err := meta.Marshal()
-	if err != nil {
-		return err
-	}
-	if err := txn.Set(keyMeta, bz); err != nil {
-		return err
-	}
-	return txn.Commit()
-}
-
-func writeOverlay(txn *badger.Txn, o *overlay) error {
-	for _, k := range o.sortedKeys() {
-		e := o.writes[k]
-		var err error
-		if e.del {
-			err = txn.Delete([]byte(k))
-		} else {
-			err = txn.Set([]byte(k), e.val)
-		}
-		if err != nil {
-			return fmt.Errorf("write %x: %w", k, err)
-		}
-	}
-	return nil
+	return store.Persist(a.db, overlays, &subnetv1.Meta{Height: res.height, AppHash: res.appHash, Lanes: res.lanes.Encode()})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -122,7 +123,7 @@ func TestTwoAppsSameHashes(t *testing.T) {
 // compares them with the incrementally maintained lanes and app hash.
 func checkFullHash(t *testing.T, a *App) {
 	t.Helper()
-	var full lanes
+	var full store.Lanes
 	txn := a.db.NewTransaction(false)
 	defer txn.Discard()
 	it := txn.NewIterator(badgerIterOpts())
@@ -130,17 +131,17 @@ func checkFullHash(t *testing.T, a *App) {
 	keys := 0
 	for it.Rewind(); it.Valid(); it.Next() {
 		k := it.Item().KeyCopy(nil)
-		if bytes.Equal(k, keyMeta) {
+		if bytes.Equal(k, store.KeyMeta) {
 			continue
 		}
 		v, err := it.Item().ValueCopy(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		full.add(k, v)
+		full.Add(k, v)
 		keys++
 	}
-	if full != a.lanes || !bytes.Equal(full.sum(), a.AppHash()) {
+	if full != a.lanes || !bytes.Equal(full.Sum(), a.AppHash()) {
 		t.Fatalf("full-state hash over %d keys differs from the incremental one", keys)
 	}
 }

@@ -3,113 +3,62 @@ package app
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
-	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/app/gas"
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/tasks"
+	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/x/budget"
 )
 
-// endBlock settles what falls due at this height (submissions of tasks whose
-// report deadline it is, truth rounds whose deadline it is), scores the
-// block's arena batch, and at every EpochBlocks-th height computes an epoch.
-func (a *App) endBlock(st state, bs *blockState) []abcitypes.Event {
-	var evs []abcitypes.Event
-	k := keyDue(bs.height)
-	if st.has(k) {
-		due := st.due(bs.height)
-		settled := 0
-		for i, id := range due.Tasks {
-			from := uint64(0)
-			if i == 0 {
-				from = due.FirstFrom
-			}
-			e, stopped, done := a.settleTask(st, id, from, &settled, bs)
-			evs = append(evs, e...)
-			if stopped {
-				a.carryOver(st, due.Tasks[i:], done, bs.height+1)
-				break
-			}
-		}
-		for _, ref := range due.Truths {
-			evs = append(evs, a.settleTruthAtDeadline(st, ref, bs)...)
-		}
-		st.o.del(k)
-	}
-	evs = append(evs, a.scoreArenaBatch(st, bs)...)
-	if bs.height%a.chain.gen.Window.EpochBlocks == 0 {
-		evs = append(evs, a.runEpoch(st, bs)...)
-	}
-	return evs
+// endStep is one named step of the end of block. It returns its events and
+// whether it carried work over to the next block (it then queued that work
+// in state itself, so the next block picks it up).
+type endStep struct {
+	name string
+	run  func(a *App, env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool)
 }
 
-// settleTask settles, at the report deadline, every still-pending
-// submission of a task, in uid order from miner index from on. When the
-// block's writes pass endBlockSoftLimit (and at least one submission was
-// settled in this block, so that settlement always progresses) it stops
-// before miner index next and reports stopped.
-func (a *App) settleTask(st state, id, from uint64, settled *int, bs *blockState) (evs []abcitypes.Event, stopped bool, next uint64) {
-	miners := uint64(st.counters().Miners)
-	for n := from; n < miners; n++ {
-		sid, ok := st.taskMiner(id, uidAt(uint32(n), a.chain.gen.Window.BurnUID))
-		if !ok {
-			continue
+// endBlockSteps is the end of block, in order. Every step asks the meter
+// before it spends; a new step is a new row, metered the same way.
+var endBlockSteps = []endStep{
+	// Submissions of the tasks whose report deadline is this height, up
+	// to the settlement limit; the rest is carried to the next height.
+	{"settle_tasks", func(_ *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+		return tasks.SettleDue(env, m)
+	}},
+	// Truth rounds whose deadline is this height; a close that would pass
+	// the truth limit expires its round (the EVM block stays open).
+	{"settle_truths", func(_ *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+		k := store.KeyDue(env.Block.Height)
+		if !env.St.Has(k) {
+			return nil, false
 		}
-		sub, _ := st.submission(sid)
-		if sub.Status != statusPending {
-			continue
+		evs := gas.SettleDueTruths(env, env.St.Due(env.Block.Height).Truths, m)
+		env.St.Delete(k)
+		return evs, false
+	}},
+	// The arena submissions that became final in this block, scored
+	// together against their tasks' baselines.
+	{"score_arena", func(_ *App, env track.Env, _ *budget.Meter) ([]abcitypes.Event, bool) {
+		return tasks.ScoreArenaBatch(env), false
+	}},
+	// Every EpochBlocks-th height: the epoch's weights.
+	{"epoch", func(a *App, env track.Env, _ *budget.Meter) ([]abcitypes.Event, bool) {
+		if env.Block.Height%a.chain.Gen.Window.EpochBlocks != 0 {
+			return nil, false
 		}
-		if *settled > 0 && st.o.size > endBlockSoftLimit {
-			return evs, true, n
-		}
-		*settled++
-		evs = append(evs, a.settle(st, sub, true, bs)...)
-		st.save(keySubmission(sid), sub)
-	}
-	return evs, false, miners
+		return a.runEpoch(env), false
+	}},
 }
 
-// endBlockSoftLimit: settlements stop when the block has written this much,
-// and the rest is carried to the next height, so one block's writes always
-// fit in one badger transaction (docs/codes.md, "block bound"). A variable
-// only so that a test can provoke the carry-over; nothing else changes it.
-var endBlockSoftLimit = 12 << 20
-
-// carryOver puts tasks (the first from miner index from) in front of
-// the next height's due list. Their submissions are settled there; reports
-// for them are refused meanwhile (their report deadline has passed).
-func (a *App) carryOver(st state, tasks []uint64, from uint64, height int64) {
-	next := st.due(height)
-	if len(next.Tasks) > 0 && next.FirstFrom != 0 {
-		panic("app: a due list with a resume index is never carried onto")
+// endBlock runs endBlockSteps in order and names the steps that carried work.
+func (a *App) endBlock(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried []string) {
+	for _, s := range endBlockSteps {
+		e, c := s.run(a, env, m)
+		evs = append(evs, e...)
+		if c {
+			carried = append(carried, s.name)
+		}
 	}
-	next.Tasks = append(append([]uint64(nil), tasks...), next.Tasks...)
-	next.FirstFrom = from
-	st.save(keyDue(height), next)
-}
-
-// endBlockTruthLimit bounds the block's writes after a truth round settled
-// at its deadline. Closing an EVM block writes every open prediction it
-// sweeps, which no transaction budget bounds (a close inside a transaction
-// is bounded by blockWriteBudget instead). A variable only so that a test
-// can provoke it; nothing else changes it.
-var endBlockTruthLimit = 16 << 20
-
-// settleTruthAtDeadline settles a still-pending truth round at its deadline
-// in a child overlay. When its writes would take the block past
-// endBlockTruthLimit the round expires instead and the EVM block stays open,
-// so the block always fits one badger transaction.
-func (a *App) settleTruthAtDeadline(st state, ref *subnetv1.TruthRef, bs *blockState) []abcitypes.Event {
-	k := keyTruth(ref.EvmChainId, ref.EvmBlock)
-	child := state{newOverlay(st.o)}
-	r, _ := child.truth(ref.EvmChainId, ref.EvmBlock)
-	if r.Status != statusPending {
-		return nil
-	}
-	evs := a.settleTruth(child, r, true, bs)
-	child.save(k, r)
-	if st.o.size+child.o.size <= endBlockTruthLimit {
-		child.o.mergeInto(st.o)
-		return evs
-	}
-	r, _ = st.truth(ref.EvmChainId, ref.EvmBlock)
-	r.Status, r.ClosedHeight = statusExpired, bs.height
-	st.save(k, r)
-	return nil
+	return evs, carried
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -47,20 +48,20 @@ func TestEveryMessage(t *testing.T) {
 	// 0.5×0.9 + 0.25×(1 − 0.5/2) + 0.15×(1 − 20/100) + 0.10×1 = 0.8575
 	sub0, _ := n.query("submission/0")
 	rec := sub0["receipt"].(map[string]any)
-	if sub0["status"] != statusScored || rec["score"] != "0.857500000000000000" {
+	if sub0["status"] != track.StatusScored || rec["score"] != "0.857500000000000000" {
 		t.Fatalf("submission 0 = %v, want scored 0.8575", sub0)
 	}
 	// params: the 8 WorkflowParams, then power.<validator> of the 3 votes
 	if len(rec["inputs"].([]any)) != 11 || len(rec["params"].([]any)) != 8+3 || len(rec["values"].([]any)) != 7 {
 		t.Fatalf("receipt is missing fields: %v", rec)
 	}
-	if sub2, _ := n.query("submission/2"); sub2["status"] != statusScored {
+	if sub2, _ := n.query("submission/2"); sub2["status"] != track.StatusScored {
 		t.Fatalf("arena submission 2 = %v, want scored at the end of its block", sub2)
 	}
-	if sub1, _ := n.query("submission/1"); sub1["status"] != statusPending {
+	if sub1, _ := n.query("submission/1"); sub1["status"] != track.StatusPending {
 		t.Fatalf("submission 1 with 2 of 4 reports = %v, want pending", sub1["status"])
 	}
-	if sub4, _ := n.query("submission/4"); sub4["status"] != statusCounted {
+	if sub4, _ := n.query("submission/4"); sub4["status"] != track.StatusCounted {
 		t.Fatalf("prediction 4 = %v, want counted", sub4["status"])
 	}
 
@@ -73,10 +74,10 @@ func TestEveryMessage(t *testing.T) {
 	}
 	resp = n.block(txs...)
 	mustOK(t, resp)
-	if s, _ := n.query("submission/6"); s["status"] != statusScored {
+	if s, _ := n.query("submission/6"); s["status"] != track.StatusScored {
 		t.Fatalf("prediction 6 = %v, want scored (memory of 2 full)", s)
 	}
-	if s, _ := n.query("submission/7"); s["status"] != statusLate {
+	if s, _ := n.query("submission/7"); s["status"] != track.StatusLate {
 		t.Fatalf("prediction 7 = %v, want late", s["status"])
 	}
 	g, code := n.query("gas/2/1")
@@ -91,7 +92,7 @@ func TestEveryMessage(t *testing.T) {
 		t.Fatalf("epoch/latest: %v", ep)
 	}
 	e := ep["epoch"].(map[string]any)
-	total := mustDec(ep["weights_sum"].(string)).Add(mustDec(e["unallocated"].(string)))
+	total := track.Dec(ep["weights_sum"].(string)).Add(track.Dec(e["unallocated"].(string)))
 	if !total.Equal(scoring.One) {
 		t.Fatalf("weights + unallocated = %s, want 1", total)
 	}
@@ -100,10 +101,10 @@ func TestEveryMessage(t *testing.T) {
 	n.block()
 	resp = n.block()
 	mustOK(t, resp)
-	if s, _ := n.query("submission/1"); s["status"] != statusScored {
+	if s, _ := n.query("submission/1"); s["status"] != track.StatusScored {
 		t.Fatalf("submission 1 at its deadline = %v, want scored", s["status"])
 	}
-	if s, _ := n.query("submission/3"); s["status"] != statusExpired {
+	if s, _ := n.query("submission/3"); s["status"] != track.StatusExpired {
 		t.Fatalf("submission 3 at its deadline = %v, want expired", s["status"])
 	}
 	lb, _ := n.query("leaderboard/workflow")

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/budget"
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
@@ -55,21 +58,22 @@ func FuzzValidity(f *testing.F) {
 	f.Add([]byte("junk"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		base, _ := n.app.base()
-		bo := newOverlay(base)
-		bs := &blockState{blockCtx: blockCtx{height: n.height + 1, time: blockTime(n.height + 1).Unix()}}
-		res := n.app.deliverTx(bo, raw, bs, blockWriteBudget)
+		bo := store.NewOverlay(base)
+		blk := &track.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix()}
+		m := budget.NewMeter(n.app.limits, bo)
+		res := n.app.deliverTx(bo, raw, blk, m)
 		if res.Code != wire.CodeOK {
-			if len(bo.writes) != 0 || res.Log == "" {
-				t.Fatalf("rejected tx (code %d) wrote %d entries / empty log", res.Code, len(bo.writes))
+			if bo.Len() != 0 || res.Log == "" {
+				t.Fatalf("rejected tx (code %d) wrote %d entries / empty log", res.Code, bo.Len())
 			}
 			return
 		}
 		d, _ := wire.DecodeTx(raw)
-		before := state{newOverlay(base)}.account(d.Body.Sender).NextNonce
-		after := state{bo}.account(d.Body.Sender).NextNonce
+		before := store.State{O: store.NewOverlay(base)}.Account(d.Body.Sender).NextNonce
+		after := store.State{O: bo}.Account(d.Body.Sender).NextNonce
 		if after != before+1 {
 			t.Fatalf("accepted tx moved the nonce %d → %d", before, after)
 		}
-		n.app.endBlock(state{bo}, bs)
+		n.app.endBlock(n.app.env(bo, blk), m)
 	})
 }

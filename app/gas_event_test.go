@@ -3,6 +3,7 @@ package app
 import (
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
@@ -23,7 +24,7 @@ func TestCountedPredictionIsNotScored(t *testing.T) {
 	}
 	resp := n.block(txs...)
 	mustOK(t, resp)
-	if s, _ := n.query("submission/0"); s["status"] != statusCounted {
+	if s, _ := n.query("submission/0"); s["status"] != track.StatusCounted {
 		t.Fatalf("first prediction = %v, want counted", s["status"])
 	}
 	if v, ok := eventAttr(resp.TxResults[2].Events, wire.EventSubmissionScored, "score"); ok {

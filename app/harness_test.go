@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/budget"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	cmtcrypto "github.com/cometbft/cometbft/proto/tendermint/crypto"
@@ -70,7 +71,13 @@ type node struct {
 
 func newNode(t testing.TB, dir string, g genesis.AppState) *node {
 	t.Helper()
-	a, err := New(Config{DataDir: dir})
+	return newNodeLimits(t, dir, g, budget.Limits{})
+}
+
+// newNodeLimits is newNode with block limits (zero fields: the defaults).
+func newNodeLimits(t testing.TB, dir string, g genesis.AppState, lim budget.Limits) *node {
+	t.Helper()
+	a, err := New(Config{DataDir: dir, Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/budget"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 )
@@ -28,7 +30,7 @@ func TestCheckTxHeightHonoursInitialHeight(t *testing.T) {
 	if chk.Code != wire.CodeOK {
 		t.Fatalf("CheckTx: %d %s", chk.Code, chk.Log)
 	}
-	task, ok := state{a.check}.task(0)
+	task, ok := store.State{O: a.check}.Task(0)
 	if !ok || task.PostedHeight != 100 || task.SubmitDeadline != 101 {
 		t.Fatalf("task in the check state = %v, want posted at 100 (deadline 101)", task)
 	}
@@ -49,17 +51,16 @@ func TestCheckTxHeightHonoursInitialHeight(t *testing.T) {
 // it with code 40 instead of keeping it in the mempool; the budget applies
 // per transaction, not to the check state's total.
 func TestCheckTxRefusesTxBeyondBlockBudget(t *testing.T) {
-	n := newNode(t, "", testGenesis(1))
-	saved := mempoolTxBudget
-	defer func() { mempoolTxBudget = saved }()
+	// a registration writes account, counters and miner: more than 200 bytes
+	n := newNodeLimits(t, "", testGenesis(1), budget.Limits{BlockWrites: 200, TxWrites: 200})
 	m := newSigner("miner-a")
 	tx := m.next(msgRegister())
-	mempoolTxBudget = 200 // a registration writes account, counters and miner: more than 200 bytes
 	chk, _ := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: tx})
 	if chk.Code != wire.CodeBlockFull {
 		t.Fatalf("CheckTx code %d (%s), want block_full", chk.Code, chk.Log)
 	}
-	mempoolTxBudget = 1000 // each registration alone fits; three of them together do not
+	// each registration alone fits; three of them together do not
+	n = newNodeLimits(t, "", testGenesis(1), budget.Limits{BlockWrites: 1000, TxWrites: 1000})
 	for i := 0; i < 3; i++ {
 		s := newSigner("miner-" + string(rune('b'+i)))
 		if chk, _ := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: s.tx(t, msgRegister())}); chk.Code != wire.CodeOK {

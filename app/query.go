@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/shopspring/decimal"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 )
@@ -93,12 +96,17 @@ func (a *App) route(path string) (any, *queryError) {
 		return nil, notFound("the chain is not initialised yet")
 	}
 	b, _ := a.base()
-	q := &querier{a: a, st: state{newOverlay(b)}}
+	q := &querier{a: a, st: store.State{O: store.NewOverlay(b)}}
 	return r.h(q, parts[1:])
 }
 
 // querier answers one query from a read-only view.
 type querier struct {
 	a  *App
-	st state
+	st store.State
+}
+
+// aggregate is uid's aggregate on the track named name (as epochs see it).
+func (q *querier) aggregate(name string, uid uint32) (decimal.Decimal, bool) {
+	return trackUnit(name).Aggregate(track.Env{Chain: q.a.chain, St: q.st, Block: &track.Block{Height: q.a.height}}, uid)
 }

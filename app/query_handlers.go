@@ -8,6 +8,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/tasks"
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -32,14 +35,14 @@ func parseUID(s string) (uint32, *queryError) {
 func (q *querier) status(_ []string) (any, *queryError) {
 	out := map[string]any{"height": q.a.height, "app_hash": hex.EncodeToString(q.a.appHash), "chain_id": nil}
 	if q.a.chain != nil {
-		out["chain_id"] = q.a.chain.chainID
+		out["chain_id"] = q.a.chain.ID
 	}
 	return out, nil
 }
 
 func (q *querier) params(_ []string) (any, *queryError) {
-	raw, _ := q.st.o.get(keyGenesis)
-	return map[string]any{"chain_id": q.a.chain.chainID, "app_state": json.RawMessage(raw)}, nil
+	raw, _ := q.st.O.Get(store.KeyGenesis)
+	return map[string]any{"chain_id": q.a.chain.ID, "app_state": json.RawMessage(raw)}, nil
 }
 
 type validatorView struct {
@@ -51,11 +54,11 @@ type validatorView struct {
 }
 
 func (q *querier) validators(_ []string) (any, *queryError) {
-	vals := make([]validatorView, len(q.a.chain.gen.Validators))
-	for i, v := range q.a.chain.gen.Validators {
+	vals := make([]validatorView, len(q.a.chain.Gen.Validators))
+	for i, v := range q.a.chain.Gen.Validators {
 		vals[i] = validatorView{Index: i, Name: v.Name, Address: v.Address, Power: v.Power, ReportKey: v.ReportKey}
 	}
-	return map[string]any{"validators": vals, "total_power": q.a.chain.total}, nil
+	return map[string]any{"validators": vals, "total_power": q.a.chain.Total}, nil
 }
 
 func (q *querier) account(args []string) (any, *queryError) {
@@ -63,13 +66,13 @@ func (q *querier) account(args []string) (any, *queryError) {
 	if err != nil || len(pub) != 32 {
 		return nil, badRequest("account %q is not a hex 32-byte ed25519 public key", args[0])
 	}
-	acc := q.st.account(pub)
+	acc := q.st.Account(pub)
 	out := map[string]any{"pubkey": args[0], "next_nonce": acc.NextNonce, "miner": acc.Miner, "uid": nil, "validator": nil}
 	if acc.Miner {
 		out["uid"] = acc.Uid
 	}
-	if i := q.a.chain.validatorIndex(pub); i >= 0 {
-		out["validator"] = q.a.chain.gen.Validators[i].Name
+	if i := q.a.chain.ValidatorIndex(pub); i >= 0 {
+		out["validator"] = q.a.chain.Gen.Validators[i].Name
 	}
 	return out, nil
 }
@@ -80,14 +83,14 @@ func (q *querier) miner(args []string) (any, *queryError) {
 		return nil, qerr
 	}
 	m := &subnetv1.Miner{}
-	if !q.st.load(keyMiner(uid), m) {
+	if !q.st.Load(store.KeyMiner(uid), m) {
 		return nil, notFound("no miner with uid %d", uid)
 	}
 	out := map[string]any{"uid": uid, "pubkey": hex.EncodeToString(m.Pubkey), "registered_height": m.RegisteredHeight}
-	for _, track := range genesis.TrackNames {
-		out[track] = nil
-		if s, ok := q.a.minerAggregate(q.st, track, uid); ok {
-			out[track] = fmtDec(s)
+	for _, name := range genesis.TrackNames {
+		out[name] = nil
+		if s, ok := q.aggregate(name, uid); ok {
+			out[name] = track.FmtDec(s)
 		}
 	}
 	return out, nil
@@ -98,11 +101,11 @@ func (q *querier) task(args []string) (any, *queryError) {
 	if qerr != nil {
 		return nil, qerr
 	}
-	t, ok := q.st.task(id)
+	t, ok := q.st.Task(id)
 	if !ok {
 		return nil, notFound("no task %d", id)
 	}
-	return map[string]any{"id": t.Id, "track": taskTrack(t), "poster": hex.EncodeToString(t.Poster),
+	return map[string]any{"id": t.Id, "track": tasks.Track(t), "poster": hex.EncodeToString(t.Poster),
 		"posted_height": t.PostedHeight, "submit_deadline": t.SubmitDeadline, "report_deadline": t.ReportDeadline,
 		"submissions": t.Submissions, "workflow": t.GetWorkflow(), "arena": t.GetArena()}, nil
 }
@@ -118,7 +121,7 @@ type voteView struct {
 func (q *querier) votes(vs []*subnetv1.Vote) []voteView {
 	out := make([]voteView, len(vs))
 	for i, v := range vs {
-		out[i] = voteView{Validator: q.a.chain.gen.Validators[v.Validator].Name, Height: v.Height, Workflow: v.Workflow, Arena: v.Arena, Truth: v.Truth}
+		out[i] = voteView{Validator: q.a.chain.Gen.Validators[v.Validator].Name, Height: v.Height, Workflow: v.Workflow, Arena: v.Arena, Truth: v.Truth}
 	}
 	return out
 }
@@ -129,7 +132,7 @@ func (q *querier) submission(args []string) (any, *queryError) {
 	if qerr != nil {
 		return nil, qerr
 	}
-	s, ok := q.st.submission(id)
+	s, ok := q.st.Submission(id)
 	if !ok {
 		return nil, notFound("no submission %d", id)
 	}
@@ -151,21 +154,21 @@ func (q *querier) window(args []string) (any, *queryError) {
 	if qerr != nil {
 		return nil, qerr
 	}
-	if !q.st.has(keyMiner(uid)) {
+	if !q.st.Has(store.KeyMiner(uid)) {
 		return nil, notFound("no miner with uid %d", uid)
 	}
 	out := map[string]any{"uid": uid, genesis.TrackWorkflow: nil, genesis.TrackArena: nil}
-	for _, tb := range []byte{windowWorkflow, windowArena} {
+	for _, tb := range []byte{store.WindowWorkflow, store.WindowArena} {
 		pw := &subnetv1.Window{}
-		if !q.st.load(keyWindow(tb, uid), pw) {
+		if !q.st.Load(store.KeyWindow(tb, uid), pw) {
 			continue
 		}
-		w := windowFromProto(pw)
-		view := map[string]any{"scores": pw.Scores, "tasks_seen": pw.TasksSeen, "mean": fmtDec(w.Mean())}
+		w := track.WindowFromProto(pw)
+		view := map[string]any{"scores": pw.Scores, "tasks_seen": pw.TasksSeen, "mean": track.FmtDec(w.Mean())}
 		name := genesis.TrackArena
-		if tb == windowWorkflow {
+		if tb == store.WindowWorkflow {
 			name = genesis.TrackWorkflow
-			view["aggregate"] = fmtDec(w.Aggregate(q.a.chain.gen.Window))
+			view["aggregate"] = track.FmtDec(w.Aggregate(q.a.chain.Gen.Window))
 		}
 		out[name] = view
 	}
@@ -177,15 +180,15 @@ func (q *querier) baseline(args []string) (any, *queryError) {
 	if qerr != nil {
 		return nil, qerr
 	}
-	t, ok := q.st.task(id)
+	t, ok := q.st.Task(id)
 	if !ok || t.GetArena() == nil {
 		return nil, notFound("no arena task %d", id)
 	}
 	pb := &subnetv1.Baseline{}
-	q.st.load(keyBaseline(id), pb)
-	stats := baselineStateFromProto(pb).StatsFor(q.a.chain.gen.Window, baselineFromProto(t.GetArena().DefaultBaseline))
+	q.st.Load(store.KeyBaseline(id), pb)
+	stats := track.BaselineStateFromProto(pb).StatsFor(q.a.chain.Gen.Window, track.BaselineFromProto(t.GetArena().DefaultBaseline))
 	return map[string]any{"task_id": id, "samples": len(pb.Recent), "recent": pb.Recent,
-		"uses_default": len(pb.Recent) < q.a.chain.gen.Window.BaselineMin, "baseline": baselineToProto(stats)}, nil
+		"uses_default": len(pb.Recent) < q.a.chain.Gen.Window.BaselineMin, "baseline": track.BaselineToProto(stats)}, nil
 }
 
 func (q *querier) gas(args []string) (any, *queryError) {
@@ -198,7 +201,7 @@ func (q *querier) gas(args []string) (any, *queryError) {
 		return nil, qerr
 	}
 	pa := &subnetv1.GasAgent{}
-	if !q.st.load(keyGasAgent(chain, uid), pa) {
+	if !q.st.Load(store.KeyGasAgent(chain, uid), pa) {
 		return nil, notFound("uid %d has no gas agent state on EVM chain %d", uid, chain)
 	}
 	return pa, nil
@@ -214,16 +217,16 @@ type leaderEntry struct {
 // leaderboard ranks the miners of a track by their aggregate (descending,
 // ties by uid ascending).
 func (q *querier) leaderboard(args []string) (any, *queryError) {
-	track := args[0]
-	if !q.a.chain.gen.HasTrack(track) {
-		return nil, badRequest("track %q does not run on this chain", track)
+	name := args[0]
+	if !q.a.chain.Gen.HasTrack(name) {
+		return nil, badRequest("track %q does not run on this chain", name)
 	}
 	var rows []leaderEntry
-	miners := q.st.counters().Miners
+	miners := q.st.Counters().Miners
 	for n := uint32(0); n < miners; n++ {
-		uid := uidAt(n, q.a.chain.gen.Window.BurnUID)
-		if s, ok := q.a.minerAggregate(q.st, track, uid); ok {
-			rows = append(rows, leaderEntry{UID: uid, Score: fmtDec(s), score: s})
+		uid := q.a.chain.UIDAt(n)
+		if s, ok := q.aggregate(name, uid); ok {
+			rows = append(rows, leaderEntry{UID: uid, Score: track.FmtDec(s), score: s})
 		}
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
@@ -235,11 +238,11 @@ func (q *querier) leaderboard(args []string) (any, *queryError) {
 	for i := range rows {
 		rows[i].Rank = i + 1
 	}
-	return map[string]any{"track": track, "height": q.a.height, "miners": rows}, nil
+	return map[string]any{"track": name, "height": q.a.height, "miners": rows}, nil
 }
 
 func (q *querier) epoch(args []string) (any, *queryError) {
-	n := q.st.counters().Epochs
+	n := q.st.Counters().Epochs
 	if args[0] != "latest" {
 		v, qerr := parseU64("epoch", args[0])
 		if qerr != nil {
@@ -248,12 +251,12 @@ func (q *querier) epoch(args []string) (any, *queryError) {
 		n = v
 	}
 	ep := &subnetv1.Epoch{}
-	if n == 0 || !q.st.load(keyEpoch(n), ep) {
+	if n == 0 || !q.st.Load(store.KeyEpoch(n), ep) {
 		return nil, notFound("no epoch %s", args[0])
 	}
 	sum := scoring.Zero
 	for _, w := range ep.Weights {
-		sum = sum.Add(mustDec(w))
+		sum = sum.Add(track.Dec(w))
 	}
-	return map[string]any{"epoch": ep, "weights_sum": fmtDec(sum)}, nil
+	return map[string]any{"epoch": ep, "weights_sum": track.FmtDec(sum)}, nil
 }

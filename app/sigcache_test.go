@@ -1,6 +1,7 @@
 package app
 
 import (
+	"crypto/ed25519"
 	"testing"
 
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -35,5 +36,17 @@ func TestSigCache(t *testing.T) {
 	c.verify(txHash([]byte("tx-2")), s.pub(), d.Tx.Body, good, true)
 	if len(c.seen) != 1 {
 		t.Fatalf("full cache holds %d entries after an insert, want 1 (started over)", len(c.seen))
+	}
+}
+
+// BenchmarkVerify: the cost of the signature check every tx pays.
+func BenchmarkVerify(b *testing.B) {
+	s := newSigner("bench")
+	body := make([]byte, 150)
+	sig := ed25519.Sign(s.key, wire.SignBytes(body))
+	for i := 0; i < b.N; i++ {
+		if !ed25519.Verify(s.pub(), wire.SignBytes(body), sig) {
+			b.Fatal("verify")
+		}
 	}
 }

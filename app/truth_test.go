@@ -3,6 +3,8 @@ package app
 import (
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
@@ -16,11 +18,12 @@ func TestTruthBeforeLastCloseExpires(t *testing.T) {
 	mustOK(t, n.block(r[0].tx(t, msgTruth(1, 10, "10", 200)), r[1].tx(t, msgTruth(1, 10, "10", 200)), r[2].tx(t, msgTruth(1, 10, "10", 200))))
 	mustOK(t, n.block(r[2].tx(t, msgTruth(1, 20, "10", 300))))
 	base, _ := n.app.base()
-	round, ok := state{newOverlay(base)}.truth(1, 20)
-	if !ok || round.Status != statusExpired {
+	st := store.State{O: store.NewOverlay(base)}
+	round, ok := st.Truth(1, 20)
+	if !ok || round.Status != track.StatusExpired {
 		t.Fatalf("round of block 20 = %v, want expired", round)
 	}
-	if gc := (state{newOverlay(base)}).gasChain(1); gc.LastClosedBlock != 10 || gc.LastTimestamp != 200 {
+	if gc := st.GasChain(1); gc.LastClosedBlock != 10 || gc.LastTimestamp != 200 {
 		t.Fatalf("chain 1 closed at %d/%d, want block 10 at 200", gc.LastClosedBlock, gc.LastTimestamp)
 	}
 	resp := finalizeOnly(t, n, n.height+1, [][]byte{newSigner("x").next(msgRegister()), reporter(3).next(msgTruth(1, 20, "10", 300))})

@@ -1,6 +1,10 @@
 package genesis
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/scoringsubnet/validatord/x/budget"
+)
 
 // Bytes one EVM block close may write, and the per-record bounds it is
 // computed from (docs/codes.md, "Block bound"). Bytes are counted as the app
@@ -8,12 +12,6 @@ import "fmt"
 // bounds are worst cases (largest ids, 10^15 prices, 10^33 overpayments);
 // app/gas_bound_sizes_test.go checks each against the encoded record.
 const (
-	// MaxGasCloseBytes is half of the app's 8 MiB block write budget, and
-	// the 4 MiB between the end of block's settlement limit (12 MiB) and its
-	// truth limit (16 MiB): a closing truth fits every block whose other
-	// transactions wrote less than 4 MiB, and a close at a round's deadline
-	// always fits after the settlements.
-	MaxGasCloseBytes = 4 << 20
 	// SweptPredictionBytes bounds one open prediction's submission record,
 	// rewritten unscored or late by the close that sweeps it.
 	SweptPredictionBytes = 320
@@ -37,6 +35,13 @@ const (
 	// MaxPredictionAheadLimit bounds chain.max_prediction_ahead on its own.
 	MaxPredictionAheadLimit = 1_000_000
 )
+
+// MaxGasCloseBytes is what one EVM block close may write under the chain's
+// block limits (budget.Limits.GasCloseBytes: half of the 8 MiB transaction
+// budget, and the 4 MiB between the settlement and truth limits): a closing
+// truth fits every block whose other transactions wrote less than that, and
+// a close at a round's deadline always fits after the settlements.
+var MaxGasCloseBytes = int64(budget.DefaultLimits().GasCloseBytes())
 
 // GasCloseBytes is the most one EVM block close can write under s: every
 // open prediction swept (at most max_prediction_ahead blocks × max_uids

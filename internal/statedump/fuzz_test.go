@@ -12,7 +12,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte{0x00}, []byte{0x08, 0x05})
 	f.Add([]byte{0x05, 0, 0, 0, 0, 0, 0, 0, 3}, []byte{0xff})
 	f.Add([]byte{0x01}, []byte(`{"a":1}`))
-	f.Add([]byte{0x07, 1}, []byte{1, 2, 3, 4, 5, 6, 7, 8})
+	f.Add([]byte{0x08, 1}, []byte{1, 2, 3, 4, 5, 6, 7, 8})
 	f.Add([]byte{}, []byte{})
 	f.Fuzz(func(t *testing.T, key, val []byte) {
 		if name := KeyName(key); name == "" {

@@ -56,8 +56,8 @@ func TestDecodeValue(t *testing.T) {
 		json     string
 		hex      string
 	}{
-		{"u64", u64s(0x07, 1, 0), u64s(0, 9)[1:], "9", ""},
-		{"u64 wrong length is hex", u64s(0x07, 1, 0), []byte{1, 2}, "", "0102"},
+		{"u64", u64s(0x08, 1, 0), u64s(0, 9)[1:], "9", ""},
+		{"u64 wrong length is hex", u64s(0x08, 1, 0), []byte{1, 2}, "", "0102"},
 		{"chain id text", []byte{0x02}, []byte("subnet-1"), `"subnet-1"`, ""},
 		{"invalid utf8 is hex", []byte{0x02}, []byte{0xff}, "", "ff"},
 		{"genesis json compacted", []byte{0x01}, []byte("{ \"a\": 1 }"), `{"a":1}`, ""},

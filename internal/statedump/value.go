@@ -11,6 +11,7 @@ import (
 
 	"github.com/cosmos/gogoproto/jsonpb"
 	"github.com/cosmos/gogoproto/proto"
+	"github.com/scoringsubnet/validatord/app/store"
 )
 
 // Value is a decoded value: JSON when the layout knows how to decode it, else the raw bytes
@@ -36,26 +37,26 @@ func DecodeValue(key, val []byte) Value {
 
 // decodeKnown decodes val by p's kind; ok is false when it does not decode cleanly.
 func decodeKnown(p Prefix, val []byte) (json.RawMessage, bool) {
-	switch p.kind {
-	case kindU64:
+	switch p.Kind {
+	case store.KindU64:
 		if len(val) != 8 {
 			return nil, false
 		}
 		return json.RawMessage(strconv.FormatUint(binary.BigEndian.Uint64(val), 10)), true
-	case kindText:
+	case store.KindText:
 		if !utf8.Valid(val) {
 			return nil, false
 		}
 		bz, err := json.Marshal(string(val))
 		return bz, err == nil
-	case kindJSON:
+	case store.KindJSON:
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, val); err != nil {
 			return nil, false
 		}
 		return buf.Bytes(), true
 	default:
-		m := p.newMsg()
+		m := p.New()
 		if err := proto.Unmarshal(val, m); err != nil {
 			return nil, false
 		}

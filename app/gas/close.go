@@ -1,0 +1,189 @@
+package gas
+
+import (
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/shopspring/decimal"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/scoring"
+)
+
+// closeGasBlock closes EVM block r.EvmBlock of chain gc with the aggregated
+// truth. Predictions for earlier open blocks are marked unscored (a truth for
+// a later block skipped them); predictions for this block count only if they
+// were included at a block time strictly before the EVM timestamp, else they
+// are late. Then every gas agent of the chain, in uid order, closes the
+// window with its counting prediction or nil.
+func closeGasBlock(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound, minPrice decimal.Decimal) []abcitypes.Event {
+	st := env.St
+	counting := sweepPredictions(env, gc, r)
+	evs := []abcitypes.Event{wire.Event(wire.EventGasWindowClosed, "evm_chain_id", track.U64s(r.EvmChainId), "evm_block", track.U64s(r.EvmBlock),
+		"min_price", r.MinPrice, "timestamp", track.I64s(r.Timestamp), "counting_predictions", track.U64s(uint64(len(counting))))}
+	miners := st.Counters().Miners
+	for n := uint32(0); n < miners; n++ {
+		uid := env.Chain.UIDAt(n)
+		evs = append(evs, closeAgent(env, r, uid, counting[uid], minPrice)...)
+	}
+	gc.LastClosedBlock, gc.HasClosed = r.EvmBlock, true
+	gc.LastMinPrice, gc.LastTimestamp = r.MinPrice, r.Timestamp
+	st.Save(store.KeyGasChain(gc.EvmChainId), gc)
+	return evs
+}
+
+// sweepPredictions removes every open block ≤ the closed one and returns
+// the counting predictions of the closed block by uid (lookups only).
+func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound) map[uint32]*subnetv1.Prediction {
+	st := env.St
+	counting := make(map[uint32]*subnetv1.Prediction)
+	keep := gc.OpenBlocks[:0:0]
+	for _, b := range gc.OpenBlocks {
+		if b > r.EvmBlock {
+			keep = append(keep, b)
+			continue
+		}
+		for _, p := range st.Predictions(gc.EvmChainId, b).Items {
+			switch {
+			case b < r.EvmBlock:
+				markPrediction(env, p.SubmissionId, track.StatusUnscored, "a truth for a later EVM block closed the chain first")
+			case p.BlockTime < r.Timestamp:
+				counting[p.Uid] = p
+			default:
+				markPrediction(env, p.SubmissionId, track.StatusLate, "included at or after the EVM block's timestamp")
+			}
+		}
+		st.Delete(store.KeyPredictionSet(gc.EvmChainId, b))
+	}
+	gc.OpenBlocks = keep
+	return counting
+}
+
+func markPrediction(env track.Env, id uint64, status, note string) {
+	st := env.St
+	sub, _ := st.Submission(id)
+	sub.Status = status
+	sub.Receipt = &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackGas, Status: status, Note: note}
+	st.Save(store.KeySubmission(id), sub)
+}
+
+// closeAgent closes one agent's window; agents that never predicted on this
+// chain have no record and are skipped.
+func closeAgent(env track.Env, r *subnetv1.TruthRound, uid uint32, pred *subnetv1.Prediction, minPrice decimal.Decimal) []abcitypes.Event {
+	st := env.St
+	k := store.KeyGasAgent(r.EvmChainId, uid)
+	pa := &subnetv1.GasAgent{}
+	if !st.Load(k, pa) {
+		return nil
+	}
+	prevClosed := pa.Closed
+	var estimate *decimal.Decimal
+	if pred != nil {
+		d := track.Dec(pred.Price)
+		estimate = &d
+	}
+	gp := env.Chain.Gen.Gas
+	rec := gasReceipt(gp, r, pred, env.Block.Height)
+	next, res, err := track.GasAgentFromProto(pa).CloseCapped(gp, env.Chain.Gen.Window.GasHistoryMax, r.Timestamp, estimate, minPrice)
+	if err != nil {
+		// the agent keeps its state; the prediction (if any) records why
+		if pred != nil {
+			markPrediction(env, pred.SubmissionId, track.StatusFailed, "gas close: "+err.Error())
+		}
+		return nil
+	}
+	// judged: the memory (and history) this close judged, for the prediction's
+	// receipt only; the agent record already holds them beside its last receipt.
+	var judged track.Fields
+	if next.Closed > prevClosed {
+		slot := next.Memory[len(next.Memory)-1]
+		rec.Values = append(rec.Values, &subnetv1.Field{Name: "slot.included", Value: track.BoolStr(slot.Included)},
+			&subnetv1.Field{Name: "slot.overpayment", Value: track.FmtDec(slot.Overpayment)},
+			&subnetv1.Field{Name: "slot.fresh", Value: track.BoolStr(slot.Fresh)})
+		judged = track.GasMemoryFields(next.Memory)
+	}
+	track.GasAgentIntoProto(next, pa)
+	var evs []abcitypes.Event
+	if res != nil {
+		judged = append(judged, track.GasHistoryFields(next.History)...)
+		rec.Values = append(rec.Values, gasResultFields(*res)...)
+		rec.Score, rec.Status = track.FmtDec(res.Score), track.StatusScored
+		pa.Score, pa.HasScore = rec.Score, true
+		evs = append(evs, wire.Event(wire.EventWindowUpdated, "uid", track.U64s(uint64(uid)), "track", genesis.TrackGas,
+			"evm_chain_id", track.U64s(r.EvmChainId), "aggregate", rec.Score))
+	}
+	if next.Closed > prevClosed || res != nil || pred != nil {
+		pa.LastReceipt = rec
+	}
+	st.Save(k, pa)
+	if pred != nil {
+		evs = append(evs, scorePrediction(env, pred, rec, judged, res)...)
+	}
+	return evs
+}
+
+// scorePrediction records a counting prediction's receipt (rec with the
+// agent's memory and history appended to its inputs): scored when the
+// agent's memory is full, else counted. Only a scored prediction gets a
+// submission_scored event: a counted one has no score (absent, not 0).
+func scorePrediction(env track.Env, pred *subnetv1.Prediction, rec *subnetv1.Receipt, agent track.Fields, res *scoring.GasResult) []abcitypes.Event {
+	st := env.St
+	sub, _ := st.Submission(pred.SubmissionId)
+	sub.Status = track.StatusCounted
+	if res != nil {
+		sub.Status = track.StatusScored
+	}
+	c := *rec
+	c.Inputs = append(append(make([]*subnetv1.Field, 0, len(rec.Inputs)+len(agent)), rec.Inputs...), agent...)
+	c.Status = sub.Status
+	sub.Receipt = &c
+	st.Save(store.KeySubmission(sub.Id), sub)
+	if res == nil {
+		return nil
+	}
+	return []abcitypes.Event{track.ScoredEvent(sub, res.Score)}
+}
+
+func gasReceipt(gp scoring.GasParams, r *subnetv1.TruthRound, pred *subnetv1.Prediction, height int64) *subnetv1.Receipt {
+	rec := &subnetv1.Receipt{Height: height, Track: genesis.TrackGas, Status: track.StatusCounted, ReportedPower: r.ReportedPower}
+	var in track.Fields
+	in.Str("evm_chain_id", track.U64s(r.EvmChainId))
+	in.Str("evm_block", track.U64s(r.EvmBlock))
+	in.Str("min_price", r.MinPrice)
+	in.Int("evm_timestamp", r.Timestamp)
+	if pred != nil {
+		in.Str("prediction", pred.Price)
+		in.Int("included_at", pred.BlockTime)
+		in.Str("prediction_submission_id", track.U64s(pred.SubmissionId))
+	}
+	var p track.Fields
+	p.Int("memory_size", int64(gp.MemorySize))
+	p.Int("horizon_seconds", gp.HorizonSeconds)
+	p.Dec("beta", gp.Beta)
+	p.Dec("w_inclusion", gp.WInclusion)
+	p.Dec("w_inclusion_stability", gp.WInclusionStability)
+	p.Dec("w_overpayment", gp.WOverpayment)
+	p.Dec("w_overpayment_stability", gp.WOverpaymentStability)
+	p.Dec("w_liveliness", gp.WLiveliness)
+	rec.Inputs, rec.Params = in, p
+	return rec
+}
+
+func gasResultFields(r scoring.GasResult) track.Fields {
+	var f track.Fields
+	f.Dec("inclusion_mean", r.InclusionMean)
+	f.Dec("inclusion_std", r.InclusionStd)
+	f.Dec("inclusion_cov", r.InclusionCOV)
+	f.Dec("overpayment_mean", r.OverpaymentMean)
+	f.Dec("overpayment_std", r.OverpaymentStd)
+	f.Dec("overpayment_cov", r.OverpaymentCOV)
+	f.Dec("liveliness", r.Liveliness)
+	for i, u := range r.Utilities {
+		f.Dec("u"+track.I64s(int64(i)), u)
+	}
+	f.Int("points", int64(r.Points))
+	f.Dec("total_score", r.Score)
+	return f
+}

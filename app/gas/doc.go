@@ -1,0 +1,13 @@
+// Package gas is the unit of the gas track (gas-agent-evaluation.md): miners
+// predict the minimum gas price of an EVM block, validators report its truth
+// (price and timestamp), and the aggregated truth closes that block for
+// every agent of the chain: each agent's 10-window memory and 60 s history
+// take the counting prediction (or none), and a full memory gives a
+// TotalScore. Every open prediction lies within max_prediction_ahead of the
+// last closed block, so one close is bounded at genesis
+// (genesis.GasCloseBytes).
+//
+//	terr := gas.Check(env, tx)                 // a gas Submit or a Truth
+//	evs := gas.Execute(env, tx)
+//	evs := gas.SettleDueTruths(env, due, meter) // end of block
+package gas

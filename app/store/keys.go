@@ -1,0 +1,154 @@
+package store
+
+import (
+	"encoding/binary"
+
+	"github.com/cosmos/gogoproto/proto"
+
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// Key prefixes: one byte, then big-endian integers (or a raw public key), so
+// that keys sort by their numeric parts. Never renumber or reuse a prefix.
+const (
+	PrefixMeta     byte = 0x00 // Meta: height, app hash, lanes (outside the hashed set)
+	PrefixGenesis  byte = 0x01 // raw app_state bytes of genesis.json
+	PrefixChainID  byte = 0x02 // the chain id
+	PrefixCounters byte = 0x03 // Counters
+	PrefixAccount  byte = 0x04 // Account by 32-byte key
+	PrefixMiner    byte = 0x05 // Miner by uid
+	PrefixTask     byte = 0x06 // Task by id
+	// 0x07 was never written by any version; it stays unassigned.
+	PrefixTaskMiner     byte = 0x08 // task id, uid → submission id (one submission per miner per task)
+	PrefixSubmission    byte = 0x09 // Submission by id
+	PrefixDue           byte = 0x0a // DueList by height
+	PrefixWindow        byte = 0x0b // Window by track byte, uid
+	PrefixBaseline      byte = 0x0c // Baseline by task id
+	PrefixGasChain      byte = 0x0d // GasChain by EVM chain id
+	PrefixGasAgent      byte = 0x0e // GasAgent by EVM chain id, uid
+	PrefixPredictionSet byte = 0x0f // PredictionSet by EVM chain id, block
+	PrefixTruth         byte = 0x10 // TruthRound by EVM chain id, block
+	PrefixEpoch         byte = 0x11 // Epoch by number
+)
+
+// ValueKind says how a prefix's values are encoded.
+type ValueKind int
+
+// Value encodings.
+const (
+	KindProto ValueKind = iota // a gogoproto message (Prefix.New)
+	KindJSON                   // raw JSON bytes
+	KindText                   // UTF-8 text
+	KindU64                    // one big-endian uint64
+)
+
+// Prefix describes one key prefix of the state.
+type Prefix struct {
+	Byte byte
+	Name string
+	// Score: its entries hold scores or receipts (what a score digest covers).
+	Score bool
+	// RawKey: the key after the prefix is raw bytes, not uint64 parts.
+	RawKey bool
+	Kind   ValueKind
+	// New returns an empty message of the prefix's values (KindProto only).
+	New func() proto.Message
+}
+
+// Layout is every prefix of the state, in byte order: the one description of
+// the key space that the app, the state dump and the replay tools share.
+var Layout = []Prefix{
+	{Byte: PrefixMeta, Name: "meta", Kind: KindProto, New: func() proto.Message { return &subnetv1.Meta{} }},
+	{Byte: PrefixGenesis, Name: "genesis", Kind: KindJSON},
+	{Byte: PrefixChainID, Name: "chain_id", Kind: KindText},
+	{Byte: PrefixCounters, Name: "counters", Kind: KindProto, New: func() proto.Message { return &subnetv1.Counters{} }},
+	{Byte: PrefixAccount, Name: "account", RawKey: true, Kind: KindProto, New: func() proto.Message { return &subnetv1.Account{} }},
+	{Byte: PrefixMiner, Name: "miner", Kind: KindProto, New: func() proto.Message { return &subnetv1.Miner{} }},
+	{Byte: PrefixTask, Name: "task", Kind: KindProto, New: func() proto.Message { return &subnetv1.Task{} }},
+	{Byte: PrefixTaskMiner, Name: "task_miner", Kind: KindU64},
+	{Byte: PrefixSubmission, Name: "submission", Score: true, Kind: KindProto, New: func() proto.Message { return &subnetv1.Submission{} }},
+	{Byte: PrefixDue, Name: "due", Kind: KindProto, New: func() proto.Message { return &subnetv1.DueList{} }},
+	{Byte: PrefixWindow, Name: "window", Score: true, Kind: KindProto, New: func() proto.Message { return &subnetv1.Window{} }},
+	{Byte: PrefixBaseline, Name: "baseline", Kind: KindProto, New: func() proto.Message { return &subnetv1.Baseline{} }},
+	{Byte: PrefixGasChain, Name: "gas_chain", Kind: KindProto, New: func() proto.Message { return &subnetv1.GasChain{} }},
+	{Byte: PrefixGasAgent, Name: "gas_agent", Score: true, Kind: KindProto, New: func() proto.Message { return &subnetv1.GasAgent{} }},
+	{Byte: PrefixPredictionSet, Name: "prediction_set", Kind: KindProto, New: func() proto.Message { return &subnetv1.PredictionSet{} }},
+	{Byte: PrefixTruth, Name: "truth", Kind: KindProto, New: func() proto.Message { return &subnetv1.TruthRound{} }},
+	{Byte: PrefixEpoch, Name: "epoch", Score: true, Kind: KindProto, New: func() proto.Message { return &subnetv1.Epoch{} }},
+}
+
+// PrefixOf returns the layout entry of key's first byte; ok is false for an
+// unknown prefix (or an empty key).
+func PrefixOf(key []byte) (Prefix, bool) {
+	if len(key) == 0 {
+		return Prefix{}, false
+	}
+	for _, p := range Layout {
+		if p.Byte == key[0] {
+			return p, true
+		}
+	}
+	return Prefix{}, false
+}
+
+// Window track bytes (the first part of a window key).
+const (
+	WindowWorkflow byte = 1
+	WindowArena    byte = 2
+)
+
+// Single-entry keys.
+var (
+	KeyMeta     = []byte{PrefixMeta}
+	KeyGenesis  = []byte{PrefixGenesis}
+	KeyChainID  = []byte{PrefixChainID}
+	KeyCounters = []byte{PrefixCounters}
+)
+
+func key(prefix byte, parts ...uint64) []byte {
+	out := make([]byte, 1, 1+8*len(parts))
+	out[0] = prefix
+	for _, p := range parts {
+		out = binary.BigEndian.AppendUint64(out, p)
+	}
+	return out
+}
+
+// KeyAccount is the account of a 32-byte ed25519 key.
+func KeyAccount(pub []byte) []byte { return append([]byte{PrefixAccount}, pub...) }
+
+// KeyMiner is the miner record of a uid.
+func KeyMiner(uid uint32) []byte { return key(PrefixMiner, uint64(uid)) }
+
+// KeyTask is a task by id.
+func KeyTask(id uint64) []byte { return key(PrefixTask, id) }
+
+// KeyTaskMiner maps (task, uid) to the miner's submission id.
+func KeyTaskMiner(task uint64, uid uint32) []byte { return key(PrefixTaskMiner, task, uint64(uid)) }
+
+// KeySubmission is a submission by id.
+func KeySubmission(id uint64) []byte { return key(PrefixSubmission, id) }
+
+// KeyDue is the due list of a height.
+func KeyDue(height int64) []byte { return key(PrefixDue, uint64(height)) }
+
+// KeyWindow is a miner's window of a track (WindowWorkflow, WindowArena).
+func KeyWindow(track byte, uid uint32) []byte { return key(PrefixWindow, uint64(track), uint64(uid)) }
+
+// KeyBaseline is an arena task's baseline state.
+func KeyBaseline(task uint64) []byte { return key(PrefixBaseline, task) }
+
+// KeyGasChain is an EVM chain's close state.
+func KeyGasChain(chain uint64) []byte { return key(PrefixGasChain, chain) }
+
+// KeyGasAgent is a uid's gas agent on an EVM chain.
+func KeyGasAgent(chain uint64, uid uint32) []byte { return key(PrefixGasAgent, chain, uint64(uid)) }
+
+// KeyPredictionSet is the open predictions of an EVM block.
+func KeyPredictionSet(chain, block uint64) []byte { return key(PrefixPredictionSet, chain, block) }
+
+// KeyTruth is the truth round of an EVM block.
+func KeyTruth(chain, block uint64) []byte { return key(PrefixTruth, chain, block) }
+
+// KeyEpoch is an epoch by number.
+func KeyEpoch(n uint64) []byte { return key(PrefixEpoch, n) }

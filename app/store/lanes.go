@@ -1,0 +1,117 @@
+package store
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/sha3"
+	"encoding/binary"
+	"fmt"
+)
+
+// laneCount is the number of 16-bit lanes of the multiset hash.
+const laneCount = 1024
+
+// words is the number of uint64 words holding the lanes (4 lanes per word,
+// little-endian: lane 4w+j is bits 16j..16j+15 of word w).
+const words = laneCount / 4
+
+// Lanes is a homomorphic multiset hash of the whole state (LtHash): each
+// (key, value) entry is expanded by SHAKE128 into 1024 uint16 lanes
+// (little-endian), and the state's lanes are the lane-wise sum mod 2^16 of
+// its entries. Writing an entry adds its lanes, deleting it subtracts them,
+// so the hash of the full state is kept up to date at the cost of the
+// block's changes only, and equals the hash recomputed from a scan of every
+// key. The app hash is SHA-256 of the 2048 lane bytes. Lanes are packed four
+// to a uint64 and added with carries masked at lane borders (SWAR).
+type Lanes [words]uint64
+
+// laneHigh has the top bit of every 16-bit lane set.
+const laneHigh = 0x8000800080008000
+
+// entryLanes expands one entry. Lengths are encoded so that (k, v) pairs
+// cannot collide by moving bytes between key and value.
+func entryLanes(k, v []byte) *Lanes {
+	h := sha3.NewSHAKE128()
+	var n [4]byte
+	binary.BigEndian.PutUint32(n[:], uint32(len(k)))
+	h.Write(n[:])
+	h.Write(k)
+	binary.BigEndian.PutUint32(n[:], uint32(len(v)))
+	h.Write(n[:])
+	h.Write(v)
+	var buf [2 * laneCount]byte
+	h.Read(buf[:])
+	var out Lanes
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint64(buf[8*i:])
+	}
+	return &out
+}
+
+// addLanes adds every 16-bit lane of y to x's, mod 2^16.
+func addLanes(x, y uint64) uint64 {
+	return ((x &^ laneHigh) + (y &^ laneHigh)) ^ ((x ^ y) & laneHigh)
+}
+
+// subLanes subtracts every 16-bit lane of y from x's, mod 2^16.
+func subLanes(x, y uint64) uint64 {
+	return ((x | laneHigh) - (y &^ laneHigh)) ^ ((x ^ ^y) & laneHigh)
+}
+
+func (l *Lanes) Add(k, v []byte) {
+	e := entryLanes(k, v)
+	for i := range l {
+		l[i] = addLanes(l[i], e[i])
+	}
+}
+
+func (l *Lanes) Sub(k, v []byte) {
+	e := entryLanes(k, v)
+	for i := range l {
+		l[i] = subLanes(l[i], e[i])
+	}
+}
+
+func (l *Lanes) Encode() []byte {
+	out := make([]byte, 2*laneCount)
+	for i, x := range l {
+		binary.LittleEndian.PutUint64(out[8*i:], x)
+	}
+	return out
+}
+
+func DecodeLanes(bz []byte) (Lanes, error) {
+	var l Lanes
+	if len(bz) != 2*laneCount {
+		return l, fmt.Errorf("store: stored lanes have %d bytes, want %d", len(bz), 2*laneCount)
+	}
+	for i := range l {
+		l[i] = binary.LittleEndian.Uint64(bz[8*i:])
+	}
+	return l, nil
+}
+
+// sum is the app hash.
+func (l *Lanes) Sum() []byte {
+	h := sha256.Sum256(l.Encode())
+	return h[:]
+}
+
+// ApplyOverlay returns base lanes updated by the overlay's writes, where
+// before reads each key's value as it was under those base lanes.
+func ApplyOverlay(base Lanes, o *Overlay, before Reader) Lanes {
+	out := base
+	o.Entries(func(k, val []byte, del bool) {
+		old, had := before.Get(k)
+		if had && !del && bytes.Equal(old, val) {
+			return
+		}
+		if had {
+			out.Sub(k, old)
+		}
+		if !del {
+			out.Add(k, val)
+		}
+	})
+	return out
+}

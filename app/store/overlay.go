@@ -1,0 +1,118 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Reader is a view of the state: committed badger, or an overlay over a reader.
+type Reader interface {
+	Get(k []byte) ([]byte, bool)
+}
+
+// Snapshot reads committed state through one badger read transaction.
+type Snapshot struct{ Txn *badger.Txn }
+
+// Get returns a copy of the committed value. A read error other than "not
+// found" means the database is broken under us: a node cannot go on
+// deterministically, so it panics.
+func (s Snapshot) Get(k []byte) ([]byte, bool) {
+	item, err := s.Txn.Get(k)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, false
+	}
+	if err != nil {
+		panic(fmt.Sprintf("store: badger read %x: %v", k, err))
+	}
+	v, err := item.ValueCopy(nil)
+	if err != nil {
+		panic(fmt.Sprintf("store: badger read %x: %v", k, err))
+	}
+	return v, true
+}
+
+// entry is one overlay write: a value, or a deletion.
+type entry struct {
+	val []byte
+	del bool
+}
+
+// EntryOverhead is what one entry is counted for beyond its key and value
+// when bounding a block's writes (badger's per-entry metadata is smaller).
+const EntryOverhead = 100
+
+// Overlay buffers writes over a base reader. Nothing reaches badger until
+// Persist writes a block's overlay in one transaction. Size counts the bytes
+// of the buffered entries (key + value + EntryOverhead each).
+type Overlay struct {
+	base   Reader
+	writes map[string]entry
+	size   int
+}
+
+// NewOverlay returns an empty overlay over base.
+func NewOverlay(base Reader) *Overlay {
+	return &Overlay{base: base, writes: make(map[string]entry)}
+}
+
+// Get reads k through the overlay.
+func (o *Overlay) Get(k []byte) ([]byte, bool) {
+	if e, ok := o.writes[string(k)]; ok {
+		if e.del {
+			return nil, false
+		}
+		return e.val, true
+	}
+	return o.base.Get(k)
+}
+
+// Set writes v at k.
+func (o *Overlay) Set(k, v []byte) { o.put(string(k), entry{val: v}) }
+
+// Delete removes k.
+func (o *Overlay) Delete(k []byte) { o.put(string(k), entry{del: true}) }
+
+// Size is the counted bytes of the buffered entries.
+func (o *Overlay) Size() int { return o.size }
+
+func (o *Overlay) put(k string, e entry) {
+	if old, ok := o.writes[k]; ok {
+		o.size -= len(k) + len(old.val) + EntryOverhead
+	}
+	o.size += len(k) + len(e.val) + EntryOverhead
+	o.writes[k] = e
+}
+
+// sortedKeys returns the written keys in byte order. It is the one range
+// over a map in the store: the keys are sorted before anyone sees them, so
+// the map's order never reaches state, hashes or output.
+func (o *Overlay) sortedKeys() []string {
+	keys := make([]string, 0, len(o.writes))
+	// det: sorted
+	for k := range o.writes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// MergeInto copies this overlay's writes into parent (its base), in key order.
+func (o *Overlay) MergeInto(parent *Overlay) {
+	for _, k := range o.sortedKeys() {
+		parent.put(k, o.writes[k])
+	}
+}
+
+// Entries calls fn for every buffered write in key order; val is nil for a deletion.
+func (o *Overlay) Entries(fn func(k, val []byte, del bool)) {
+	for _, k := range o.sortedKeys() {
+		e := o.writes[k]
+		fn([]byte(k), e.val, e.del)
+	}
+}
+
+// Len is the number of buffered writes.
+func (o *Overlay) Len() int { return len(o.writes) }

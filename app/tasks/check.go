@@ -1,0 +1,36 @@
+package tasks
+
+import (
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/wire"
+)
+
+// Check validates the task tracks' messages: PostTask, a workflow or arena
+// Submit (the shell checked that the sender is a miner), and Report.
+func Check(env track.Env, tx *track.Tx) *wire.TxError {
+	switch m := tx.Body.Msg.Sum.(type) {
+	case *subnetv1.Msg_PostTask:
+		return checkPostTask(env, tx, m.PostTask)
+	case *subnetv1.Msg_Submit:
+		return checkSubmit(env, tx, m.Submit)
+	case *subnetv1.Msg_Report:
+		return checkReport(env, tx, m.Report)
+	}
+	panic("tasks: Check called on a message of another unit")
+}
+
+// Execute applies a message that Check accepted.
+func Execute(env track.Env, tx *track.Tx) []abcitypes.Event {
+	switch m := tx.Body.Msg.Sum.(type) {
+	case *subnetv1.Msg_PostTask:
+		return execPostTask(env, tx, m.PostTask)
+	case *subnetv1.Msg_Submit:
+		return execSubmit(env, tx, m.Submit)
+	case *subnetv1.Msg_Report:
+		return execReport(env, tx, m.Report)
+	}
+	panic("tasks: Execute called on a message of another unit")
+}

@@ -1,0 +1,147 @@
+package tasks
+
+import (
+	"fmt"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/scoring"
+)
+
+func checkPostTask(env track.Env, tx *track.Tx, m *subnetv1.MsgPostTask) *wire.TxError {
+	if terr := env.RequireValidator(tx, "post_task"); terr != nil {
+		return terr
+	}
+	switch t := m.Task.(type) {
+	case *subnetv1.MsgPostTask_Workflow:
+		if t.Workflow == nil {
+			return wire.Reject(wire.CodeEmptyMsg, "post_task.workflow is empty")
+		}
+		return checkWorkflowTask(env, t.Workflow)
+	case *subnetv1.MsgPostTask_Arena:
+		if t.Arena == nil {
+			return wire.Reject(wire.CodeEmptyMsg, "post_task.arena is empty")
+		}
+		return checkArenaTask(env, t.Arena)
+	}
+	return wire.Reject(wire.CodeEmptyMsg, "post_task has no task")
+}
+
+func checkBlocks(env track.Env, submission, report int64) *wire.TxError {
+	cp := env.Chain.Gen.Chain
+	if submission < 1 || submission > cp.MaxSubmissionBlocks {
+		return wire.Reject(wire.CodeBlocksRange, fmt.Sprintf("submission_blocks = %d: must be in [1, %d]", submission, cp.MaxSubmissionBlocks))
+	}
+	if report < 1 || report > cp.MaxReportBlocks {
+		return wire.Reject(wire.CodeBlocksRange, fmt.Sprintf("report_blocks = %d: must be in [1, %d]", report, cp.MaxReportBlocks))
+	}
+	return nil
+}
+
+func checkWorkflowTask(env track.Env, t *subnetv1.WorkflowTask) *wire.TxError {
+	if terr := env.RequireTrack(genesis.TrackWorkflow); terr != nil {
+		return terr
+	}
+	_, e1 := wire.PositiveAmount("max_budget", t.MaxBudget)
+	_, e2 := wire.PositiveAmount("max_latency_seconds", t.MaxLatencySeconds)
+	return wire.FirstErr(wire.Count("total_steps", t.TotalSteps, true), e1, e2, checkBlocks(env, t.SubmissionBlocks, t.ReportBlocks))
+}
+
+func checkArenaTask(env track.Env, t *subnetv1.ArenaTask) *wire.TxError {
+	if terr := env.RequireTrack(genesis.TrackArena); terr != nil {
+		return terr
+	}
+	if !env.Chain.HasCategory(t.Category) {
+		return wire.Reject(wire.CodeUnknownCategory, fmt.Sprintf("category = %q: not in the arena params", t.Category))
+	}
+	if !env.Chain.HasDifficulty(t.Difficulty) {
+		return wire.Reject(wire.CodeUnknownCategory, fmt.Sprintf("difficulty = %q: not in the arena params", t.Difficulty))
+	}
+	if terr := wire.Count("criteria_total", t.CriteriaTotal, true); terr != nil {
+		return terr
+	}
+	if terr := checkBlocks(env, t.SubmissionBlocks, t.ReportBlocks); terr != nil {
+		return terr
+	}
+	if t.DefaultBaseline == nil {
+		return nil
+	}
+	return checkBaseline(t.DefaultBaseline)
+}
+
+// checkBaseline parses every field (non-negative amounts) and applies
+// scoring's consistency checks (min ≤ median ≤ max, ...).
+func checkBaseline(b *subnetv1.ArenaBaseline) *wire.TxError {
+	if terr := wire.Count("default_baseline.submission_count", b.SubmissionCount, false); terr != nil {
+		return terr
+	}
+	out := scoring.ArenaBaseline{SubmissionCount: b.SubmissionCount}
+	dst := track.ScoringBaselineFields(&out)
+	for i, src := range track.BaselineFields(b) {
+		d, terr := wire.Amount("default_baseline."+track.BaselineNames[i], *src)
+		if terr != nil {
+			return terr
+		}
+		*dst[i] = d
+	}
+	if err := out.Validate(); err != nil {
+		return wire.Reject(wire.CodeBadBaseline, "default_baseline: "+err.Error())
+	}
+	return nil
+}
+
+func execPostTask(env track.Env, tx *track.Tx, m *subnetv1.MsgPostTask) []abcitypes.Event {
+	st, h := env.St, env.Block.Height
+	c := st.Counters()
+	t := &subnetv1.Task{Id: c.NextTaskId, Poster: tx.Body.Sender, PostedHeight: h}
+	c.NextTaskId++
+	st.Save(store.KeyCounters, c)
+	var sb, rb int64
+	if w := m.GetWorkflow(); w != nil {
+		cw := *w
+		cw.MaxBudget = track.FmtDec(track.Dec(w.MaxBudget))
+		cw.MaxLatencySeconds = track.FmtDec(track.Dec(w.MaxLatencySeconds))
+		t.Spec = &subnetv1.Task_Workflow{Workflow: &cw}
+		sb, rb = w.SubmissionBlocks, w.ReportBlocks
+	} else {
+		ar := *m.GetArena()
+		ar.DefaultBaseline = canonicalBaseline(ar.DefaultBaseline)
+		t.Spec = &subnetv1.Task_Arena{Arena: &ar}
+		sb, rb = ar.SubmissionBlocks, ar.ReportBlocks
+	}
+	t.SubmitDeadline = h + sb
+	t.ReportDeadline = t.SubmitDeadline + rb
+	st.Save(store.KeyTask(t.Id), t)
+	due := st.Due(t.ReportDeadline)
+	due.Tasks = append(due.Tasks, t.Id)
+	st.Save(store.KeyDue(t.ReportDeadline), due)
+	return []abcitypes.Event{wire.Event(wire.EventTaskPosted, "task_id", track.U64s(t.Id), "track", Track(t),
+		"submit_deadline", track.I64s(t.SubmitDeadline), "report_deadline", track.I64s(t.ReportDeadline))}
+}
+
+// canonicalBaseline returns the baseline with every decimal in canonical
+// form, the scoring default when none was given.
+func canonicalBaseline(b *subnetv1.ArenaBaseline) *subnetv1.ArenaBaseline {
+	if b == nil {
+		return track.BaselineToProto(scoring.DefaultArenaBaseline())
+	}
+	out := &subnetv1.ArenaBaseline{SubmissionCount: b.SubmissionCount}
+	src := track.BaselineFields(b)
+	for i, dst := range track.BaselineFields(out) {
+		*dst = track.FmtDec(track.Dec(*src[i]))
+	}
+	return out
+}
+
+// Track names the track of a task.
+func Track(t *subnetv1.Task) string {
+	if t.GetArena() != nil {
+		return genesis.TrackArena
+	}
+	return genesis.TrackWorkflow
+}

@@ -1,0 +1,130 @@
+package tasks
+
+import (
+	"fmt"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/shopspring/decimal"
+
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/window"
+)
+
+func checkReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) *wire.TxError {
+	if terr := env.RequireValidator(tx, "report"); terr != nil {
+		return terr
+	}
+	st := env.St
+	sub, ok := st.Submission(m.SubmissionId)
+	if !ok {
+		return wire.Reject(wire.CodeUnknownSubmission, fmt.Sprintf("submission_id = %d: no such submission", m.SubmissionId))
+	}
+	if sub.Status != track.StatusPending {
+		return wire.Reject(wire.CodeSubmissionFinal, fmt.Sprintf("submission_id = %d is %s", m.SubmissionId, sub.Status))
+	}
+	if sub.Track == genesis.TrackGas {
+		return wire.Reject(wire.CodeWrongKind, fmt.Sprintf("submission_id = %d is a gas prediction: it is scored by Truth, not Report", m.SubmissionId))
+	}
+	if h := env.Block.Height; h > sub.ReportDeadline {
+		return wire.Reject(wire.CodeReportDeadline, fmt.Sprintf("submission_id = %d: reports closed at height %d (now %d)", m.SubmissionId, sub.ReportDeadline, h))
+	}
+	for _, v := range sub.Votes {
+		if int(v.Validator) == tx.Validator {
+			return wire.Reject(wire.CodeDuplicateReport, fmt.Sprintf("validator %q already reported on submission %d", env.Chain.ValidatorName(tx.Validator), m.SubmissionId))
+		}
+	}
+	task, ok := st.Task(sub.TaskId)
+	if !ok {
+		panic(fmt.Sprintf("tasks: submission %d refers to missing task %d", sub.Id, sub.TaskId))
+	}
+	switch k := m.Measurement.(type) {
+	case *subnetv1.MsgReport_Workflow:
+		if sub.Track != genesis.TrackWorkflow {
+			return wire.Reject(wire.CodeWrongKind, fmt.Sprintf("submission_id = %d is %s, the report is workflow", m.SubmissionId, sub.Track))
+		}
+		if k.Workflow == nil {
+			return wire.Reject(wire.CodeEmptyMsg, "report.workflow is empty")
+		}
+		return checkWorkflowMeasurement(k.Workflow, task.GetWorkflow().TotalSteps)
+	case *subnetv1.MsgReport_Arena:
+		if sub.Track != genesis.TrackArena {
+			return wire.Reject(wire.CodeWrongKind, fmt.Sprintf("submission_id = %d is %s, the report is arena", m.SubmissionId, sub.Track))
+		}
+		if k.Arena == nil {
+			return wire.Reject(wire.CodeEmptyMsg, "report.arena is empty")
+		}
+		return checkArenaMeasurement(k.Arena, task.GetArena().CriteriaTotal)
+	}
+	return wire.Reject(wire.CodeEmptyMsg, "report has no measurement")
+}
+
+func execReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) []abcitypes.Event {
+	st := env.St
+	sub, _ := st.Submission(m.SubmissionId)
+	vote := &subnetv1.Vote{Validator: uint32(tx.Validator), Height: env.Block.Height}
+	if w := m.GetWorkflow(); w != nil {
+		vote.Workflow = canonicalWorkflowMeasurement(w)
+	} else {
+		vote.Arena = canonicalArenaMeasurement(m.GetArena())
+	}
+	sub.Votes = append(sub.Votes, vote)
+	evs := []abcitypes.Event{wire.Event(wire.EventReportReceived, "submission_id", track.U64s(sub.Id),
+		"validator", env.Chain.ValidatorName(tx.Validator))}
+	evs = append(evs, settle(env, sub, false)...)
+	st.Save(store.KeySubmission(sub.Id), sub)
+	return evs
+}
+
+// voteValues lists a vote's measured values in the track's field order.
+func voteValues(v *subnetv1.Vote) []decimal.Decimal {
+	if w := v.Workflow; w != nil {
+		return []decimal.Decimal{track.Dec(w.OutputQuality), decimal.NewFromInt(w.StepsCompleted), track.Dec(w.Cost),
+			track.Dec(w.LatencySeconds), decimal.NewFromInt(w.Retries), decimal.NewFromInt(w.Timeouts), decimal.NewFromInt(w.HardFailures)}
+	}
+	ar := v.Arena
+	return []decimal.Decimal{decimal.NewFromInt(ar.TotalTokens), decimal.NewFromInt(ar.ToolCalls), decimal.NewFromInt(ar.Iterations),
+		track.Dec(ar.ExecutionTime), track.Dec(ar.EstimatedCost), decimal.NewFromInt(ar.CriteriaPassed)}
+}
+
+// aggregate runs the weighted-median quorum over a submission's votes.
+func aggregate(c *track.Chain, votes []*subnetv1.Vote, atDeadline bool) (window.Outcome, error) {
+	wv := make([]window.Vote, len(votes))
+	for i, v := range votes {
+		wv[i] = window.Vote{Validator: c.Address(int(v.Validator)), Power: c.Power(int(v.Validator)), Values: voteValues(v)}
+	}
+	return window.Aggregate(wv, c.Total, atDeadline)
+}
+
+// settle aggregates a pending submission's votes and, when they settle,
+// scores it (workflow), queues it for the end of the block (arena) or
+// expires it. The caller saves sub.
+func settle(env track.Env, sub *subnetv1.Submission, atDeadline bool) []abcitypes.Event {
+	h := env.Block.Height
+	out, err := aggregate(env.Chain, sub.Votes, atDeadline)
+	if err != nil {
+		sub.Status = track.StatusFailed
+		sub.Receipt = &subnetv1.Receipt{Height: h, Track: sub.Track, Status: track.StatusFailed, Note: "aggregation: " + err.Error()}
+		return nil
+	}
+	switch out.Status {
+	case window.StatusPending:
+		return nil
+	case window.StatusExpired:
+		sub.Status = track.StatusExpired
+		sub.Receipt = &subnetv1.Receipt{Height: h, Track: sub.Track, Status: track.StatusExpired,
+			ReportedPower: out.ReportedPower, TotalPower: out.TotalPower,
+			Note: "report deadline reached with at most 1/3 of the voting power reported"}
+		return []abcitypes.Event{wire.Event(wire.EventSubmissionExpired, "submission_id", track.U64s(sub.Id), "uid", track.U64s(uint64(sub.Uid)),
+			"reported_power", track.I64s(out.ReportedPower), "total_power", track.I64s(out.TotalPower))}
+	}
+	if sub.Track == genesis.TrackArena {
+		sub.Status = track.StatusFinal
+		env.Block.ArenaBatch = append(env.Block.ArenaBatch, sub.Id)
+		return nil
+	}
+	return scoreWorkflow(env, sub, out)
+}

@@ -1,0 +1,132 @@
+package tasks
+
+import (
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/shopspring/decimal"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/scoring"
+	"github.com/scoringsubnet/validatord/x/window"
+)
+
+// scoreWorkflow scores a workflow submission from its aggregated
+// measurements (quality, steps, cost, latency, retries, timeouts, hard
+// failures), writes the receipt and pushes the score into the miner's window.
+func scoreWorkflow(env track.Env, sub *subnetv1.Submission, out window.Outcome) []abcitypes.Event {
+	st := env.St
+	t, _ := st.Task(sub.TaskId)
+	wt := t.GetWorkflow()
+	v := out.Values
+	in := scoring.WorkflowInput{
+		OutputQuality: v[0], StepsCompleted: v[1].IntPart(), TotalSteps: wt.TotalSteps,
+		Cost: v[2], MaxBudget: track.Dec(wt.MaxBudget), LatencySeconds: v[3], MaxLatencySeconds: track.Dec(wt.MaxLatencySeconds),
+		Retries: v[4].IntPart(), DeclaredRetryBudget: sub.DeclaredRetryBudget, Timeouts: v[5].IntPart(), HardFailures: v[6].IntPart(),
+	}
+	p := env.Chain.Gen.Workflow
+	r := &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackWorkflow, ReportedPower: out.ReportedPower, TotalPower: out.TotalPower}
+	r.Inputs = workflowInputFields(in)
+	r.Params = append(workflowParamFields(p), env.Chain.VotePowerFields(sub.Votes)...)
+	res, err := scoring.ScoreWorkflow(p, in)
+	if err != nil {
+		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "score: "+err.Error()
+		sub.Receipt = r
+		return nil
+	}
+	var f track.Fields
+	f.Dec("completion_ratio", res.CompletionRatio)
+	f.Dec("s_success", res.Success)
+	f.Bool("gated", res.Gated)
+	f.Dec("s_cost", res.Cost)
+	f.Dec("s_latency", res.Latency)
+	f.Int("unplanned_retries", res.UnplannedRetries)
+	f.Dec("s_reliability", res.Reliability)
+	r.Values = f
+	sub.Receipt = r
+	wevs, err := pushWindow(env, store.WindowWorkflow, sub.Uid, res.Score)
+	if err != nil {
+		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "window: "+err.Error()
+		return nil
+	}
+	r.Score, r.Status, sub.Status = track.FmtDec(res.Score), track.StatusScored, track.StatusScored
+	return append([]abcitypes.Event{track.ScoredEvent(sub, res.Score)}, wevs...)
+}
+
+func workflowInputFields(in scoring.WorkflowInput) track.Fields {
+	var f track.Fields
+	f.Dec("output_quality", in.OutputQuality)
+	f.Int("steps_completed", in.StepsCompleted)
+	f.Int("total_steps", in.TotalSteps)
+	f.Dec("cost", in.Cost)
+	f.Dec("max_budget", in.MaxBudget)
+	f.Dec("latency_seconds", in.LatencySeconds)
+	f.Dec("max_latency_seconds", in.MaxLatencySeconds)
+	f.Int("retries", in.Retries)
+	f.Int("declared_retry_budget", in.DeclaredRetryBudget)
+	f.Int("timeouts", in.Timeouts)
+	f.Int("hard_failures", in.HardFailures)
+	return f
+}
+
+func workflowParamFields(p scoring.WorkflowParams) track.Fields {
+	var f track.Fields
+	f.Dec("w_success", p.WSuccess)
+	f.Dec("w_cost", p.WCost)
+	f.Dec("w_latency", p.WLatency)
+	f.Dec("w_reliability", p.WReliability)
+	f.Dec("gate", p.Gate)
+	f.Dec("retry_penalty", p.RetryPenalty)
+	f.Dec("timeout_penalty", p.TimeoutPenalty)
+	f.Dec("failure_penalty", p.FailurePenalty)
+	return f
+}
+
+// pushWindow appends a score in [0, 1] to the miner's window of the track;
+// a score window.Push refuses leaves the window unchanged.
+func pushWindow(env track.Env, tb byte, uid uint32, score decimal.Decimal) ([]abcitypes.Event, error) {
+	st, p := env.St, env.Chain.Gen.Window
+	k := store.KeyWindow(tb, uid)
+	pw := &subnetv1.Window{}
+	st.Load(k, pw)
+	w, err := track.WindowFromProto(pw).Push(p, score)
+	if err != nil {
+		return nil, err
+	}
+	st.Save(k, track.WindowToProto(w))
+	name, agg := genesis.TrackWorkflow, w.Aggregate(p)
+	if tb == store.WindowArena {
+		name, agg = genesis.TrackArena, w.Mean()
+	}
+	return []abcitypes.Event{wire.Event(wire.EventWindowUpdated, "uid", track.U64s(uint64(uid)), "track", name,
+		"tasks_seen", track.U64s(w.TasksSeen), "aggregate", track.FmtDec(agg))}, nil
+}
+
+// Workflow is the workflow track: a miner's aggregate is its window's
+// warm-up-discounted mean.
+var Workflow track.Track = windowTrack{name: genesis.TrackWorkflow, tb: store.WindowWorkflow}
+
+// Arena is the arena track: a miner's aggregate is the mean of its recent
+// arena scores / 100.
+var Arena track.Track = windowTrack{name: genesis.TrackArena, tb: store.WindowArena}
+
+type windowTrack struct {
+	name string
+	tb   byte
+}
+
+func (w windowTrack) Name() string { return w.name }
+
+func (w windowTrack) Aggregate(env track.Env, uid uint32) (decimal.Decimal, bool) {
+	pw := &subnetv1.Window{}
+	if !env.St.Load(store.KeyWindow(w.tb, uid), pw) {
+		return decimal.Decimal{}, false
+	}
+	mw := track.WindowFromProto(pw)
+	if w.tb == store.WindowArena {
+		return mw.Mean(), true
+	}
+	return mw.Aggregate(env.Chain.Gen.Window), true
+}

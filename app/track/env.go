@@ -1,0 +1,65 @@
+package track
+
+import (
+	"fmt"
+
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/wire"
+)
+
+// Block is the block a transaction is validated and executed in: height and
+// time (unix seconds) come from the request, never from the clock. It also
+// carries what a block's transactions leave for its end.
+type Block struct {
+	Height int64
+	Time   int64
+	// Mempool is set for CheckTx.
+	Mempool bool
+	// ArenaBatch lists the arena submissions that became final in this
+	// block; the end of block scores them together.
+	ArenaBatch []uint64
+}
+
+// Env is what a track unit works with: the chain, the state and the block.
+type Env struct {
+	Chain *Chain
+	St    store.State
+	Block *Block
+}
+
+// Tx is a transaction whose envelope passed validity (size, decoding,
+// canonical form, sender, chain id, nonce, signature), with what was looked up.
+type Tx struct {
+	*wire.DecodedTx
+	Account   *subnetv1.Account
+	Validator int // index of the signing validator's report key, or -1
+}
+
+// RequireValidator rejects a message that only a validator's report key may send.
+func (env Env) RequireValidator(tx *Tx, what string) *wire.TxError {
+	if tx.Validator < 0 {
+		return wire.Reject(wire.CodeNotValidator, fmt.Sprintf("%s: sender %x is not a validator's report key", what, tx.Body.Sender))
+	}
+	return nil
+}
+
+// RequireTrack rejects a message of a track that does not run on this chain.
+func (env Env) RequireTrack(name string) *wire.TxError {
+	if !env.Chain.Gen.HasTrack(name) {
+		return wire.Reject(wire.CodeTrackDisabled, fmt.Sprintf("track %q does not run on this chain", name))
+	}
+	return nil
+}
+
+// NewSubmission numbers a new pending submission of uid on the track (the
+// caller fills in and saves it).
+func (env Env) NewSubmission(trackName string, uid uint32) *subnetv1.Submission {
+	c := env.St.Counters()
+	sub := &subnetv1.Submission{Id: c.NextSubmissionId, Track: trackName, Uid: uid, Height: env.Block.Height,
+		BlockTime: env.Block.Time, Status: StatusPending}
+	c.NextSubmissionId++
+	env.St.Save(store.KeyCounters, c)
+	return sub
+}
