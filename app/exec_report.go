@@ -10,7 +10,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
-	"github.com/scoringsubnet/validatord/x/window"
+	"github.com/scoringsubnet/validatord/x/quorum"
 )
 
 func hexs(b []byte) string { return hex.EncodeToString(b) }
@@ -57,13 +57,13 @@ func voteValues(v *subnetv1.Vote) []decimal.Decimal {
 		mustDec(ar.ExecutionTime), mustDec(ar.EstimatedCost), decimal.NewFromInt(ar.CriteriaPassed)}
 }
 
-// aggregate runs window.Aggregate over a submission's votes.
-func (a *App) aggregate(votes []*subnetv1.Vote, atDeadline bool) (window.Outcome, error) {
-	wv := make([]window.Vote, len(votes))
+// aggregate runs quorum.Aggregate over a submission's votes.
+func (a *App) aggregate(votes []*subnetv1.Vote, atDeadline bool) (quorum.Outcome, error) {
+	wv := make([]quorum.Vote, len(votes))
 	for i, v := range votes {
-		wv[i] = window.Vote{Validator: a.chain.addresses[v.Validator], Power: a.chain.gen.Validators[v.Validator].Power, Values: voteValues(v)}
+		wv[i] = quorum.Vote{Validator: a.chain.addresses[v.Validator], Power: a.chain.gen.Validators[v.Validator].Power, Values: voteValues(v)}
 	}
-	return window.Aggregate(wv, a.chain.total, atDeadline)
+	return quorum.Aggregate(wv, a.chain.total, atDeadline)
 }
 
 // settle aggregates a pending submission's votes and, when they settle,
@@ -77,9 +77,9 @@ func (a *App) settle(st state, sub *subnetv1.Submission, atDeadline bool, bs *bl
 		return nil
 	}
 	switch out.Status {
-	case window.StatusPending:
+	case quorum.StatusPending:
 		return nil
-	case window.StatusExpired:
+	case quorum.StatusExpired:
 		sub.Status = statusExpired
 		sub.Receipt = &subnetv1.Receipt{Height: bs.height, Track: sub.Track, Status: statusExpired,
 			ReportedPower: out.ReportedPower, TotalPower: out.TotalPower,

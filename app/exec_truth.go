@@ -6,7 +6,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
-	"github.com/scoringsubnet/validatord/x/window"
+	"github.com/scoringsubnet/validatord/x/quorum"
 )
 
 func (a *App) execTruth(st state, ct *checkedTx, m *subnetv1.MsgTruth, bs *blockState) []abcitypes.Event {
@@ -37,20 +37,20 @@ func (a *App) settleTruth(st state, r *subnetv1.TruthRound, atDeadline bool, bs 
 		r.Status, r.ClosedHeight = statusExpired, bs.height
 		return nil
 	}
-	wv := make([]window.Vote, len(r.Votes))
+	wv := make([]quorum.Vote, len(r.Votes))
 	for i, v := range r.Votes {
-		wv[i] = window.Vote{Validator: a.chain.addresses[v.Validator], Power: a.chain.gen.Validators[v.Validator].Power,
+		wv[i] = quorum.Vote{Validator: a.chain.addresses[v.Validator], Power: a.chain.gen.Validators[v.Validator].Power,
 			Values: []decimal.Decimal{mustDec(v.Truth.MinPrice), decimal.NewFromInt(v.Truth.Timestamp)}}
 	}
-	out, err := window.Aggregate(wv, a.chain.total, atDeadline)
+	out, err := quorum.Aggregate(wv, a.chain.total, atDeadline)
 	if err != nil {
 		panic("app: truth aggregation of validated votes: " + err.Error())
 	}
 	r.ReportedPower = out.ReportedPower
 	switch out.Status {
-	case window.StatusPending:
+	case quorum.StatusPending:
 		return nil
-	case window.StatusExpired:
+	case quorum.StatusExpired:
 		r.Status, r.ClosedHeight = statusExpired, bs.height
 		return nil
 	}

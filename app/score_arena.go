@@ -7,8 +7,8 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/quorum"
 	"github.com/scoringsubnet/validatord/x/scoring"
-	"github.com/scoringsubnet/validatord/x/window"
 )
 
 var defaultArenaBaseline = scoring.DefaultArenaBaseline
@@ -76,7 +76,7 @@ func (a *App) scoreArenaOne(st state, sub *subnetv1.Submission, at *subnetv1.Are
 	out, err := a.aggregate(sub.Votes, true)
 	r := &subnetv1.Receipt{Height: bs.height, Track: genesis.TrackArena, ReportedPower: out.ReportedPower, TotalPower: out.TotalPower}
 	sub.Receipt = r
-	if err != nil || out.Status != window.StatusFinal {
+	if err != nil || out.Status != quorum.StatusFinal {
 		sub.Status, r.Status, r.Note = statusFailed, statusFailed, "aggregation did not settle at the end of the block"
 		return scoring.ArenaSubmission{}, nil, false
 	}

@@ -7,14 +7,14 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/quorum"
 	"github.com/scoringsubnet/validatord/x/scoring"
-	"github.com/scoringsubnet/validatord/x/window"
 )
 
 // scoreWorkflow scores a workflow submission from its aggregated
 // measurements (quality, steps, cost, latency, retries, timeouts, hard
 // failures), writes the receipt and pushes the score into the miner's window.
-func (a *App) scoreWorkflow(st state, sub *subnetv1.Submission, out window.Outcome, bs *blockState) []abcitypes.Event {
+func (a *App) scoreWorkflow(st state, sub *subnetv1.Submission, out quorum.Outcome, bs *blockState) []abcitypes.Event {
 	t, _ := st.task(sub.TaskId)
 	wt := t.GetWorkflow()
 	v := out.Values
