@@ -5,10 +5,10 @@ import (
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/quorum"
 	"github.com/shopspring/decimal"
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
-	"github.com/scoringsubnet/validatord/x/window"
 )
 
 func execTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) []abcitypes.Event {
@@ -41,20 +41,20 @@ func settleTruth(env track.Env, r *subnetv1.TruthRound, atDeadline bool) []abcit
 		r.Status, r.ClosedHeight = track.StatusExpired, env.Block.Height
 		return nil
 	}
-	wv := make([]window.Vote, len(r.Votes))
+	wv := make([]quorum.Vote, len(r.Votes))
 	for i, v := range r.Votes {
-		wv[i] = window.Vote{Validator: env.Chain.Address(int(v.Validator)), Power: env.Chain.Power(int(v.Validator)),
+		wv[i] = quorum.Vote{Validator: env.Chain.Address(int(v.Validator)), Power: env.Chain.Power(int(v.Validator)),
 			Values: []decimal.Decimal{track.Dec(v.Truth.MinPrice), decimal.NewFromInt(v.Truth.Timestamp)}}
 	}
-	out, err := window.Aggregate(wv, env.Chain.Total, atDeadline)
+	out, err := quorum.Aggregate(wv, env.Chain.Total, atDeadline)
 	if err != nil {
 		panic("gas: truth aggregation of validated votes: " + err.Error())
 	}
 	r.ReportedPower = out.ReportedPower
 	switch out.Status {
-	case window.StatusPending:
+	case quorum.StatusPending:
 		return nil
-	case window.StatusExpired:
+	case quorum.StatusExpired:
 		r.Status, r.ClosedHeight = track.StatusExpired, env.Block.Height
 		return nil
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/quorum"
 	"github.com/scoringsubnet/validatord/x/scoring"
-	"github.com/scoringsubnet/validatord/x/window"
 )
 
 // ScoreArenaBatch scores the arena submissions that became final in this
@@ -79,7 +79,7 @@ func scoreArenaOne(env track.Env, sub *subnetv1.Submission, at *subnetv1.ArenaTa
 	out, err := aggregate(env.Chain, sub.Votes, true)
 	r := &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackArena, ReportedPower: out.ReportedPower, TotalPower: out.TotalPower}
 	sub.Receipt = r
-	if err != nil || out.Status != window.StatusFinal {
+	if err != nil || out.Status != quorum.StatusFinal {
 		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "aggregation did not settle at the end of the block"
 		return scoring.ArenaSubmission{}, nil, false
 	}

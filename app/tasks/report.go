@@ -11,7 +11,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
-	"github.com/scoringsubnet/validatord/x/window"
+	"github.com/scoringsubnet/validatord/x/quorum"
 )
 
 func checkReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) *wire.TxError {
@@ -91,12 +91,12 @@ func voteValues(v *subnetv1.Vote) []decimal.Decimal {
 }
 
 // aggregate runs the weighted-median quorum over a submission's votes.
-func aggregate(c *track.Chain, votes []*subnetv1.Vote, atDeadline bool) (window.Outcome, error) {
-	wv := make([]window.Vote, len(votes))
+func aggregate(c *track.Chain, votes []*subnetv1.Vote, atDeadline bool) (quorum.Outcome, error) {
+	wv := make([]quorum.Vote, len(votes))
 	for i, v := range votes {
-		wv[i] = window.Vote{Validator: c.Address(int(v.Validator)), Power: c.Power(int(v.Validator)), Values: voteValues(v)}
+		wv[i] = quorum.Vote{Validator: c.Address(int(v.Validator)), Power: c.Power(int(v.Validator)), Values: voteValues(v)}
 	}
-	return window.Aggregate(wv, c.Total, atDeadline)
+	return quorum.Aggregate(wv, c.Total, atDeadline)
 }
 
 // settle aggregates a pending submission's votes and, when they settle,
@@ -111,9 +111,9 @@ func settle(env track.Env, sub *subnetv1.Submission, atDeadline bool) []abcitype
 		return nil
 	}
 	switch out.Status {
-	case window.StatusPending:
+	case quorum.StatusPending:
 		return nil
-	case window.StatusExpired:
+	case quorum.StatusExpired:
 		sub.Status = track.StatusExpired
 		sub.Receipt = &subnetv1.Receipt{Height: h, Track: sub.Track, Status: track.StatusExpired,
 			ReportedPower: out.ReportedPower, TotalPower: out.TotalPower,

@@ -9,14 +9,14 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/quorum"
 	"github.com/scoringsubnet/validatord/x/scoring"
-	"github.com/scoringsubnet/validatord/x/window"
 )
 
 // scoreWorkflow scores a workflow submission from its aggregated
 // measurements (quality, steps, cost, latency, retries, timeouts, hard
 // failures), writes the receipt and pushes the score into the miner's window.
-func scoreWorkflow(env track.Env, sub *subnetv1.Submission, out window.Outcome) []abcitypes.Event {
+func scoreWorkflow(env track.Env, sub *subnetv1.Submission, out quorum.Outcome) []abcitypes.Event {
 	st := env.St
 	t, _ := st.Task(sub.TaskId)
 	wt := t.GetWorkflow()

@@ -29,7 +29,7 @@ the x/scoring function of the receipt's track is run, and every entry of
 
 The power.<validator> params must add up to reported_power; with a whole
 answer every median input (workflow, arena) is re-derived with
-window.WeightedMedian from the answer's votes and those powers
+quorum.WeightedMedian from the answer's votes and those powers
 ("inputs.<name>" mismatches). A bare receipt lists its median inputs under
 "unchecked".
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/x/quorum"
 	"github.com/scoringsubnet/validatord/x/scoring"
-	"github.com/scoringsubnet/validatord/x/window"
 )
 
 // votePower is one "power.<validator>" param: the voting power the app
@@ -94,7 +94,7 @@ var workflowMedians = []medianInput{{"output_quality", false}, {"steps_completed
 var arenaMedians = []medianInput{{"total_tokens", true}, {"tool_calls", true}, {"iterations", true},
 	{"execution_time", false}, {"estimated_cost", false}, {"criteria_passed", true}}
 
-// checkMedians re-derives every median input with window.WeightedMedian over
+// checkMedians re-derives every median input with quorum.WeightedMedian over
 // the answer's votes (the measurement under member track) and the recorded
 // powers, and compares it with the recorded input as "inputs.<name>". A bare
 // receipt has no votes: its median inputs are listed as unchecked.
@@ -138,7 +138,7 @@ func checkMedians(c *receiptCheck, track string, specs []medianInput, inputs []r
 		for i, vt := range votes {
 			vals[i] = vt.values[j]
 		}
-		m, err := window.WeightedMedian(vals, ws)
+		m, err := quorum.WeightedMedian(vals, ws)
 		if err != nil {
 			return fmt.Errorf("votes.%s: %w", s.name, err)
 		}

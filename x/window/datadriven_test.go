@@ -25,9 +25,6 @@ import (
 //	baseline-block task=                                 score the body's submissions against the
 //	                                                     baseline as it stood, then add them;
 //	                                                     body lines: tokens= calls= iters= time= cost= passed= total=
-//	power total=                                         set the total voting power
-//	report item= validator= power= values=               one validator's report on an item
-//	deadline item=                                       the item's report deadline has come
 //	epoch height=                                        body lines: track= share= [scores=uid:score,...];
 //	                                                     without scores the miners' window aggregates count
 func TestScenarios(t *testing.T) {
@@ -48,21 +45,19 @@ func TestScenarios(t *testing.T) {
 }
 
 type harness struct {
-	p          Params
-	gp         scoring.GasParams
-	histMax    int
-	miners     map[uint16]MinerWindow
-	agents     map[string]GasAgent
-	baselines  map[string]Baseline
-	votes      map[string][]Vote
-	totalPower int64
+	p         Params
+	gp        scoring.GasParams
+	histMax   int
+	miners    map[uint16]MinerWindow
+	agents    map[string]GasAgent
+	baselines map[string]Baseline
 }
 
 func newHarness() *harness {
 	return &harness{
 		p: DefaultParams(), gp: scoring.DefaultGasParams(), histMax: DefaultGasHistoryMax,
 		miners: map[uint16]MinerWindow{}, agents: map[string]GasAgent{},
-		baselines: map[string]Baseline{}, votes: map[string][]Vote{}, totalPower: 1,
+		baselines: map[string]Baseline{},
 	}
 }
 
@@ -75,9 +70,6 @@ var ddCommands = map[string]ddCommand{
 	"window":         (*harness).cmdWindow,
 	"gas-close":      (*harness).cmdGasClose,
 	"baseline-block": (*harness).cmdBaselineBlock,
-	"power":          (*harness).cmdPower,
-	"report":         (*harness).cmdReport,
-	"deadline":       (*harness).cmdDeadline,
 }
 
 // args reads key=value arguments of a command (or of a body line).
@@ -333,56 +325,4 @@ func describeBaseline(when string, kept int, b scoring.ArenaBaseline) string {
 	return fmt.Sprintf("%s: kept=%d count=%d tokens min/q25/median/q75/max=%s/%s/%s/%s/%s calls median=%s\n", when, kept,
 		b.SubmissionCount, b.MinTokens.String(), b.Q25Tokens.String(), b.MedianTokens.String(), b.Q75Tokens.String(),
 		b.MaxTokens.String(), b.MedianToolCalls.String())
-}
-
-func (h *harness) cmdPower(td *datadriven.TestData) (string, error) {
-	total, err := cmdArgs(td).int("total", 0)
-	if err != nil {
-		return "", err
-	}
-	h.totalPower = total
-	return fmt.Sprintf("total power %d\n", total), nil
-}
-
-func (h *harness) cmdReport(td *datadriven.TestData) (string, error) {
-	a := cmdArgs(td)
-	power, err := a.int("power", 0)
-	if err != nil {
-		return "", err
-	}
-	var values []decimal.Decimal
-	for _, s := range strings.Split(a["values"], ",") {
-		v, err := scoring.Parse(s)
-		if err != nil {
-			return "", err
-		}
-		values = append(values, v)
-	}
-	item := a["item"]
-	votes := append(append([]Vote(nil), h.votes[item]...), Vote{Validator: []byte(a["validator"]), Power: power, Values: values})
-	out, err := Aggregate(votes, h.totalPower, false)
-	if err != nil {
-		return "", err
-	}
-	h.votes[item] = votes
-	return describeOutcome(item, out), nil
-}
-
-func (h *harness) cmdDeadline(td *datadriven.TestData) (string, error) {
-	item := cmdArgs(td)["item"]
-	out, err := Aggregate(h.votes[item], h.totalPower, true)
-	if err != nil {
-		return "", err
-	}
-	return describeOutcome(item, out), nil
-}
-
-func describeOutcome(item string, o Outcome) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "item %s: %s reported=%d/%d reporters=%d", item, o.Status, o.ReportedPower, o.TotalPower, o.Reporters)
-	for i, v := range o.Values {
-		fmt.Fprintf(&b, " v%d=%s", i, v.String())
-	}
-	b.WriteString("\n")
-	return b.String()
 }

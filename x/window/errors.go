@@ -13,7 +13,7 @@ var (
 	ErrInvalidParams = errors.New("invalid window params")
 	// ErrInvalidInput is wrapped by every *InputError: a value handed to an
 	// update that the update cannot accept (a score outside [0,1], a negative
-	// count, a duplicate validator, ...).
+	// count, a value with more than 18 places, ...).
 	ErrInvalidInput = errors.New("invalid window input")
 	// ErrTimeBackwards is returned when a block time is earlier than the last one seen.
 	ErrTimeBackwards = errors.New("block time went backwards")
@@ -56,3 +56,6 @@ func (e *InputError) Unwrap() error { return ErrInvalidInput }
 func inputErr(field string, value any, reason string) error {
 	return &InputError{Field: field, Value: fmt.Sprint(value), Reason: reason}
 }
+
+// indexed names one element of a list field: "subs[2]".
+func indexed(field string, i int) string { return fmt.Sprintf("%s[%d]", field, i) }

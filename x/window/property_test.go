@@ -3,7 +3,6 @@ package window
 import (
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -82,60 +81,6 @@ func TestPropertyBaselineMatchesFullHistory(t *testing.T) {
 			if got.SubmissionCount != want.SubmissionCount || !got.MedianTokens.Equal(want.MedianTokens) || !got.Q25Tokens.Equal(want.Q25Tokens) {
 				t.Fatalf("round %d block %d: stats differ from the naive baseline", round, block)
 			}
-		}
-	}
-}
-
-func TestPropertyWeightedMedianMatchesExpansion(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for round := 0; round < 2000; round++ {
-		n := 1 + r.IntN(12)
-		values := make([]decimal.Decimal, n)
-		powers := make([]int64, n)
-		var expanded []decimal.Decimal
-		for i := range values {
-			values[i] = decimal.NewFromInt(r.Int64N(7) - 3) // small range: many ties
-			powers[i] = 1 + r.Int64N(5)
-			for k := int64(0); k < powers[i]; k++ {
-				expanded = append(expanded, values[i])
-			}
-		}
-		sort.Slice(expanded, func(i, j int) bool { return expanded[i].Cmp(expanded[j]) < 0 })
-		want := expanded[(len(expanded)+1)/2-1] // the lower median of the expanded multiset
-		got, err := WeightedMedian(values, powers)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !got.Equal(want) {
-			t.Fatalf("values %v powers %v: got %s, want %s", values, powers, got, want)
-		}
-	}
-}
-
-func TestPropertyAggregateIgnoresArrivalOrder(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	for round := 0; round < 500; round++ {
-		n := 1 + r.IntN(10)
-		votes := make([]Vote, n)
-		var total int64
-		for i := range votes {
-			votes[i] = Vote{Validator: []byte{byte(i)}, Power: 1 + r.Int64N(100),
-				Values: []decimal.Decimal{randScore(r), randScore(r)}}
-			total += votes[i].Power
-		}
-		total += r.Int64N(total)
-		deadline := r.IntN(2) == 0
-		want, err := Aggregate(votes, total, deadline)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Shuffle(n, func(i, j int) { votes[i], votes[j] = votes[j], votes[i] })
-		got, err := Aggregate(votes, total, deadline)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Status != want.Status || !slices.EqualFunc(got.Values, want.Values, decimal.Decimal.Equal) {
-			t.Fatalf("round %d: shuffled votes changed the outcome: %+v vs %+v", round, got, want)
 		}
 	}
 }

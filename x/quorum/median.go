@@ -1,4 +1,4 @@
-package window
+package quorum
 
 import (
 	"math"
@@ -39,7 +39,7 @@ func WeightedMedian(values []decimal.Decimal, powers []int64) (decimal.Decimal, 
 			return values[i], nil
 		}
 	}
-	panic("window: weighted median not reached (powers sum invariant broken)")
+	panic("quorum: weighted median not reached (powers sum invariant broken)")
 }
 
 // sumPowers adds positive powers, failing on a non-positive power or an overflow.
@@ -50,7 +50,7 @@ func sumPowers(powers []int64) (int64, error) {
 			return 0, inputErr(indexed("power", i), p, "must be positive")
 		}
 		if total > math.MaxInt64-p {
-			return 0, inputErr(indexed("power", i), p, ErrOverflow.Error()+": total power exceeds int64")
+			return 0, inputErr(indexed("power", i), p, "integer overflow: total power exceeds int64")
 		}
 		total += p
 	}

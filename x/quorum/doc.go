@@ -1,0 +1,31 @@
+// Package quorum owns the rule by which validators' votes settle: the
+// voting-power quorum and the power-weighted median of their values. Miner
+// reports and gas truths use it today; any later decision by the validator
+// set (validator-set or parameter proposals) is meant to use the same rule.
+//
+//   - Quorum: an item is final once the reported power is strictly more than
+//     2/3 of the total power; before that it is pending.
+//   - Deadline: at the deadline an item is final if strictly more than 1/3 of
+//     the power reported, else expired. Both comparisons are exact in 128-bit
+//     integers, so no total power overflows them.
+//   - Median: each field's value is the power-weighted median; when the
+//     cumulative power reaches exactly half, ties resolve downward, and the
+//     result is always one of the reported values (never an average).
+//   - Order: votes are sorted by validator address before anything is
+//     computed, so the outcome does not depend on their arrival order.
+//
+// It is pure: it imports only the standard library and shopspring/decimal,
+// never the rest of the module. Every error wraps ErrInvalidInput and names
+// the field and value in an *InputError.
+//
+//	votes := []quorum.Vote{
+//		{Validator: addrA, Power: 40, Values: []decimal.Decimal{decimal.RequireFromString("0.8")}},
+//		{Validator: addrB, Power: 30, Values: []decimal.Decimal{decimal.RequireFromString("0.6")}},
+//	}
+//	out, err := quorum.Aggregate(votes, 100, false)
+//	// 70 of 100 > 2/3: out.Status == quorum.StatusFinal, out.Values[0] = 0.8
+//	// (0.6 holds 30 of 70, less than half; 0.8 brings it to 70 ≥ 35).
+//
+// The rules and their departures from the seeds are in docs/scoring.md,
+// section 6.
+package quorum
