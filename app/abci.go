@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 
@@ -40,8 +39,12 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	if err != nil {
 		return nil, err
 	}
-	if err := matchValidators(gen, req.Validators); err != nil {
-		return nil, err
+	cons := make([]genesis.ConsensusValidator, len(req.Validators))
+	for i, v := range req.Validators {
+		cons[i] = genesis.ConsensusValidator{PubKey: v.PubKey.GetEd25519(), Power: v.Power}
+	}
+	if err := gen.MatchValidators(cons); err != nil {
+		return nil, fmt.Errorf("app: %w", err)
 	}
 	chain, err := track.NewChain(req.ChainId, gen)
 	if err != nil {
@@ -58,30 +61,6 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	a.pending, a.proposals = nil, nil
 	a.resetCheck()
 	return &abcitypes.ResponseInitChain{AppHash: a.genesisLanes.Sum()}, nil
-}
-
-// matchValidators requires CometBFT's genesis validators to be exactly the
-// app state's: same ed25519 keys with the same powers (any order).
-func matchValidators(gen genesis.AppState, vals []abcitypes.ValidatorUpdate) error {
-	if len(vals) != len(gen.Validators) {
-		return fmt.Errorf("app: genesis.json has %d validators, app_state has %d", len(vals), len(gen.Validators))
-	}
-	for _, gv := range gen.Validators {
-		pk, _ := gv.ConsensusPubKey()
-		found := false
-		for _, v := range vals {
-			if bytes.Equal(v.PubKey.GetEd25519(), pk) {
-				if v.Power != gv.Power {
-					return fmt.Errorf("app: validator %q has power %d in genesis.json, %d in app_state", gv.Name, v.Power, gv.Power)
-				}
-				found = true
-			}
-		}
-		if !found {
-			return fmt.Errorf("app: validator %q (%s) of app_state is not a genesis.json validator", gv.Name, gv.PubKey)
-		}
-	}
-	return nil
 }
 
 // CheckTx validates against the check state, which starts from the

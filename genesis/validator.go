@@ -106,3 +106,44 @@ func checkUnique(vals []Validator, i int) error {
 	}
 	return nil
 }
+
+// ConsensusValidator is a validator as CometBFT's genesis lists it: an
+// ed25519 consensus public key and a voting power.
+type ConsensusValidator struct {
+	PubKey []byte
+	Power  int64
+}
+
+// MatchValidators is the one rule for CometBFT's genesis validators against
+// app_state.validators: the same consensus keys with the same powers, in any
+// order (CometBFT orders its set by power and address itself, so the order
+// of genesis.json carries no meaning). InitChain and `validatord start` both
+// apply it; the error names the validator and the field that differs.
+func (s AppState) MatchValidators(cons []ConsensusValidator) error {
+	if len(cons) != len(s.Validators) {
+		return fmt.Errorf("validators: genesis.json has %d, app_state.validators has %d", len(cons), len(s.Validators))
+	}
+	for i, gv := range s.Validators {
+		pk, err := gv.ConsensusPubKey()
+		if err != nil {
+			return fmt.Errorf("app_state.validators[%d].pub_key (%q): %w", i, gv.Name, err)
+		}
+		j := indexOfKey(cons, pk)
+		if j < 0 {
+			return fmt.Errorf("app_state.validators[%d].pub_key = %s (%q): not a validator of genesis.json", i, gv.PubKey, gv.Name)
+		}
+		if cons[j].Power != gv.Power {
+			return fmt.Errorf("app_state.validators[%d].power = %d (%q): genesis.json gives its key power %d", i, gv.Power, gv.Name, cons[j].Power)
+		}
+	}
+	return nil
+}
+
+func indexOfKey(cons []ConsensusValidator, pk []byte) int {
+	for j, c := range cons {
+		if bytes.Equal(c.PubKey, pk) {
+			return j
+		}
+	}
+	return -1
+}

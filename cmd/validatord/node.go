@@ -74,26 +74,14 @@ func loadGenesis(path string) (*types.GenesisDoc, genesis.AppState, error) {
 	return genDoc, appState, nil
 }
 
-// checkValidatorsAgree checks that app_state.validators and validators list the
-// same consensus keys with the same power, in the same order.
+// checkValidatorsAgree applies genesis.MatchValidators, the one rule the app
+// applies at InitChain too: the same consensus keys with the same powers.
 func checkValidatorsAgree(genDoc *types.GenesisDoc, st genesis.AppState) error {
-	if len(st.Validators) != len(genDoc.Validators) {
-		return fmt.Errorf("app_state.validators: %d entries, but validators has %d", len(st.Validators), len(genDoc.Validators))
-	}
+	cons := make([]genesis.ConsensusValidator, len(genDoc.Validators))
 	for i, v := range genDoc.Validators {
-		a := st.Validators[i]
-		want := genesisValidatorOf(v, "")
-		if a.Address != want.Address {
-			return fmt.Errorf("app_state.validators[%d].address: %q, want %q (validators[%d])", i, a.Address, want.Address, i)
-		}
-		if a.PubKey != want.PubKey {
-			return fmt.Errorf("app_state.validators[%d].pub_key: %q, want %q (validators[%d])", i, a.PubKey, want.PubKey, i)
-		}
-		if a.Power != v.Power {
-			return fmt.Errorf("app_state.validators[%d].power: %d, want %d (validators[%d])", i, a.Power, v.Power, i)
-		}
+		cons[i] = genesis.ConsensusValidator{PubKey: v.PubKey.Bytes(), Power: v.Power}
 	}
-	return nil
+	return st.MatchValidators(cons)
 }
 
 // checkMempoolConfig refuses a mempool that would accept transactions larger
