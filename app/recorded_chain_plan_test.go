@@ -1,0 +1,819 @@
+package app_test
+
+import (
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// The plan of the recorded chain that recorded_chain_test.go runs: who
+// sends what at which height. Keys come from sha256 of fixed labels and
+// every variety from one seeded splitmix64, so every run builds the same
+// bytes. The shape:
+//
+//	height 1        18 miners register; the long arena task is posted
+//	height 2        a prediction before any anchor is refused; truths anchor both EVM chains
+//	heights 5–294   29 rounds of 10 heights (round 8 also registers the last 2 miners):
+//	                a workflow and an arena task with random miners and report
+//	                patterns, and one gas scenario per EVM chain; round 12 is
+//	                scripted rejections instead (see rejections)
+//	heights 8–281   the long arena task: one submission per miner, settled at 281
+//	heights 295–300 the last settlements; epochs every 10 heights throughout
+const (
+	chainHeight = 300
+	numMiners   = 20 // = chain.max_uids, so a 21st registration is refused
+	lateMiners  = 2  // register in round lateRound, the others at height 1
+	firstRound  = 5  // the height of round 0
+	roundBlocks = 10
+	numRounds   = 29
+	lateRound   = 8
+	rejectRound = 12
+	genesisUnix = 1_700_000_000 // block time of height h: genesisUnix + h seconds
+	planSeed    = 0x5eed_2024_c4a1_0001
+)
+
+// valPowers are the validators' voting powers (total 100): unequal, so that
+// weighted medians depend on who reported, and so that who reports decides
+// the outcome: quorum needs more than 2/3 (70 of 100 here), a deadline
+// settles with more than 1/3 and expires with at most 1/3.
+var valPowers = []int64{40, 30, 20, 10}
+
+const totalPower = 100
+
+// Report (and truth) patterns: the validators who report, in order.
+var (
+	// quorumPatterns reach quorum with their last report, so none is refused.
+	quorumPatterns = [][]int{{0, 1}, {1, 0}, {3, 2, 0}, {1, 2, 3, 0}, {2, 0, 3}, {0, 2, 3}}
+	// deadlinePatterns stay at or below 2/3 but above 1/3: settled at the deadline.
+	deadlinePatterns = [][]int{{0}, {1, 3}, {0, 2}, {1, 2, 3}, {2, 3, 1}, {0, 3}}
+	// expirePatterns have at most 1/3 of the power: expired at the deadline.
+	expirePatterns = [][]int{{1}, {2, 3}, {3}, {2}}
+	// reportPatterns are what a submission draws from (some get no report at all).
+	reportPatterns = concat(quorumPatterns, deadlinePatterns, expirePatterns, [][]int{{}})
+)
+
+// Result codes the plan provokes (docs/codes.md; stable, never renumbered).
+const (
+	codeMalformedTx         = 1
+	codeTxTooLarge          = 2
+	codeNonCanonical        = 3
+	codeBadSender           = 4
+	codeBadSignature        = 5
+	codeWrongChainID        = 6
+	codeNonceUsed           = 7
+	codeNonceFuture         = 8
+	codeEmptyMsg            = 9
+	codeNotValidator        = 10
+	codeNotMiner            = 11
+	codeAlreadyMiner        = 12
+	codeUIDsFull            = 13
+	codeNotNumber           = 14
+	codeTooManyPlaces       = 15
+	codeDecimalRange        = 16
+	codeNegativeCount       = 17
+	codeCountRange          = 18
+	codeStepsExceedTotal    = 19
+	codeCriteriaExceedTotal = 20
+	codeBlocksRange         = 21
+	codeUnknownCategory     = 22
+	codeBadArtifactHash     = 23
+	codeUnknownTask         = 25
+	codeWrongKind           = 26
+	codeSubmissionDeadline  = 27
+	codeDuplicateSubmission = 28
+	codeUnknownSubmission   = 29
+	codeSubmissionFinal     = 30
+	codeDuplicateReport     = 31
+	codeUnknownEVMChain     = 32
+	codeEVMBlockClosed      = 33
+	codePredictionTooFar    = 34
+	codeDuplicateTruth      = 35
+	codeTruthTimeBackwards  = 36
+	codeBadBaseline         = 37
+	codeEVMChainUnanchored  = 41
+	codeValidatorKey        = 42
+)
+
+func concat(lists ...[][]int) [][]int {
+	var out [][]int
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+func blockUnix(h int64) int64 { return genesisUnix + h }
+
+// keyFor derives a key from a label.
+func keyFor(label string) ed25519.PrivateKey {
+	seed := sha256.Sum256([]byte("recorded-chain/" + label))
+	return ed25519.NewKeyFromSeed(seed[:])
+}
+
+// recordedGenesis is the default genesis (all three tracks, EVM chains 1
+// and 8453) with four validators and small windows: epochs every 10
+// heights, a 3-task warm-up in 8-score windows, arena baselines of the last
+// 12 submissions, a gas memory of 3 closes and truth rounds of 5 heights.
+func recordedGenesis() genesis.AppState {
+	g := genesis.DefaultGenesis()
+	for i, power := range valPowers {
+		cons := keyFor(fmt.Sprintf("consensus/%d", i)).Public().(ed25519.PublicKey)
+		rep := keyFor(fmt.Sprintf("report/%d", i)).Public().(ed25519.PublicKey)
+		g.Validators = append(g.Validators, genesis.Validator{Name: fmt.Sprintf("val%d", i),
+			Address: hex.EncodeToString(genesis.ConsensusAddress(cons)), PubKey: base64.StdEncoding.EncodeToString(cons),
+			Power: power, ReportKey: hex.EncodeToString(rep)})
+	}
+	g.Chain.MaxUIDs = numMiners
+	g.Chain.TruthReportBlocks = 5
+	g.Window.EpochBlocks = 10
+	g.Window.WindowSize = 8
+	g.Window.WarmupTasks = 3
+	g.Window.BaselineK = 12
+	g.Gas.MemorySize = 3
+	return g
+}
+
+// splitmix is splitmix64, the plan's only source of variety.
+type splitmix struct{ s uint64 }
+
+func (r *splitmix) next() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	z := r.s
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// between returns a number in [lo, hi] (the modulo bias does not matter here).
+func (r *splitmix) between(lo, hi int64) int64 { return lo + int64(r.next()%uint64(hi-lo+1)) }
+
+func (r *splitmix) intn(n int) int { return int(r.between(0, int64(n)-1)) }
+
+// account is a key and its next nonce, which only accepted transactions advance.
+type account struct {
+	key   ed25519.PrivateKey
+	nonce uint64
+	last  []byte // the last accepted transaction, for a replay
+}
+
+func newAccount(label string) *account { return &account{key: keyFor(label)} }
+
+func (a *account) pub() ed25519.PublicKey { return a.key.Public().(ed25519.PublicKey) }
+
+// ref is the id of a task or submission: the chain's counters assign it
+// when the step that creates it is built (the runner checks it against the
+// transaction's event).
+type ref struct {
+	id  uint64
+	set bool
+}
+
+func fixedRef(id uint64) *ref { return &ref{id: id, set: true} }
+
+func (r *ref) get() uint64 {
+	if !r.set {
+		panic("recorded chain plan: an id is used before the step that creates it")
+	}
+	return r.id
+}
+
+// lazyMsg builds a message when its block is built, so that it can name ids
+// assigned by earlier steps.
+type lazyMsg func() *subnetv1.Msg
+
+func register() lazyMsg {
+	return func() *subnetv1.Msg {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}}
+	}
+}
+
+func postWorkflow(w subnetv1.WorkflowTask) lazyMsg {
+	return func() *subnetv1.Msg {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{Workflow: &w}}}}
+	}
+}
+
+func postArena(a subnetv1.ArenaTask) lazyMsg {
+	return func() *subnetv1.Msg {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{Arena: &a}}}}
+	}
+}
+
+func submit(s *subnetv1.MsgSubmit) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: s}}
+}
+
+func submitWorkflow(task *ref, budget int64, artifact []byte) lazyMsg {
+	return func() *subnetv1.Msg {
+		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{
+			TaskId: task.get(), DeclaredRetryBudget: budget, ArtifactHash: artifact}}})
+	}
+}
+
+func submitArena(task *ref, artifact []byte) lazyMsg {
+	return func() *subnetv1.Msg {
+		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{TaskId: task.get(), ArtifactHash: artifact}}})
+	}
+}
+
+// emptySubmit is a Submit without its content.
+func emptySubmit() lazyMsg { return func() *subnetv1.Msg { return submit(&subnetv1.MsgSubmit{}) } }
+
+func predict(chain, block uint64, price string) lazyMsg {
+	return func() *subnetv1.Msg {
+		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{EvmChainId: chain, EvmBlock: block, Price: price}}})
+	}
+}
+
+func reportWorkflow(sub *ref, m subnetv1.WorkflowMeasurement) lazyMsg {
+	return func() *subnetv1.Msg {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: sub.get(),
+			Measurement: &subnetv1.MsgReport_Workflow{Workflow: &m}}}}
+	}
+}
+
+func reportArena(sub *ref, m subnetv1.ArenaMeasurement) lazyMsg {
+	return func() *subnetv1.Msg {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: sub.get(),
+			Measurement: &subnetv1.MsgReport_Arena{Arena: &m}}}}
+	}
+}
+
+func truth(chain, block uint64, price string, ts int64) lazyMsg {
+	return func() *subnetv1.Msg {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{EvmChainId: chain, EvmBlock: block, MinPrice: price, Timestamp: ts}}}
+	}
+}
+
+// forge builds a transaction's bytes instead of the plain signature.
+type forge func(p *planner, from *account, msg *subnetv1.Msg) []byte
+
+// step is one transaction: who signs which message, and the code the app
+// must answer (0: accepted).
+type step struct {
+	from  *account
+	msg   lazyMsg
+	want  uint32
+	ref   *ref  // the id the step creates, when accepted
+	forge forge // nil: signed with the sender's next nonce
+}
+
+func ok(from *account, m lazyMsg) step                   { return step{from: from, msg: m} }
+func creates(r *ref, from *account, m lazyMsg) step      { return step{from: from, msg: m, ref: r} }
+func refused(code uint32, from *account, m lazyMsg) step { return step{from: from, msg: m, want: code} }
+
+func forged(code uint32, from *account, m lazyMsg, f forge) step {
+	return step{from: from, msg: m, want: code, forge: f}
+}
+
+// recBlock is one height's transactions with what the app must answer.
+type recBlock struct {
+	txs  [][]byte
+	want []uint32 // per tx: the code the plan expects
+	ids  []int64  // per tx: the task or submission id it creates, or -1
+}
+
+// faulty reports whether the block holds a transaction the app must refuse:
+// only a faulty proposer builds such a block.
+func (b recBlock) faulty() bool {
+	for _, w := range b.want {
+		if w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// accepted lists the transactions the plan expects to be accepted, in order.
+func (b recBlock) accepted() [][]byte {
+	var out [][]byte
+	for i, tx := range b.txs {
+		if b.want[i] == 0 {
+			out = append(out, tx)
+		}
+	}
+	return out
+}
+
+// evmChain is the plan's view of one EVM chain of the gas track.
+type evmChain struct {
+	id     uint64
+	closed uint64 // the last closed EVM block
+	next   uint64 // the next block to predict; blocks in (closed, next) were left open
+	ts     int64  // the last closed block's timestamp
+	price  int64  // the current minimum price, in thousandths
+}
+
+// take reserves the next n EVM blocks and returns the first.
+func (c *evmChain) take(n uint64) uint64 {
+	b := c.next
+	c.next += n
+	return b
+}
+
+func (c *evmChain) close(b uint64, ts int64) { c.closed, c.ts = b, ts }
+
+// planner schedules steps by height, then builds the blocks.
+type planner struct {
+	t         testing.TB
+	rng       splitmix
+	vals      []*account // report keys, by validator index
+	miners    []*account // by uid order
+	active    int        // miners registered by the heights being planned
+	outsider  *account   // a key that never becomes a miner
+	evm       []*evmChain
+	steps     [][]step // by height
+	artifacts int
+	subs      uint64 // submissions the chain accepts (set by build)
+}
+
+// recordedChain is the plan: the genesis, the blocks (index = height) and
+// every account the plan uses.
+type recordedChain struct {
+	genesis  genesis.AppState
+	blocks   []recBlock
+	accounts []*account
+	subs     uint64
+}
+
+func planChain(t testing.TB) recordedChain {
+	p := &planner{t: t, rng: splitmix{planSeed}, outsider: newAccount("outsider"), steps: make([][]step, chainHeight+1)}
+	for i := range valPowers {
+		p.vals = append(p.vals, newAccount(fmt.Sprintf("report/%d", i)))
+	}
+	for i := 0; i < numMiners; i++ {
+		p.miners = append(p.miners, newAccount(fmt.Sprintf("miner/%d", i)))
+	}
+	p.evm = []*evmChain{{id: 1, next: 1000, price: 30_000}, {id: 8453, next: 30_000_000, price: 50}}
+	p.setup()
+	for i := 0; i < numRounds; i++ {
+		h0 := int64(firstRound + roundBlocks*i)
+		if i == lateRound {
+			p.registerLate(h0)
+		}
+		if i == rejectRound {
+			p.rejections(h0)
+			continue
+		}
+		p.round(i, h0)
+	}
+	blocks := p.build()
+	accounts := append(append(append([]*account(nil), p.vals...), p.miners...), p.outsider)
+	return recordedChain{genesis: recordedGenesis(), blocks: blocks, accounts: accounts, subs: p.subs}
+}
+
+func (p *planner) at(h int64, s ...step) { p.steps[h] = append(p.steps[h], s...) }
+
+func (p *planner) sign(chainID string, from *account, nonce uint64, m *subnetv1.Msg) []byte {
+	p.t.Helper()
+	tx, err := signTx(chainID, from.key, nonce, m)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return tx
+}
+
+// build signs every step in height order and assigns the ids the chain's
+// counters will: one task id per accepted PostTask, one submission id per
+// accepted Submit.
+func (p *planner) build() []recBlock {
+	var nextTask, nextSub uint64
+	blocks := make([]recBlock, len(p.steps))
+	for h, steps := range p.steps {
+		b := &blocks[h]
+		for _, s := range steps {
+			var m *subnetv1.Msg
+			if s.msg != nil {
+				m = s.msg()
+			}
+			var tx []byte
+			if s.forge != nil {
+				tx = s.forge(p, s.from, m)
+			} else {
+				tx = p.sign(recordedChainID, s.from, s.from.nonce, m)
+			}
+			id := int64(-1)
+			if s.want == 0 {
+				s.from.nonce++
+				s.from.last = tx
+				switch m.Sum.(type) {
+				case *subnetv1.Msg_PostTask:
+					id, nextTask = int64(nextTask), nextTask+1
+				case *subnetv1.Msg_Submit:
+					id, nextSub = int64(nextSub), nextSub+1
+				}
+			}
+			if s.ref != nil {
+				if id < 0 {
+					p.t.Fatalf("height %d: a step that creates no id has a ref", h)
+				}
+				s.ref.id, s.ref.set = uint64(id), true
+			}
+			b.txs, b.want, b.ids = append(b.txs, tx), append(b.want, s.want), append(b.ids, id)
+		}
+	}
+	p.subs = nextSub
+	return blocks
+}
+
+// artifact returns a fresh artifact hash.
+func (p *planner) artifact() []byte {
+	p.artifacts++
+	h := sha256.Sum256([]byte("artifact/" + strconv.Itoa(p.artifacts)))
+	return h[:]
+}
+
+// pick returns n distinct registered miners in random order.
+func (p *planner) pick(n int) []*account {
+	idx := make([]int, p.active)
+	for i := range idx {
+		idx[i] = i
+	}
+	out := make([]*account, n)
+	for i := range out {
+		j := i + p.rng.intn(len(idx)-i)
+		idx[i], idx[j] = idx[j], idx[i]
+		out[i] = p.miners[idx[i]]
+	}
+	return out
+}
+
+func (p *planner) pattern(list [][]int) []int { return list[p.rng.intn(len(list))] }
+
+// milli formats thousandths as a decimal ("1.250").
+func milli(x int64) string { return fmt.Sprintf("%d.%03d", x/1000, x%1000) }
+
+// setup: height 1 registers the first miners and posts the long arena
+// task; height 2 anchors both EVM chains, after a prediction that comes
+// before any anchor and is refused.
+func (p *planner) setup() {
+	for _, m := range p.miners[:numMiners-lateMiners] {
+		p.at(1, ok(m, register()))
+	}
+	p.active = numMiners - lateMiners
+	p.longArenaTask()
+	c := p.evm[0]
+	p.at(2, refused(codeEVMChainUnanchored, p.miners[0], predict(c.id, c.next, "30")))
+	for _, c := range p.evm {
+		b, ts := c.take(1), blockUnix(2)-1
+		p.truths(c, b, ts, 2, quorumPatterns[0])
+		c.close(b, ts)
+	}
+}
+
+func (p *planner) registerLate(h int64) {
+	for _, m := range p.miners[numMiners-lateMiners:] {
+		p.at(h, ok(m, register()))
+	}
+	p.active = numMiners
+}
+
+// round plans one workload round from h0: a workflow and an arena task with
+// random miners, measurements and report patterns, and one gas scenario per
+// EVM chain (the scenarios rotate, each chain one step behind the other).
+func (p *planner) round(i int, h0 int64) {
+	p.workflowTask(i, h0)
+	p.arenaTask(i, h0)
+	for j, c := range p.evm {
+		p.gasRound(c, (i+j)%4, h0)
+	}
+}
+
+// workflowTask posts a task open for submissions at h0+1..h0+3 and reports
+// until h0+8 (its deadline settlement); 6 to 9 miners submit.
+func (p *planner) workflowTask(i int, h0 int64) {
+	spec := subnetv1.WorkflowTask{TotalSteps: int64(2 + i%4), MaxBudget: []string{"2", "1.5", "3"}[i%3],
+		MaxLatencySeconds: []string{"100", "120.5"}[i%2], SubmissionBlocks: 3, ReportBlocks: 5}
+	task := &ref{}
+	p.at(h0, creates(task, p.vals[i%4], postWorkflow(spec)))
+	for j, m := range p.pick(6 + p.rng.intn(4)) {
+		hs := h0 + 1 + int64(j%3)
+		sub := &ref{}
+		p.at(hs, creates(sub, m, submitWorkflow(task, p.rng.between(0, 2), p.artifact())))
+		p.reports(hs, p.pattern(reportPatterns), func() lazyMsg { return reportWorkflow(sub, p.workflowMeasurement(spec.TotalSteps)) })
+	}
+}
+
+var (
+	arenaCategories   = []string{"", "frontend_development", "backend_development", "data_analysis", "debugging", "refactoring"}
+	arenaDifficulties = []string{"", "beginner", "intermediate", "advanced"}
+)
+
+// arenaTask is workflowTask's arena twin; every fourth task brings its own
+// default baseline.
+func (p *planner) arenaTask(i int, h0 int64) {
+	spec := subnetv1.ArenaTask{Category: arenaCategories[i%len(arenaCategories)], Difficulty: arenaDifficulties[i%len(arenaDifficulties)],
+		CriteriaTotal: int64(3 + i%4), SubmissionBlocks: 3, ReportBlocks: 5}
+	if i%4 == 2 {
+		spec.DefaultBaseline = customBaseline()
+	}
+	task := &ref{}
+	p.at(h0, creates(task, p.vals[(i+1)%4], postArena(spec)))
+	for j, m := range p.pick(6 + p.rng.intn(4)) {
+		hs := h0 + 1 + int64(j%3)
+		p.arenaSubmission(task, m, hs, spec.CriteriaTotal)
+	}
+}
+
+// longArenaTask is open from height 1 to 241, reports until 281: every
+// miner submits once, so its baseline fills past baseline_k and rolls, and
+// the submissions still pending at 281 settle in one end-of-block batch.
+func (p *planner) longArenaTask() {
+	spec := subnetv1.ArenaTask{Category: "refactoring", Difficulty: "intermediate", CriteriaTotal: 6, SubmissionBlocks: 240, ReportBlocks: 40}
+	task := &ref{}
+	p.at(1, creates(task, p.vals[0], postArena(spec)))
+	for k, m := range p.miners {
+		p.arenaSubmission(task, m, int64(8+11*k), spec.CriteriaTotal)
+	}
+}
+
+func (p *planner) arenaSubmission(task *ref, m *account, hs int64, criteria int64) {
+	sub := &ref{}
+	p.at(hs, creates(sub, m, submitArena(task, p.artifact())))
+	p.reports(hs, p.pattern(reportPatterns), func() lazyMsg { return reportArena(sub, p.arenaMeasurement(criteria)) })
+}
+
+// reports schedules a submission's reports, one validator per height from
+// hs+1, up to the one that completes the quorum (a later one is refused).
+func (p *planner) reports(hs int64, pattern []int, msg func() lazyMsg) {
+	var power int64
+	for k, v := range pattern {
+		p.at(hs+1+int64(k), ok(p.vals[v], msg()))
+		power += valPowers[v]
+		if 3*power > 2*totalPower {
+			return
+		}
+	}
+}
+
+func (p *planner) workflowMeasurement(totalSteps int64) subnetv1.WorkflowMeasurement {
+	return subnetv1.WorkflowMeasurement{
+		OutputQuality:  fmt.Sprintf("0.%02d", p.rng.between(40, 99)),
+		StepsCompleted: max(0, totalSteps-p.rng.between(0, 2)),
+		Cost:           milli(p.rng.between(100, 2500)),
+		LatencySeconds: strconv.FormatInt(p.rng.between(10, 140), 10),
+		Retries:        p.rng.between(0, 3),
+		Timeouts:       p.rng.between(0, 4) / 4,
+		HardFailures:   p.rng.between(0, 9) / 9,
+	}
+}
+
+func (p *planner) arenaMeasurement(criteria int64) subnetv1.ArenaMeasurement {
+	m := subnetv1.ArenaMeasurement{TotalTokens: p.rng.between(1500, 55_000), ToolCalls: p.rng.between(1, 45),
+		Iterations: p.rng.between(1, 7), ExecutionTime: milli(p.rng.between(20_000, 400_000)),
+		EstimatedCost: milli(p.rng.between(5, 300)), CriteriaPassed: p.rng.between(0, criteria)}
+	if p.rng.intn(12) == 0 {
+		m.ExecutionTime, m.EstimatedCost = "0", "0" // not measured: the formula's missing score
+	}
+	return m
+}
+
+func customBaseline() *subnetv1.ArenaBaseline {
+	return &subnetv1.ArenaBaseline{MinTokens: "2000", Q25Tokens: "6000", MedianTokens: "12000", Q75Tokens: "25000.5",
+		MaxTokens: "60000", MinToolCalls: "2", MedianToolCalls: "12", MaxToolCalls: "45", MedianIterations: "3",
+		MinExecutionTime: "30", MedianExecutionTime: "120", MaxExecutionTime: "400",
+		MinCost: "0.01", MedianCost: "0.05", MaxCost: "0.2"}
+}
+
+// Gas scenarios. The EVM block of a round is produced at height h0+3: its
+// timestamp is that height's block time, so predictions included before
+// count and those included at or after it are late.
+const (
+	// gasQuorum: truths with quorum close the block at h0+4.
+	gasQuorum = iota
+	// gasSkip: truths close the block after this one first, so this block's
+	// predictions are unscored and its lone truth round expires at its deadline.
+	gasSkip
+	// gasDeadline: truths with more than 1/3 close the block when their
+	// round's deadline comes (h0+9).
+	gasDeadline
+	// gasExpire: truths with at most 1/3 expire at h0+9; the block stays
+	// open (a later close sweeps its predictions as unscored), and a
+	// prediction for it is refused at h0+10.
+	gasExpire
+)
+
+func (p *planner) gasRound(c *evmChain, scenario int, h0 int64) {
+	c.price = max(10, c.price*p.rng.between(950, 1060)/1000)
+	ts := blockUnix(h0 + 3)
+	switch scenario {
+	case gasQuorum:
+		b := c.take(1)
+		ms := p.pick(10)
+		p.predictions(c, b, ms[:8], h0+1, 2)
+		p.predictions(c, b, ms[8:], h0+3, 1) // at the timestamp: late
+		p.truths(c, b, ts, h0+4, p.pattern(quorumPatterns))
+		c.close(b, ts)
+	case gasSkip:
+		b := c.take(2)
+		p.predictions(c, b, p.pick(7), h0+1, 2)
+		p.predictions(c, b+1, p.pick(8), h0+1, 2)
+		p.at(h0+3, ok(p.vals[3], truth(c.id, b, p.truthPrice(c), ts-1)))
+		p.truths(c, b+1, ts, h0+4, p.pattern(quorumPatterns))
+		c.close(b+1, ts)
+	case gasDeadline:
+		b := c.take(1)
+		ms := p.pick(9)
+		p.predictions(c, b, ms[:7], h0+1, 2)
+		p.truths(c, b, ts, h0+4, p.pattern(deadlinePatterns))
+		p.predictions(c, b, ms[7:], h0+5, 1) // after the timestamp, its round still open: late
+		c.close(b, ts)
+	case gasExpire:
+		b := c.take(1)
+		p.predictions(c, b, p.pick(8), h0+1, 2)
+		p.truths(c, b, ts, h0+4, p.pattern(expirePatterns))
+		p.at(h0+roundBlocks, refused(codeEVMBlockClosed, p.pick(1)[0], predict(c.id, b, milli(c.price))))
+	}
+}
+
+// predictions: one per miner for block b, spread over `heights` heights from h.
+func (p *planner) predictions(c *evmChain, b uint64, miners []*account, h int64, heights int) {
+	for j, m := range miners {
+		price := milli(max(1, c.price*p.rng.between(850, 1250)/1000))
+		p.at(h+int64(j%heights), ok(m, predict(c.id, b, price)))
+	}
+}
+
+// truths: the validators of pattern report block b's truth at height h
+// (same timestamp, prices around the chain's).
+func (p *planner) truths(c *evmChain, b uint64, ts, h int64, pattern []int) {
+	for _, v := range pattern {
+		p.at(h, ok(p.vals[v], truth(c.id, b, p.truthPrice(c), ts)))
+	}
+}
+
+func (p *planner) truthPrice(c *evmChain) string {
+	return milli(max(1, c.price*p.rng.between(920, 1080)/1000))
+}
+
+// rejections is round rejectRound, scripted: transactions refused for
+// every reason a transaction can be refused for in this genesis
+// (docs/codes.md; not 24, 38, 39 and 40, which need another genesis, a
+// carried-over settlement, no InitChain or a full block), each beside the
+// valid steps that set up the state it is refused in. Workflow task x and
+// arena task y take submissions at h0+1..h0+2 and reports until h0+6; EVM
+// chain 1 closes one block at h0+3.
+func (p *planner) rejections(h0 int64) {
+	v0, v1, v2, v3 := p.vals[0], p.vals[1], p.vals[2], p.vals[3]
+	m, out, c := p.miners, p.outsider, p.evm[0]
+	wspec := subnetv1.WorkflowTask{TotalSteps: 3, MaxBudget: "2", MaxLatencySeconds: "60", SubmissionBlocks: 2, ReportBlocks: 4}
+	aspec := subnetv1.ArenaTask{Category: "debugging", Difficulty: "advanced", CriteriaTotal: 4, SubmissionBlocks: 2, ReportBlocks: 4}
+	x, y := &ref{}, &ref{}
+	zeroBlocks, noSteps, badBudget, hugeBudget := wspec, wspec, wspec, wspec
+	zeroBlocks.SubmissionBlocks, noSteps.TotalSteps, badBudget.MaxBudget = 0, 0, "two"
+	hugeBudget.MaxBudget = strings.Repeat("9", 17_000) // past chain.max_tx_bytes
+	cooking, badBaseline := aspec, aspec
+	cooking.Category = "cooking"
+	badBaseline.DefaultBaseline = customBaseline()
+	badBaseline.DefaultBaseline.MinTokens = "70000" // above its median
+	p.at(h0,
+		creates(x, v0, postWorkflow(wspec)),
+		creates(y, v1, postArena(aspec)),
+		refused(codeNotValidator, m[0], postWorkflow(wspec)),
+		refused(codeBlocksRange, v2, postWorkflow(zeroBlocks)),
+		refused(codeCountRange, v3, postWorkflow(noSteps)),
+		refused(codeNotNumber, v3, postWorkflow(badBudget)),
+		refused(codeTxTooLarge, v3, postWorkflow(hugeBudget)),
+		refused(codeUnknownCategory, v2, postArena(cooking)),
+		refused(codeBadBaseline, v3, postArena(badBaseline)),
+		refused(codeValidatorKey, v2, register()),
+		refused(codeAlreadyMiner, m[1], register()),
+		refused(codeUIDsFull, out, register()),
+		forged(codeMalformedTx, m[2], nil, malformed),
+		forged(codeBadSender, m[2], register(), shortSender),
+	)
+
+	x0, x1, x2, y0, y1, g0 := &ref{}, &ref{}, &ref{}, &ref{}, &ref{}, &ref{}
+	b := c.take(1)
+	ts := blockUnix(h0 + 2)
+	p.at(h0+1,
+		creates(x0, m[0], submitWorkflow(x, 1, p.artifact())),
+		creates(x1, m[1], submitWorkflow(x, 0, p.artifact())),
+		creates(x2, m[2], submitWorkflow(x, 2, p.artifact())),
+		creates(y0, m[0], submitArena(y, p.artifact())),
+		creates(y1, m[1], submitArena(y, p.artifact())),
+		creates(g0, m[3], predict(c.id, b, milli(c.price))),
+		refused(codeDuplicateSubmission, m[0], submitWorkflow(x, 0, p.artifact())),
+		refused(codeWrongKind, m[4], submitArena(x, p.artifact())),
+		refused(codeUnknownTask, m[4], submitWorkflow(fixedRef(999_999), 0, p.artifact())),
+		refused(codeBadArtifactHash, m[4], submitWorkflow(x, 0, p.artifact()[:5])),
+		refused(codeNegativeCount, m[4], submitWorkflow(x, -1, p.artifact())),
+		refused(codeNotMiner, out, submitWorkflow(x, 0, p.artifact())),
+		refused(codeNotMiner, v0, submitArena(y, p.artifact())),
+		refused(codeEmptyMsg, m[4], emptySubmit()),
+		forged(codeNonceUsed, m[0], nil, replay),
+		forged(codeNonceFuture, m[4], submitWorkflow(x, 0, p.artifact()), futureNonce),
+		forged(codeBadSignature, m[4], submitWorkflow(x, 0, p.artifact()), badSignature),
+		forged(codeWrongChainID, m[4], submitWorkflow(x, 0, p.artifact()), otherChain),
+		forged(codeNonCanonical, m[4], submitWorkflow(x, 0, p.artifact()), paddedLength),
+	)
+
+	wm, am := p.workflowMeasurement(3), p.arenaMeasurement(4)
+	tooManySteps, overOne, tooPrecise := wm, wm, wm
+	tooManySteps.StepsCompleted, overOne.OutputQuality, tooPrecise.OutputQuality = 4, "1.5", "0.1234567890123456789"
+	tooManyCriteria := am
+	tooManyCriteria.CriteriaPassed = 5
+	p.at(h0+2,
+		ok(v0, reportWorkflow(x0, wm)),
+		ok(v3, reportWorkflow(x1, wm)),
+		ok(v0, reportArena(y0, am)),
+		refused(codeDuplicateReport, v0, reportWorkflow(x0, wm)),
+		refused(codeNotValidator, m[1], reportWorkflow(x1, wm)),
+		refused(codeStepsExceedTotal, v2, reportWorkflow(x1, tooManySteps)),
+		refused(codeDecimalRange, v2, reportWorkflow(x1, overOne)),
+		refused(codeTooManyPlaces, v2, reportWorkflow(x1, tooPrecise)),
+		refused(codeWrongKind, v2, reportArena(x1, am)),
+		refused(codeWrongKind, v2, reportWorkflow(g0, wm)),
+		refused(codeUnknownSubmission, v2, reportWorkflow(fixedRef(999_999), wm)),
+		refused(codeCriteriaExceedTotal, v2, reportArena(y0, tooManyCriteria)),
+		refused(codeNotValidator, m[5], truth(c.id, b, "30", ts)),
+	)
+
+	// h0+3: x0 and y0 reach quorum (x0 scores now, y0 in the block's arena
+	// batch); block b of chain 1 closes with the last truth. x1 (10 of the
+	// power), x2 and y1 (no report) expire at h0+6.
+	p.at(h0+3,
+		ok(v1, reportWorkflow(x0, wm)),
+		ok(v1, reportArena(y0, am)),
+		refused(codeSubmissionFinal, v2, reportWorkflow(x0, wm)),
+		refused(codeSubmissionFinal, v2, reportArena(y0, am)),
+		refused(codeSubmissionDeadline, m[5], submitWorkflow(x, 0, p.artifact())),
+		ok(v0, truth(c.id, b, p.truthPrice(c), ts)),
+		refused(codeDuplicateTruth, v0, truth(c.id, b, "30", ts)),
+		refused(codeEVMBlockClosed, v1, truth(c.id, c.closed, "30", ts)),
+		refused(codeTruthTimeBackwards, v1, truth(c.id, b, "30", c.ts-1)),
+		refused(codeCountRange, v1, truth(c.id, b, "30", 0)),
+		refused(codeUnknownEVMChain, v1, truth(7, b, "30", ts)),
+		refused(codeDuplicateSubmission, m[3], predict(c.id, b, "30")),
+		refused(codePredictionTooFar, m[4], predict(c.id, c.closed+9, "30")),
+		refused(codeEVMBlockClosed, m[4], predict(c.id, c.closed, "30")),
+		refused(codeUnknownEVMChain, m[4], predict(7, b, "30")),
+		refused(codeDecimalRange, m[4], predict(c.id, b, "0")),
+		ok(v1, truth(c.id, b, p.truthPrice(c), ts)),
+	)
+	c.close(b, ts)
+	p.at(h0+4, refused(codeEVMBlockClosed, v2, truth(c.id, b, "30", ts)))
+}
+
+// Forges: transactions that are not a plain signature at the next nonce.
+
+func malformed(*planner, *account, *subnetv1.Msg) []byte { return []byte{0xff, 0xff, 0xff} }
+
+// replay is the sender's last accepted transaction, byte for byte.
+func replay(_ *planner, from *account, _ *subnetv1.Msg) []byte {
+	return append([]byte(nil), from.last...)
+}
+
+func futureNonce(p *planner, from *account, m *subnetv1.Msg) []byte {
+	return p.sign(recordedChainID, from, from.nonce+2, m)
+}
+
+func otherChain(p *planner, from *account, m *subnetv1.Msg) []byte {
+	return p.sign("another-chain", from, from.nonce, m)
+}
+
+// badSignature flips a bit of the signature (the envelope's last field).
+func badSignature(p *planner, from *account, m *subnetv1.Msg) []byte {
+	tx := p.sign(recordedChainID, from, from.nonce, m)
+	tx[len(tx)-1] ^= 1
+	return tx
+}
+
+// paddedLength is the same envelope with the body's length written as a
+// varint one byte longer than needed: it decodes, but is not canonical.
+func paddedLength(p *planner, from *account, m *subnetv1.Msg) []byte {
+	var tx subnetv1.Tx
+	if err := tx.Unmarshal(p.sign(recordedChainID, from, from.nonce, m)); err != nil {
+		p.t.Fatal(err)
+	}
+	n := binary.AppendUvarint(nil, uint64(len(tx.Body)))
+	n[len(n)-1] |= 0x80
+	out := append(append([]byte{0x0a}, n...), 0x00)
+	out = append(out, tx.Body...)
+	out = append(out, 0x12, byte(len(tx.Signature)))
+	return append(out, tx.Signature...)
+}
+
+// shortSender is a well-formed envelope whose sender has 31 bytes.
+func shortSender(p *planner, from *account, m *subnetv1.Msg) []byte {
+	body := subnetv1.TxBody{ChainId: recordedChainID, Sender: from.pub()[:31], Nonce: from.nonce, Msg: m}
+	bz, err := body.Marshal()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	tx := subnetv1.Tx{Body: bz, Signature: ed25519.Sign(from.key, bz)}
+	out, err := tx.Marshal()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return out
+}
