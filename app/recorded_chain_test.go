@@ -22,6 +22,7 @@ import (
 	cmtcrypto "github.com/cometbft/cometbft/proto/tendermint/crypto"
 
 	"github.com/scoringsubnet/validatord/app"
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
@@ -42,7 +43,7 @@ func newApp(dir string) (abciApp, error) { return app.New(app.Config{DataDir: di
 
 // signTx builds the signed envelope of msg.
 func signTx(chainID string, key ed25519.PrivateKey, nonce uint64, msg *subnetv1.Msg) ([]byte, error) {
-	return app.SignTx(chainID, key, nonce, msg)
+	return wire.SignTx(chainID, key, nonce, msg)
 }
 
 // End of the app API.
