@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
@@ -92,20 +93,59 @@ func newNodeLimits(t testing.TB, dir string, g genesis.AppState, lim budget.Limi
 // blockTime is the block time of a height: 6 seconds apart from a fixed origin.
 func blockTime(h int64) time.Time { return time.Unix(1_700_000_000+6*h, 0).UTC() }
 
-// block finalizes and commits the next height with txs and returns the response.
+// block decides and commits the next height with txs (see decide).
 func (n *node) block(txs ...[]byte) *abcitypes.ResponseFinalizeBlock {
 	n.t.Helper()
-	n.height++
-	resp, err := n.app.FinalizeBlock(context.Background(), &abcitypes.RequestFinalizeBlock{
-		Height: n.height, Time: blockTime(n.height), Txs: txs, Hash: []byte(fmt.Sprintf("block-%d", n.height))})
+	resp, err := n.decide(n.height+1, blockTime(n.height+1), txs, []byte(fmt.Sprintf("block-%d", n.height+1)))
 	if err != nil {
 		n.t.Fatal(err)
 	}
-	if _, err := n.app.Commit(context.Background(), &abcitypes.RequestCommit{}); err != nil {
-		n.t.Fatal(err)
-	}
-	n.hashes = append(n.hashes, resp.AppHash)
 	return resp
+}
+
+// decide runs a height through every ABCI step a validator runs:
+// PrepareProposal over txs, ProcessProposal over txs as proposed, then
+// FinalizeBlock and Commit. It checks that the steps agree: PrepareProposal
+// keeps exactly the txs FinalizeBlock accepts, and ProcessProposal accepts
+// the block exactly when every tx is valid (a block with a refused tx is a
+// faulty proposer's, which honest validators reject).
+func (n *node) decide(height int64, at time.Time, txs [][]byte, hash []byte) (*abcitypes.ResponseFinalizeBlock, error) {
+	ctx := context.Background()
+	prep, err := n.app.PrepareProposal(ctx, &abcitypes.RequestPrepareProposal{Height: height, Time: at, Txs: txs, MaxTxBytes: 1 << 40})
+	if err != nil {
+		return nil, fmt.Errorf("PrepareProposal: %w", err)
+	}
+	proc, err := n.app.ProcessProposal(ctx, &abcitypes.RequestProcessProposal{Height: height, Time: at, Txs: txs, Hash: hash})
+	if err != nil {
+		return nil, fmt.Errorf("ProcessProposal: %w", err)
+	}
+	resp, err := n.app.FinalizeBlock(ctx, &abcitypes.RequestFinalizeBlock{Height: height, Time: at, Txs: txs, Hash: hash})
+	if err != nil {
+		return nil, fmt.Errorf("FinalizeBlock: %w", err)
+	}
+	var valid [][]byte
+	for i, r := range resp.TxResults {
+		if r.Code == wire.CodeOK {
+			valid = append(valid, txs[i])
+		}
+	}
+	if len(prep.Txs) != len(valid) {
+		return nil, fmt.Errorf("height %d: PrepareProposal kept %d txs, FinalizeBlock accepted %d", height, len(prep.Txs), len(valid))
+	}
+	for i := range valid {
+		if !bytes.Equal(prep.Txs[i], valid[i]) {
+			return nil, fmt.Errorf("height %d: PrepareProposal's tx %d is not FinalizeBlock's %d-th accepted tx", height, i, i)
+		}
+	}
+	if accept := proc.Status == abcitypes.ResponseProcessProposal_ACCEPT; accept != (len(valid) == len(txs)) {
+		return nil, fmt.Errorf("height %d: ProcessProposal %s a block with %d of %d txs valid", height, proc.Status, len(valid), len(txs))
+	}
+	if _, err := n.app.Commit(ctx, &abcitypes.RequestCommit{}); err != nil {
+		return nil, fmt.Errorf("Commit: %w", err)
+	}
+	n.height = height
+	n.hashes = append(n.hashes, resp.AppHash)
+	return resp, nil
 }
 
 // mustOK fails unless every tx result is OK.

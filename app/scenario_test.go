@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/hex"
@@ -292,15 +291,10 @@ func (s *scenario) block(a args) (string, error) {
 	}
 	txs := s.queue
 	s.queue = nil
-	resp, err := s.node.app.FinalizeBlock(context.Background(), &abcitypes.RequestFinalizeBlock{
-		Height: h, Time: time.Unix(ts, 0).UTC(), Txs: txs, Hash: []byte(fmt.Sprintf("scenario-%d", h))})
+	resp, err := s.node.decide(h, time.Unix(ts, 0).UTC(), txs, []byte(fmt.Sprintf("scenario-%d", h)))
 	if err != nil {
 		return "", err
 	}
-	if _, err := s.node.app.Commit(context.Background(), &abcitypes.RequestCommit{}); err != nil {
-		return "", err
-	}
-	s.node.height = h
 	var b strings.Builder
 	fmt.Fprintf(&b, "height %d time %d\n", h, ts)
 	for i, r := range resp.TxResults {
