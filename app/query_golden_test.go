@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // goldenChain drives every message kind into one chain (as TestEveryMessage
@@ -70,7 +71,26 @@ func TestQueryAnswersGolden(t *testing.T) {
 		if string(resp.Value) != g.want {
 			t.Errorf("%s:\ngot  %s\nwant %s", g.path, resp.Value, g.want)
 		}
+		// A client decoding the answer into its view loses nothing.
+		head, _, _ := strings.Cut(path, "/")
+		view := answerViews[head]()
+		if err := json.Unmarshal([]byte(g.want), view); err != nil {
+			t.Fatalf("%s: decode into %T: %v", g.path, view, err)
+		}
+		if again, _ := json.Marshal(view); string(again) != g.want {
+			t.Errorf("%s: %T re-encodes to\n%s\nwant %s", g.path, view, again, g.want)
+		}
 	}
+}
+
+// answerViews are the view types of the answers, by the path's first segment.
+var answerViews = map[string]func() any{
+	"status": func() any { return new(wire.StatusView) }, "params": func() any { return new(wire.ParamsView) },
+	"validators": func() any { return new(wire.ValidatorsView) }, "account": func() any { return new(wire.AccountView) },
+	"miner": func() any { return new(wire.MinerView) }, "task": func() any { return new(wire.TaskView) },
+	"submission": func() any { return new(wire.SubmissionView) }, "window": func() any { return new(wire.WindowView) },
+	"baseline": func() any { return new(wire.BaselineView) }, "gas": func() any { return new(wire.GasAgentView) },
+	"leaderboard": func() any { return new(wire.LeaderboardView) }, "epoch": func() any { return new(wire.EpochView) },
 }
 
 // TestQueryParamsAndStatusGolden: params is the genesis app state as given

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -29,52 +30,44 @@ func parseUID(s string) (uint32, *queryError) {
 	return uint32(v), nil
 }
 
-func (q *querier) status(_ []string) (any, *queryError) {
-	out := map[string]any{"height": q.a.height, "app_hash": hex.EncodeToString(q.a.appHash), "chain_id": nil}
+func (q *querier) status(_ []string) (*wire.StatusView, *queryError) {
+	out := &wire.StatusView{Height: q.a.height, AppHash: hex.EncodeToString(q.a.appHash)}
 	if q.a.chain != nil {
-		out["chain_id"] = q.a.chain.chainID
+		out.ChainID = &q.a.chain.chainID
 	}
 	return out, nil
 }
 
-func (q *querier) params(_ []string) (any, *queryError) {
+func (q *querier) params(_ []string) (*wire.ParamsView, *queryError) {
 	raw, _ := q.st.o.get(keyGenesis)
-	return map[string]any{"chain_id": q.a.chain.chainID, "app_state": json.RawMessage(raw)}, nil
+	return &wire.ParamsView{ChainID: q.a.chain.chainID, AppState: json.RawMessage(raw)}, nil
 }
 
-type validatorView struct {
-	Index     int    `json:"index"`
-	Name      string `json:"name"`
-	Address   string `json:"address"`
-	Power     int64  `json:"power"`
-	ReportKey string `json:"report_key"`
-}
-
-func (q *querier) validators(_ []string) (any, *queryError) {
-	vals := make([]validatorView, len(q.a.chain.gen.Validators))
+func (q *querier) validators(_ []string) (*wire.ValidatorsView, *queryError) {
+	vals := make([]wire.ValidatorView, len(q.a.chain.gen.Validators))
 	for i, v := range q.a.chain.gen.Validators {
-		vals[i] = validatorView{Index: i, Name: v.Name, Address: v.Address, Power: v.Power, ReportKey: v.ReportKey}
+		vals[i] = wire.ValidatorView{Index: i, Name: v.Name, Address: v.Address, Power: v.Power, ReportKey: v.ReportKey}
 	}
-	return map[string]any{"validators": vals, "total_power": q.a.chain.total}, nil
+	return &wire.ValidatorsView{Validators: vals, TotalPower: q.a.chain.total}, nil
 }
 
-func (q *querier) account(args []string) (any, *queryError) {
+func (q *querier) account(args []string) (*wire.AccountView, *queryError) {
 	pub, err := hex.DecodeString(args[0])
 	if err != nil || len(pub) != 32 {
 		return nil, badRequest("account %q is not a hex 32-byte ed25519 public key", args[0])
 	}
 	acc := q.st.account(pub)
-	out := map[string]any{"pubkey": args[0], "next_nonce": acc.NextNonce, "miner": acc.Miner, "uid": nil, "validator": nil}
+	out := &wire.AccountView{Pubkey: args[0], NextNonce: acc.NextNonce, Miner: acc.Miner}
 	if acc.Miner {
-		out["uid"] = acc.Uid
+		out.UID = &acc.Uid
 	}
 	if i := q.a.chain.validatorIndex(pub); i >= 0 {
-		out["validator"] = q.a.chain.gen.Validators[i].Name
+		out.Validator = &q.a.chain.gen.Validators[i].Name
 	}
 	return out, nil
 }
 
-func (q *querier) miner(args []string) (any, *queryError) {
+func (q *querier) miner(args []string) (*wire.MinerView, *queryError) {
 	uid, qerr := parseUID(args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -83,17 +76,16 @@ func (q *querier) miner(args []string) (any, *queryError) {
 	if !q.st.load(keyMiner(uid), m) {
 		return nil, notFound("no miner with uid %d", uid)
 	}
-	out := map[string]any{"uid": uid, "pubkey": hex.EncodeToString(m.Pubkey), "registered_height": m.RegisteredHeight}
+	out := &wire.MinerView{UID: uid, Pubkey: hex.EncodeToString(m.Pubkey), RegisteredHeight: m.RegisteredHeight}
 	for _, track := range genesis.TrackNames {
-		out[track] = nil
 		if s, ok := q.a.minerAggregate(q.st, track, uid); ok {
-			out[track] = fmtDec(s)
+			out.SetAggregate(track, fmtDec(s))
 		}
 	}
 	return out, nil
 }
 
-func (q *querier) task(args []string) (any, *queryError) {
+func (q *querier) task(args []string) (*wire.TaskView, *queryError) {
 	id, qerr := parseU64("task id", args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -102,29 +94,22 @@ func (q *querier) task(args []string) (any, *queryError) {
 	if !ok {
 		return nil, notFound("no task %d", id)
 	}
-	return map[string]any{"id": t.Id, "track": taskTrack(t), "poster": hex.EncodeToString(t.Poster),
-		"posted_height": t.PostedHeight, "submit_deadline": t.SubmitDeadline, "report_deadline": t.ReportDeadline,
-		"submissions": t.Submissions, "workflow": t.GetWorkflow(), "arena": t.GetArena()}, nil
+	return &wire.TaskView{ID: t.Id, Track: taskTrack(t), Poster: hex.EncodeToString(t.Poster),
+		PostedHeight: t.PostedHeight, SubmitDeadline: t.SubmitDeadline, ReportDeadline: t.ReportDeadline,
+		Submissions: t.Submissions, Workflow: wire.WorkflowTaskViewOf(t.GetWorkflow()), Arena: wire.ArenaTaskViewOf(t.GetArena())}, nil
 }
 
-type voteView struct {
-	Validator string                        `json:"validator"`
-	Height    int64                         `json:"height"`
-	Workflow  *subnetv1.WorkflowMeasurement `json:"workflow,omitempty"`
-	Arena     *subnetv1.ArenaMeasurement    `json:"arena,omitempty"`
-	Truth     *subnetv1.MsgTruth            `json:"truth,omitempty"`
-}
-
-func (q *querier) votes(vs []*subnetv1.Vote) []voteView {
-	out := make([]voteView, len(vs))
+func (q *querier) votes(vs []*subnetv1.Vote) []wire.VoteView {
+	out := make([]wire.VoteView, len(vs))
 	for i, v := range vs {
-		out[i] = voteView{Validator: q.a.chain.gen.Validators[v.Validator].Name, Height: v.Height, Workflow: v.Workflow, Arena: v.Arena, Truth: v.Truth}
+		out[i] = wire.VoteView{Validator: q.a.chain.gen.Validators[v.Validator].Name, Height: v.Height,
+			Workflow: wire.WorkflowMeasurementViewOf(v.Workflow), Arena: wire.ArenaMeasurementViewOf(v.Arena), Truth: wire.TruthViewOf(v.Truth)}
 	}
 	return out
 }
 
 // submission answers a submission with its votes and score receipt.
-func (q *querier) submission(args []string) (any, *queryError) {
+func (q *querier) submission(args []string) (*wire.SubmissionView, *queryError) {
 	id, qerr := parseU64("submission id", args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -133,20 +118,20 @@ func (q *querier) submission(args []string) (any, *queryError) {
 	if !ok {
 		return nil, notFound("no submission %d", id)
 	}
-	out := map[string]any{"id": s.Id, "track": s.Track, "uid": s.Uid, "height": s.Height, "block_time": s.BlockTime,
-		"status": s.Status, "votes": q.votes(s.Votes), "receipt": s.Receipt,
-		"gas": nil, "task_id": nil, "report_deadline": nil, "artifact_hash": nil, "declared_retry_budget": nil}
+	out := &wire.SubmissionView{ID: s.Id, Track: s.Track, UID: s.Uid, Height: s.Height, BlockTime: s.BlockTime,
+		Status: s.Status, Votes: q.votes(s.Votes), Receipt: wire.ReceiptViewOf(s.Receipt)}
 	if s.Track == genesis.TrackGas {
-		out["gas"] = s.Gas
+		out.Gas = wire.GasPredictViewOf(s.Gas)
 	} else {
-		out["task_id"], out["report_deadline"] = s.TaskId, s.ReportDeadline
-		out["artifact_hash"] = hex.EncodeToString(s.ArtifactHash)
-		out["declared_retry_budget"] = s.DeclaredRetryBudget
+		out.TaskID, out.ReportDeadline = &s.TaskId, &s.ReportDeadline
+		hash := hex.EncodeToString(s.ArtifactHash)
+		out.ArtifactHash = &hash
+		out.DeclaredRetryBudget = &s.DeclaredRetryBudget
 	}
 	return out, nil
 }
 
-func (q *querier) window(args []string) (any, *queryError) {
+func (q *querier) window(args []string) (*wire.WindowView, *queryError) {
 	uid, qerr := parseUID(args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -154,25 +139,26 @@ func (q *querier) window(args []string) (any, *queryError) {
 	if !q.st.has(keyMiner(uid)) {
 		return nil, notFound("no miner with uid %d", uid)
 	}
-	out := map[string]any{"uid": uid, genesis.TrackWorkflow: nil, genesis.TrackArena: nil}
+	out := &wire.WindowView{UID: uid}
 	for _, tb := range []byte{windowWorkflow, windowArena} {
 		pw := &subnetv1.Window{}
 		if !q.st.load(keyWindow(tb, uid), pw) {
 			continue
 		}
 		w := windowFromProto(pw)
-		view := map[string]any{"scores": pw.Scores, "tasks_seen": pw.TasksSeen, "mean": fmtDec(w.Mean())}
-		name := genesis.TrackArena
+		view := &wire.TrackWindowView{Scores: wire.List(pw.Scores), TasksSeen: pw.TasksSeen, Mean: fmtDec(w.Mean())}
 		if tb == windowWorkflow {
-			name = genesis.TrackWorkflow
-			view["aggregate"] = fmtDec(w.Aggregate(q.a.chain.gen.Window))
+			agg := fmtDec(w.Aggregate(q.a.chain.gen.Window))
+			view.Aggregate = &agg
+			out.Workflow = view
+		} else {
+			out.Arena = view
 		}
-		out[name] = view
 	}
 	return out, nil
 }
 
-func (q *querier) baseline(args []string) (any, *queryError) {
+func (q *querier) baseline(args []string) (*wire.BaselineView, *queryError) {
 	id, qerr := parseU64("task id", args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -184,11 +170,11 @@ func (q *querier) baseline(args []string) (any, *queryError) {
 	pb := &subnetv1.Baseline{}
 	q.st.load(keyBaseline(id), pb)
 	stats := baselineStateFromProto(pb).StatsFor(q.a.chain.gen.Window, baselineFromProto(t.GetArena().DefaultBaseline))
-	return map[string]any{"task_id": id, "samples": len(pb.Recent), "recent": pb.Recent,
-		"uses_default": len(pb.Recent) < q.a.chain.gen.Window.BaselineMin, "baseline": baselineToProto(stats)}, nil
+	return &wire.BaselineView{TaskID: id, Samples: len(pb.Recent), Recent: wire.ArenaSampleViews(pb.Recent),
+		UsesDefault: len(pb.Recent) < q.a.chain.gen.Window.BaselineMin, Baseline: wire.ArenaBaselineViewOf(baselineToProto(stats))}, nil
 }
 
-func (q *querier) gas(args []string) (any, *queryError) {
+func (q *querier) gas(args []string) (*wire.GasAgentView, *queryError) {
 	uid, qerr := parseUID(args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -201,19 +187,18 @@ func (q *querier) gas(args []string) (any, *queryError) {
 	if !q.st.load(keyGasAgent(chain, uid), pa) {
 		return nil, notFound("uid %d has no gas agent state on EVM chain %d", uid, chain)
 	}
-	return pa, nil
+	return wire.GasAgentViewOf(pa), nil
 }
 
+// leaderEntry is a leaderboard row with the aggregate it is sorted by.
 type leaderEntry struct {
-	Rank  int    `json:"rank"`
-	UID   uint32 `json:"uid"`
-	Score string `json:"score"`
+	wire.LeaderboardEntry
 	score decimal.Decimal
 }
 
 // leaderboard ranks the miners of a track by their aggregate (descending,
 // ties by uid ascending).
-func (q *querier) leaderboard(args []string) (any, *queryError) {
+func (q *querier) leaderboard(args []string) (*wire.LeaderboardView, *queryError) {
 	track := args[0]
 	if !q.a.chain.gen.HasTrack(track) {
 		return nil, badRequest("track %q does not run on this chain", track)
@@ -223,7 +208,7 @@ func (q *querier) leaderboard(args []string) (any, *queryError) {
 	for n := uint32(0); n < miners; n++ {
 		uid := uidAt(n, q.a.chain.gen.Window.BurnUID)
 		if s, ok := q.a.minerAggregate(q.st, track, uid); ok {
-			rows = append(rows, leaderEntry{UID: uid, Score: fmtDec(s), score: s})
+			rows = append(rows, leaderEntry{wire.LeaderboardEntry{UID: uid, Score: fmtDec(s)}, s})
 		}
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
@@ -232,13 +217,15 @@ func (q *querier) leaderboard(args []string) (any, *queryError) {
 		}
 		return rows[i].UID < rows[j].UID
 	})
+	out := &wire.LeaderboardView{Track: track, Height: q.a.height, Miners: make([]wire.LeaderboardEntry, len(rows))}
 	for i := range rows {
 		rows[i].Rank = i + 1
+		out.Miners[i] = rows[i].LeaderboardEntry
 	}
-	return map[string]any{"track": track, "height": q.a.height, "miners": rows}, nil
+	return out, nil
 }
 
-func (q *querier) epoch(args []string) (any, *queryError) {
+func (q *querier) epoch(args []string) (*wire.EpochView, *queryError) {
 	n := q.st.counters().Epochs
 	if args[0] != "latest" {
 		v, qerr := parseU64("epoch", args[0])
@@ -255,5 +242,5 @@ func (q *querier) epoch(args []string) (any, *queryError) {
 	for _, w := range ep.Weights {
 		sum = sum.Add(mustDec(w))
 	}
-	return map[string]any{"epoch": ep, "weights_sum": fmtDec(sum)}, nil
+	return &wire.EpochView{Epoch: wire.EpochResultViewOf(ep), WeightsSum: fmtDec(sum)}, nil
 }
