@@ -14,12 +14,13 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 )
 
-// Query result codes (docs/queries.md).
+// Query result codes: wire owns them (wire.QueryOK, …); these names stay for
+// the app's own code and tests.
 const (
-	QueryOK         uint32 = 0
-	QueryBadRequest uint32 = 1 // unknown path or malformed argument
-	QueryNotFound   uint32 = 2 // well-formed, but nothing is stored there
-	QueryInternal   uint32 = 3 // the handler failed (never expected)
+	QueryOK         = wire.QueryOK
+	QueryBadRequest = wire.QueryBadRequest
+	QueryNotFound   = wire.QueryNotFound
+	QueryInternal   = wire.QueryInternal
 )
 
 // queryError is a failed query: a code and a message.
@@ -38,26 +39,37 @@ func notFound(format string, args ...any) *queryError {
 
 type queryHandler func(q *querier, args []string) (any, *queryError)
 
+// answers adapts a handler of one view type to the route table.
+func answers[V any](h func(q *querier, args []string) (*V, *queryError)) queryHandler {
+	return func(q *querier, args []string) (any, *queryError) {
+		v, qerr := h(q, args)
+		if qerr != nil {
+			return nil, qerr
+		}
+		return v, nil
+	}
+}
+
 // queryRoutes maps a path's first segment to its handler and argument count.
 var queryRoutes = map[string]struct {
 	args int
 	h    queryHandler
 }{
-	"status":      {0, (*querier).status},
-	"params":      {0, (*querier).params},
-	"validators":  {0, (*querier).validators},
-	"account":     {1, (*querier).account},
-	"miner":       {1, (*querier).miner},
-	"task":        {1, (*querier).task},
-	"submission":  {1, (*querier).submission},
-	"window":      {1, (*querier).window},
-	"baseline":    {1, (*querier).baseline},
-	"gas":         {2, (*querier).gas},
-	"leaderboard": {1, (*querier).leaderboard},
-	"epoch":       {1, (*querier).epoch},
+	"status":      {0, answers((*querier).status)},
+	"params":      {0, answers((*querier).params)},
+	"validators":  {0, answers((*querier).validators)},
+	"account":     {1, answers((*querier).account)},
+	"miner":       {1, answers((*querier).miner)},
+	"task":        {1, answers((*querier).task)},
+	"submission":  {1, answers((*querier).submission)},
+	"window":      {1, answers((*querier).window)},
+	"baseline":    {1, answers((*querier).baseline)},
+	"gas":         {2, answers((*querier).gas)},
+	"leaderboard": {1, answers((*querier).leaderboard)},
+	"epoch":       {1, answers((*querier).epoch)},
 }
 
-// Query answers JSON views of the committed state. Paths are listed in
+// Query answers JSON views of the committed state (the wire.…View types). Paths are listed in
 // docs/queries.md; "/" prefixes are ignored, so "/submission/7" and
 // "submission/7" are the same. It never panics.
 func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcitypes.ResponseQuery, err error) {
@@ -74,7 +86,7 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 		resp.Code, resp.Log = qerr.code, qerr.msg
 		return resp, nil
 	}
-	bz, jerr := json.Marshal(fullJSON(v))
+	bz, jerr := json.Marshal(v)
 	if jerr != nil {
 		resp.Code, resp.Log = QueryInternal, jerr.Error()
 		return resp, nil

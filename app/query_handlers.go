@@ -11,6 +11,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/tasks"
 	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -32,52 +33,44 @@ func parseUID(s string) (uint32, *queryError) {
 	return uint32(v), nil
 }
 
-func (q *querier) status(_ []string) (any, *queryError) {
-	out := map[string]any{"height": q.a.height, "app_hash": hex.EncodeToString(q.a.appHash), "chain_id": nil}
+func (q *querier) status(_ []string) (*wire.StatusView, *queryError) {
+	out := &wire.StatusView{Height: q.a.height, AppHash: hex.EncodeToString(q.a.appHash)}
 	if q.a.chain != nil {
-		out["chain_id"] = q.a.chain.ID
+		out.ChainID = &q.a.chain.ID
 	}
 	return out, nil
 }
 
-func (q *querier) params(_ []string) (any, *queryError) {
+func (q *querier) params(_ []string) (*wire.ParamsView, *queryError) {
 	raw, _ := q.st.O.Get(store.KeyGenesis)
-	return map[string]any{"chain_id": q.a.chain.ID, "app_state": json.RawMessage(raw)}, nil
+	return &wire.ParamsView{ChainID: q.a.chain.ID, AppState: json.RawMessage(raw)}, nil
 }
 
-type validatorView struct {
-	Index     int    `json:"index"`
-	Name      string `json:"name"`
-	Address   string `json:"address"`
-	Power     int64  `json:"power"`
-	ReportKey string `json:"report_key"`
-}
-
-func (q *querier) validators(_ []string) (any, *queryError) {
-	vals := make([]validatorView, len(q.a.chain.Gen.Validators))
+func (q *querier) validators(_ []string) (*wire.ValidatorsView, *queryError) {
+	vals := make([]wire.ValidatorView, len(q.a.chain.Gen.Validators))
 	for i, v := range q.a.chain.Gen.Validators {
-		vals[i] = validatorView{Index: i, Name: v.Name, Address: v.Address, Power: v.Power, ReportKey: v.ReportKey}
+		vals[i] = wire.ValidatorView{Index: i, Name: v.Name, Address: v.Address, Power: v.Power, ReportKey: v.ReportKey}
 	}
-	return map[string]any{"validators": vals, "total_power": q.a.chain.Total}, nil
+	return &wire.ValidatorsView{Validators: vals, TotalPower: q.a.chain.Total}, nil
 }
 
-func (q *querier) account(args []string) (any, *queryError) {
+func (q *querier) account(args []string) (*wire.AccountView, *queryError) {
 	pub, err := hex.DecodeString(args[0])
 	if err != nil || len(pub) != 32 {
 		return nil, badRequest("account %q is not a hex 32-byte ed25519 public key", args[0])
 	}
 	acc := q.st.Account(pub)
-	out := map[string]any{"pubkey": args[0], "next_nonce": acc.NextNonce, "miner": acc.Miner, "uid": nil, "validator": nil}
+	out := &wire.AccountView{Pubkey: args[0], NextNonce: acc.NextNonce, Miner: acc.Miner}
 	if acc.Miner {
-		out["uid"] = acc.Uid
+		out.UID = &acc.Uid
 	}
 	if i := q.a.chain.ValidatorIndex(pub); i >= 0 {
-		out["validator"] = q.a.chain.Gen.Validators[i].Name
+		out.Validator = &q.a.chain.Gen.Validators[i].Name
 	}
 	return out, nil
 }
 
-func (q *querier) miner(args []string) (any, *queryError) {
+func (q *querier) miner(args []string) (*wire.MinerView, *queryError) {
 	uid, qerr := parseUID(args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -86,17 +79,16 @@ func (q *querier) miner(args []string) (any, *queryError) {
 	if !q.st.Load(store.KeyMiner(uid), m) {
 		return nil, notFound("no miner with uid %d", uid)
 	}
-	out := map[string]any{"uid": uid, "pubkey": hex.EncodeToString(m.Pubkey), "registered_height": m.RegisteredHeight}
+	out := &wire.MinerView{UID: uid, Pubkey: hex.EncodeToString(m.Pubkey), RegisteredHeight: m.RegisteredHeight}
 	for _, name := range genesis.TrackNames {
-		out[name] = nil
 		if s, ok := q.aggregate(name, uid); ok {
-			out[name] = track.FmtDec(s)
+			out.SetAggregate(name, track.FmtDec(s))
 		}
 	}
 	return out, nil
 }
 
-func (q *querier) task(args []string) (any, *queryError) {
+func (q *querier) task(args []string) (*wire.TaskView, *queryError) {
 	id, qerr := parseU64("task id", args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -105,29 +97,22 @@ func (q *querier) task(args []string) (any, *queryError) {
 	if !ok {
 		return nil, notFound("no task %d", id)
 	}
-	return map[string]any{"id": t.Id, "track": tasks.Track(t), "poster": hex.EncodeToString(t.Poster),
-		"posted_height": t.PostedHeight, "submit_deadline": t.SubmitDeadline, "report_deadline": t.ReportDeadline,
-		"submissions": t.Submissions, "workflow": t.GetWorkflow(), "arena": t.GetArena()}, nil
+	return &wire.TaskView{ID: t.Id, Track: tasks.Track(t), Poster: hex.EncodeToString(t.Poster),
+		PostedHeight: t.PostedHeight, SubmitDeadline: t.SubmitDeadline, ReportDeadline: t.ReportDeadline,
+		Submissions: t.Submissions, Workflow: wire.WorkflowTaskViewOf(t.GetWorkflow()), Arena: wire.ArenaTaskViewOf(t.GetArena())}, nil
 }
 
-type voteView struct {
-	Validator string                        `json:"validator"`
-	Height    int64                         `json:"height"`
-	Workflow  *subnetv1.WorkflowMeasurement `json:"workflow,omitempty"`
-	Arena     *subnetv1.ArenaMeasurement    `json:"arena,omitempty"`
-	Truth     *subnetv1.MsgTruth            `json:"truth,omitempty"`
-}
-
-func (q *querier) votes(vs []*subnetv1.Vote) []voteView {
-	out := make([]voteView, len(vs))
+func (q *querier) votes(vs []*subnetv1.Vote) []wire.VoteView {
+	out := make([]wire.VoteView, len(vs))
 	for i, v := range vs {
-		out[i] = voteView{Validator: q.a.chain.Gen.Validators[v.Validator].Name, Height: v.Height, Workflow: v.Workflow, Arena: v.Arena, Truth: v.Truth}
+		out[i] = wire.VoteView{Validator: q.a.chain.Gen.Validators[v.Validator].Name, Height: v.Height,
+			Workflow: wire.WorkflowMeasurementViewOf(v.Workflow), Arena: wire.ArenaMeasurementViewOf(v.Arena), Truth: wire.TruthViewOf(v.Truth)}
 	}
 	return out
 }
 
 // submission answers a submission with its votes and score receipt.
-func (q *querier) submission(args []string) (any, *queryError) {
+func (q *querier) submission(args []string) (*wire.SubmissionView, *queryError) {
 	id, qerr := parseU64("submission id", args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -136,20 +121,20 @@ func (q *querier) submission(args []string) (any, *queryError) {
 	if !ok {
 		return nil, notFound("no submission %d", id)
 	}
-	out := map[string]any{"id": s.Id, "track": s.Track, "uid": s.Uid, "height": s.Height, "block_time": s.BlockTime,
-		"status": s.Status, "votes": q.votes(s.Votes), "receipt": s.Receipt,
-		"gas": nil, "task_id": nil, "report_deadline": nil, "artifact_hash": nil, "declared_retry_budget": nil}
+	out := &wire.SubmissionView{ID: s.Id, Track: s.Track, UID: s.Uid, Height: s.Height, BlockTime: s.BlockTime,
+		Status: s.Status, Votes: q.votes(s.Votes), Receipt: wire.ReceiptViewOf(s.Receipt)}
 	if s.Track == genesis.TrackGas {
-		out["gas"] = s.Gas
+		out.Gas = wire.GasPredictViewOf(s.Gas)
 	} else {
-		out["task_id"], out["report_deadline"] = s.TaskId, s.ReportDeadline
-		out["artifact_hash"] = hex.EncodeToString(s.ArtifactHash)
-		out["declared_retry_budget"] = s.DeclaredRetryBudget
+		out.TaskID, out.ReportDeadline = &s.TaskId, &s.ReportDeadline
+		hash := hex.EncodeToString(s.ArtifactHash)
+		out.ArtifactHash = &hash
+		out.DeclaredRetryBudget = &s.DeclaredRetryBudget
 	}
 	return out, nil
 }
 
-func (q *querier) window(args []string) (any, *queryError) {
+func (q *querier) window(args []string) (*wire.WindowView, *queryError) {
 	uid, qerr := parseUID(args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -157,25 +142,26 @@ func (q *querier) window(args []string) (any, *queryError) {
 	if !q.st.Has(store.KeyMiner(uid)) {
 		return nil, notFound("no miner with uid %d", uid)
 	}
-	out := map[string]any{"uid": uid, genesis.TrackWorkflow: nil, genesis.TrackArena: nil}
+	out := &wire.WindowView{UID: uid}
 	for _, tb := range []byte{store.WindowWorkflow, store.WindowArena} {
 		pw := &subnetv1.Window{}
 		if !q.st.Load(store.KeyWindow(tb, uid), pw) {
 			continue
 		}
 		w := track.WindowFromProto(pw)
-		view := map[string]any{"scores": pw.Scores, "tasks_seen": pw.TasksSeen, "mean": track.FmtDec(w.Mean())}
-		name := genesis.TrackArena
+		view := &wire.TrackWindowView{Scores: wire.List(pw.Scores), TasksSeen: pw.TasksSeen, Mean: track.FmtDec(w.Mean())}
 		if tb == store.WindowWorkflow {
-			name = genesis.TrackWorkflow
-			view["aggregate"] = track.FmtDec(w.Aggregate(q.a.chain.Gen.Window))
+			agg := track.FmtDec(w.Aggregate(q.a.chain.Gen.Window))
+			view.Aggregate = &agg
+			out.Workflow = view
+		} else {
+			out.Arena = view
 		}
-		out[name] = view
 	}
 	return out, nil
 }
 
-func (q *querier) baseline(args []string) (any, *queryError) {
+func (q *querier) baseline(args []string) (*wire.BaselineView, *queryError) {
 	id, qerr := parseU64("task id", args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -187,11 +173,11 @@ func (q *querier) baseline(args []string) (any, *queryError) {
 	pb := &subnetv1.Baseline{}
 	q.st.Load(store.KeyBaseline(id), pb)
 	stats := track.BaselineStateFromProto(pb).StatsFor(q.a.chain.Gen.Window, track.BaselineFromProto(t.GetArena().DefaultBaseline))
-	return map[string]any{"task_id": id, "samples": len(pb.Recent), "recent": pb.Recent,
-		"uses_default": len(pb.Recent) < q.a.chain.Gen.Window.BaselineMin, "baseline": track.BaselineToProto(stats)}, nil
+	return &wire.BaselineView{TaskID: id, Samples: len(pb.Recent), Recent: wire.ArenaSampleViews(pb.Recent),
+		UsesDefault: len(pb.Recent) < q.a.chain.Gen.Window.BaselineMin, Baseline: wire.ArenaBaselineViewOf(track.BaselineToProto(stats))}, nil
 }
 
-func (q *querier) gas(args []string) (any, *queryError) {
+func (q *querier) gas(args []string) (*wire.GasAgentView, *queryError) {
 	uid, qerr := parseUID(args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -204,19 +190,18 @@ func (q *querier) gas(args []string) (any, *queryError) {
 	if !q.st.Load(store.KeyGasAgent(chain, uid), pa) {
 		return nil, notFound("uid %d has no gas agent state on EVM chain %d", uid, chain)
 	}
-	return pa, nil
+	return wire.GasAgentViewOf(pa), nil
 }
 
+// leaderEntry is a leaderboard row with the aggregate it is sorted by.
 type leaderEntry struct {
-	Rank  int    `json:"rank"`
-	UID   uint32 `json:"uid"`
-	Score string `json:"score"`
+	wire.LeaderboardEntry
 	score decimal.Decimal
 }
 
 // leaderboard ranks the miners of a track by their aggregate (descending,
 // ties by uid ascending).
-func (q *querier) leaderboard(args []string) (any, *queryError) {
+func (q *querier) leaderboard(args []string) (*wire.LeaderboardView, *queryError) {
 	name := args[0]
 	if !q.a.chain.Gen.HasTrack(name) {
 		return nil, badRequest("track %q does not run on this chain", name)
@@ -226,7 +211,7 @@ func (q *querier) leaderboard(args []string) (any, *queryError) {
 	for n := uint32(0); n < miners; n++ {
 		uid := q.a.chain.UIDAt(n)
 		if s, ok := q.aggregate(name, uid); ok {
-			rows = append(rows, leaderEntry{UID: uid, Score: track.FmtDec(s), score: s})
+			rows = append(rows, leaderEntry{wire.LeaderboardEntry{UID: uid, Score: track.FmtDec(s)}, s})
 		}
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
@@ -235,13 +220,15 @@ func (q *querier) leaderboard(args []string) (any, *queryError) {
 		}
 		return rows[i].UID < rows[j].UID
 	})
+	out := &wire.LeaderboardView{Track: name, Height: q.a.height, Miners: make([]wire.LeaderboardEntry, len(rows))}
 	for i := range rows {
 		rows[i].Rank = i + 1
+		out.Miners[i] = rows[i].LeaderboardEntry
 	}
-	return map[string]any{"track": name, "height": q.a.height, "miners": rows}, nil
+	return out, nil
 }
 
-func (q *querier) epoch(args []string) (any, *queryError) {
+func (q *querier) epoch(args []string) (*wire.EpochView, *queryError) {
 	n := q.st.Counters().Epochs
 	if args[0] != "latest" {
 		v, qerr := parseU64("epoch", args[0])
@@ -258,5 +245,5 @@ func (q *querier) epoch(args []string) (any, *queryError) {
 	for _, w := range ep.Weights {
 		sum = sum.Add(track.Dec(w))
 	}
-	return map[string]any{"epoch": ep, "weights_sum": track.FmtDec(sum)}, nil
+	return &wire.EpochView{Epoch: wire.EpochResultViewOf(ep), WeightsSum: track.FmtDec(sum)}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
 
 	"github.com/shopspring/decimal"
 
@@ -243,13 +244,14 @@ func (n *runningNode) tail() string {
 // waitHeight waits until the node at addr has committed height h.
 func (n *runningNode) waitHeight(t *testing.T, addr string, h int64) {
 	t.Helper()
-	c, err := dialRPC(addr)
+	c, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		got, err := c.latestHeight(context.Background())
+		st, err := c.NodeStatus(context.Background())
+		got := st.Height
 		if err == nil && got >= h {
 			return
 		}
@@ -277,12 +279,12 @@ func cli(t *testing.T, args ...string) string {
 }
 
 // cliTx runs `tx ... --wait` and decodes the printed result.
-func cliTx(t *testing.T, home, node string, args ...string) (txResult, int, string) {
+func cliTx(t *testing.T, home, node string, args ...string) (client.TxResult, int, string) {
 	t.Helper()
 	full := append([]string{"tx"}, args...)
 	full = append(full, "--home", home, "--node", node, "--wait")
 	code, out, errOut := runCmd(t, full...)
-	var res txResult
+	var res client.TxResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("validatord %s: code %d, stdout %q, stderr %q", strings.Join(full, " "), code, out, errOut)
 	}

@@ -23,13 +23,13 @@ func runQuery(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("missing query path; usage: validatord %s", queryUsage)
 	}
 	path := queryPath(pos)
-	c, err := dialRPC(*node)
+	c, err := dialNode(*node)
 	if err != nil {
 		return err
 	}
-	bz, err := c.query(ctx, path)
+	bz, err := c.Query(ctx, path)
 	if err != nil {
-		return err
+		return oneLine(err)
 	}
 	out, err := prettyJSON(bz)
 	if err != nil {

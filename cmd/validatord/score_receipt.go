@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
@@ -148,26 +149,11 @@ func loadReceiptParams(path string) (genesis.AppState, error) {
 	return st, nil
 }
 
-// receiptField is one {name, value} of a receipt; a missing value is "" (the
-// app's JSON omits empty strings, e.g. an empty category).
-type receiptField struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
+// receiptField is one {name, value} of a receipt; a missing value is "".
+type receiptField = wire.FieldView
 
-// receiptDoc is a receipt as the submission query answers it.
-type receiptDoc struct {
-	Height        int64          `json:"height"`
-	Track         string         `json:"track"`
-	Status        string         `json:"status"`
-	ReportedPower int64          `json:"reported_power"`
-	TotalPower    int64          `json:"total_power"`
-	Inputs        []receiptField `json:"inputs"`
-	Params        []receiptField `json:"params"`
-	Values        []receiptField `json:"values"`
-	Score         string         `json:"score"`
-	Note          string         `json:"note"`
-}
+// receiptDoc is a receipt as the submission query answers it (wire owns its shape).
+type receiptDoc = wire.ReceiptView
 
 // receiptVerifier holds the chain parameters that --params cross-checks the
 // recorded ones against (the default genesis without it).

@@ -908,7 +908,7 @@ func FuzzReceiptRows(f *testing.F) {
 	f.Add("memory.00.included", "true", "memory.0.fresh", "", "memory.-1.fresh", "x")
 	f.Add("memory.9999999999999999999.fresh", "a", "memory..fresh", "b", "memory.0", "c")
 	f.Fuzz(func(t *testing.T, n1, v1, n2, v2, n3, v3 string) {
-		fs := []receiptField{{n1, v1}, {n2, v2}, {n3, v3}}
+		fs := []receiptField{{Name: n1, Value: v1}, {Name: n2, Value: v2}, {Name: n3, Value: v3}}
 		rest, rows, err := takeRows("inputs", "memory", fs, memorySubs)
 		if err != nil {
 			return

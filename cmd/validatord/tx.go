@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/scoringsubnet/validatord/app/wire"
-
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -21,17 +20,6 @@ func init() {
 }
 
 const txUsage = "tx <message> [kind] --from KEY [--home DIR] [--node ADDR] [--chain-id ID] [--nonce N] [--wait] [message flags]"
-
-// TxError is a transaction that the node refused (CheckTx) or that failed in
-// its block; the result was printed before it.
-type TxError struct {
-	Code uint32
-	Log  string
-}
-
-func (e *TxError) Error() string {
-	return fmt.Sprintf("transaction rejected: code %d: %s", e.Code, e.Log)
-}
 
 // txMessage defines the flags of one message and builds it from them.
 type txMessage struct {
@@ -95,16 +83,14 @@ func runTx(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	res, err := sendTx(ctx, common, msg)
-	if err != nil {
-		return err
+	var rejected *client.TxError
+	if err != nil && !errors.As(err, &rejected) {
+		return oneLine(err)
 	}
-	if err := printJSON(env.Stdout, res); err != nil {
-		return err
+	if perr := printJSON(env.Stdout, res); perr != nil {
+		return perr
 	}
-	if res.Code != 0 {
-		return &TxError{Code: res.Code, Log: res.Log}
-	}
-	return nil
+	return err // nil, or the rejection whose result was printed
 }
 
 // txMessageName finds the message (and kind) at the start of args.
@@ -137,36 +123,40 @@ func txMessageNames() []string {
 	return names
 }
 
-// sendTx loads the key, finds chain id and nonce, signs and broadcasts.
-func sendTx(ctx context.Context, f txFlags, msg *subnetv1.Msg) (txResult, error) {
+// sendTx loads the key, finds chain id and nonce, signs and broadcasts;
+// a refusal is a *client.TxError returned with the result.
+func sendTx(ctx context.Context, f txFlags, msg *subnetv1.Msg) (client.TxResult, error) {
 	if *f.from == "" {
-		return txResult{}, fmt.Errorf("--from: a key name is required (see `validatord keys list --home %s`)", *f.home)
+		return client.TxResult{}, fmt.Errorf("--from: a key name is required (see `validatord keys list --home %s`)", *f.home)
 	}
 	key, err := keyfile.Load(*f.home, *f.from)
 	if err != nil {
-		return txResult{}, err
+		return client.TxResult{}, err
 	}
-	c, err := dialRPC(*f.node)
+	c, err := dialNode(*f.node)
 	if err != nil {
-		return txResult{}, err
+		return client.TxResult{}, err
 	}
 	chainID := *f.chainID
 	if chainID == "" {
-		if chainID, err = c.chainID(ctx); err != nil {
-			return txResult{}, err
+		st, err := c.NodeStatus(ctx)
+		if err != nil {
+			return client.TxResult{}, err
 		}
+		chainID = st.ChainID
 	}
-	var nonce uint64
+	s := client.NewSigner(c, chainID, key)
 	if *f.nonce >= 0 {
-		nonce = uint64(*f.nonce)
-	} else if nonce, err = c.nextNonce(ctx, key.Public().(ed25519.PublicKey)); err != nil {
-		return txResult{}, err
+		s.SetNonce(uint64(*f.nonce))
 	}
-	tx, err := wire.SignTx(chainID, key, nonce, msg)
+	tx, err := s.Sign(ctx, msg)
 	if err != nil {
-		return txResult{}, err
+		return client.TxResult{}, err
 	}
-	return c.broadcast(ctx, tx, *f.wait)
+	if *f.wait {
+		return c.BroadcastCommit(ctx, tx)
+	}
+	return c.Broadcast(ctx, tx)
 }
 
 // decimalFlag is a flag holding a decimal in the canonical 18-place form.

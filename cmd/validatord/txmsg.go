@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -12,7 +13,7 @@ import (
 
 func defineRegisterMiner(*flag.FlagSet) func() (*subnetv1.Msg, error) {
 	return func() (*subnetv1.Msg, error) {
-		return &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}}, nil
+		return client.RegisterMiner(), nil
 	}
 }
 
@@ -30,8 +31,8 @@ func definePostWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		t := &subnetv1.WorkflowTask{TotalSteps: *steps, MaxBudget: ds[0], MaxLatencySeconds: ds[1], SubmissionBlocks: *subBlocks, ReportBlocks: *repBlocks}
-		return postTask(&subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{Workflow: t}}), nil
+		return client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: *steps, MaxBudget: ds[0], MaxLatencySeconds: ds[1],
+			SubmissionBlocks: *subBlocks, ReportBlocks: *repBlocks}), nil
 	}
 }
 
@@ -63,8 +64,8 @@ func definePostArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		t := &subnetv1.ArenaTask{Category: *category, Difficulty: *difficulty, CriteriaTotal: *criteria, DefaultBaseline: bl, SubmissionBlocks: *subBlocks, ReportBlocks: *repBlocks}
-		return postTask(&subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{Arena: t}}), nil
+		return client.PostArenaTask(&subnetv1.ArenaTask{Category: *category, Difficulty: *difficulty, CriteriaTotal: *criteria,
+			DefaultBaseline: bl, SubmissionBlocks: *subBlocks, ReportBlocks: *repBlocks}), nil
 	}
 }
 
@@ -92,10 +93,6 @@ func arenaBaseline(fs *flag.FlagSet, count int64, base []decimalFlag) (*subnetv1
 	}, nil
 }
 
-func postTask(m *subnetv1.MsgPostTask) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: m}}
-}
-
 func defineSubmitWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	task := fs.Uint64("task-id", 0, "id of the workflow task")
 	budget := fs.Int64("declared-retry-budget", 0, "retries the workflow plans for")
@@ -108,8 +105,7 @@ func defineSubmitWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := &subnetv1.WorkflowSubmit{TaskId: *task, DeclaredRetryBudget: *budget, ArtifactHash: h}
-		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: s}}), nil
+		return client.SubmitWorkflow(*task, *budget, h), nil
 	}
 }
 
@@ -124,8 +120,7 @@ func defineSubmitArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := &subnetv1.ArenaSubmit{TaskId: *task, ArtifactHash: h}
-		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: s}}), nil
+		return client.SubmitArena(*task, h), nil
 	}
 }
 
@@ -141,13 +136,8 @@ func defineSubmitGas(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		g := &subnetv1.GasPredict{EvmChainId: *chain, EvmBlock: *block, Price: p}
-		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: g}}), nil
+		return client.SubmitGas(*chain, *block, p), nil
 	}
-}
-
-func submit(m *subnetv1.MsgSubmit) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: m}}
 }
 
 func defineReportWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
@@ -167,8 +157,8 @@ func defineReportWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		w := &subnetv1.WorkflowMeasurement{OutputQuality: ds[0], StepsCompleted: *steps, Cost: ds[1], LatencySeconds: ds[2], Retries: *retries, Timeouts: *timeouts, HardFailures: *failures}
-		return report(&subnetv1.MsgReport{SubmissionId: *sub, Measurement: &subnetv1.MsgReport_Workflow{Workflow: w}}), nil
+		return client.ReportWorkflow(*sub, &subnetv1.WorkflowMeasurement{OutputQuality: ds[0], StepsCompleted: *steps, Cost: ds[1],
+			LatencySeconds: ds[2], Retries: *retries, Timeouts: *timeouts, HardFailures: *failures}), nil
 	}
 }
 
@@ -188,13 +178,9 @@ func defineReportArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		a := &subnetv1.ArenaMeasurement{TotalTokens: *tokens, ToolCalls: *tools, Iterations: *iters, ExecutionTime: ds[0], EstimatedCost: ds[1], CriteriaPassed: *passed}
-		return report(&subnetv1.MsgReport{SubmissionId: *sub, Measurement: &subnetv1.MsgReport_Arena{Arena: a}}), nil
+		return client.ReportArena(*sub, &subnetv1.ArenaMeasurement{TotalTokens: *tokens, ToolCalls: *tools, Iterations: *iters,
+			ExecutionTime: ds[0], EstimatedCost: ds[1], CriteriaPassed: *passed}), nil
 	}
-}
-
-func report(m *subnetv1.MsgReport) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: m}}
 }
 
 func defineTruth(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
@@ -210,7 +196,6 @@ func defineTruth(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		t := &subnetv1.MsgTruth{EvmChainId: *chain, EvmBlock: *block, MinPrice: p, Timestamp: *ts}
-		return &subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: t}}, nil
+		return client.Truth(*chain, *block, p, *ts), nil
 	}
 }

@@ -3,141 +3,71 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
 
-	"github.com/scoringsubnet/validatord/app/wire"
-
-	abcitypes "github.com/cometbft/cometbft/abci/types"
-	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
-
+	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
+// txTimeout bounds the wait for one transaction's block.
+const txTimeout = time.Minute
+
 // chain is a node's RPC and the chain's id.
 type chain struct {
-	rpc *rpchttp.HTTP
-	id  string
+	*client.Client
+	id string
 }
 
 // connect waits until the node at addr has committed a block, then returns
 // a client for it.
 func connect(ctx context.Context, addr string) (*chain, error) {
-	c, err := rpchttp.New(addr, "/websocket")
+	c, err := client.Dial(addr)
 	if err != nil {
-		return nil, fmt.Errorf("node %s: %w", addr, err)
+		return nil, err
 	}
-	for {
-		st, err := c.Status(ctx)
-		if err == nil && st.SyncInfo.LatestBlockHeight >= 1 {
-			return &chain{rpc: c, id: st.NodeInfo.Network}, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("node %s: no block committed yet (last error: %v)", addr, err)
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-}
-
-// query runs an ABCI query and returns the JSON answer.
-func (c *chain) query(ctx context.Context, path string) (json.RawMessage, error) {
-	res, err := c.rpc.ABCIQuery(ctx, path, nil)
+	st, err := c.WaitHeight(ctx, 1, 200*time.Millisecond)
 	if err != nil {
-		return nil, fmt.Errorf("query %s: %w", path, err)
+		return nil, err
 	}
-	if res.Response.Code != 0 {
-		return nil, fmt.Errorf("query %s: code %d: %s", path, res.Response.Code, res.Response.Log)
-	}
-	return res.Response.Value, nil
+	return &chain{Client: c, id: st.ChainID}, nil
 }
 
-// nextNonce asks the app for the account's next nonce (0 for a new account).
-func (c *chain) nextNonce(ctx context.Context, pub []byte) (uint64, error) {
-	bz, err := c.query(ctx, "account/"+hex.EncodeToString(pub))
-	if err != nil {
-		return 0, err
-	}
-	var acc struct {
-		NextNonce *uint64 `json:"next_nonce"`
-	}
-	if err := json.Unmarshal(bz, &acc); err != nil || acc.NextNonce == nil {
-		return 0, fmt.Errorf("account query: no next_nonce in %s", bz)
-	}
-	return *acc.NextNonce, nil
-}
-
-// height is the node's last committed height.
-func (c *chain) height(ctx context.Context) (int64, error) {
-	st, err := c.rpc.Status(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return st.SyncInfo.LatestBlockHeight, nil
-}
-
-// waitHeight waits until height h is committed.
-func (c *chain) waitHeight(ctx context.Context, h int64) error {
-	for {
-		cur, err := c.height(ctx)
-		if err == nil && cur >= h {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for height %d: %w", h, ctx.Err())
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// actor is one key that sends transactions. The app's CheckTx accepts an
-// account's next nonces in order, so an actor may have several transactions
-// in the mempool at once.
+// actor is one key that sends transactions; its Signer keeps the nonce, so
+// an actor may have several transactions in the mempool at once.
 type actor struct {
-	name  string
-	key   ed25519.PrivateKey
-	nonce uint64
-	c     *chain
+	name string
+	s    *client.Signer
+	c    *chain
 }
 
-func newActor(ctx context.Context, c *chain, name string, key ed25519.PrivateKey) (*actor, error) {
-	a := &actor{name: name, key: key, c: c}
-	n, err := c.nextNonce(ctx, a.pub())
-	if err != nil {
-		return nil, err
-	}
-	a.nonce = n
-	return a, nil
+func newActor(c *chain, name string, key ed25519.PrivateKey) *actor {
+	return &actor{name: name, s: client.NewSigner(c, c.id, key), c: c}
 }
 
-func (a *actor) pub() ed25519.PublicKey { return a.key.Public().(ed25519.PublicKey) }
-
-// broadcast signs msg at the actor's next nonce and hands it to the mempool
-// (broadcast_tx_sync); a transaction refused by CheckTx is an error.
-func (a *actor) broadcast(ctx context.Context, what string, msg *subnetv1.Msg) ([]byte, error) {
-	tx, err := wire.SignTx(a.c.id, a.key, a.nonce, msg)
+// broadcast hands msg to the mempool; a transaction refused by CheckTx is an
+// error. It returns the transaction's hash.
+func (a *actor) broadcast(ctx context.Context, what string, msg *subnetv1.Msg) (string, error) {
+	res, err := a.s.Send(ctx, msg)
 	if err != nil {
-		return nil, err
+		return "", fmt.Errorf("%s: %s: %w", a.name, what, err)
 	}
-	res, err := a.c.rpc.BroadcastTxSync(ctx, tx)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", a.name, what, err)
-	}
-	if res.Code != 0 {
-		return nil, fmt.Errorf("%s: %s: refused: code %d: %s", a.name, what, res.Code, res.Log)
-	}
-	a.nonce++
 	return res.Hash, nil
 }
 
-// send broadcasts msgs in order and waits until each is committed; a
-// transaction that failed in its block is an error naming the actor.
-func (a *actor) send(ctx context.Context, what string, msgs ...*subnetv1.Msg) ([]*abcitypes.ExecTxResult, error) {
-	hashes := make([][]byte, len(msgs))
+// wait waits until the transaction is committed; a transaction that failed
+// in its block is an error naming the actor.
+func (a *actor) wait(ctx context.Context, what, hash string) (client.TxResult, error) {
+	res, err := a.c.WaitTx(ctx, hash, txTimeout)
+	if err != nil {
+		return client.TxResult{}, fmt.Errorf("%s: %s: %w", a.name, what, err)
+	}
+	return res, nil
+}
+
+// send broadcasts msgs in order and waits until each is committed.
+func (a *actor) send(ctx context.Context, what string, msgs ...*subnetv1.Msg) ([]client.TxResult, error) {
+	hashes := make([]string, len(msgs))
 	for i, m := range msgs {
 		h, err := a.broadcast(ctx, what, m)
 		if err != nil {
@@ -145,59 +75,13 @@ func (a *actor) send(ctx context.Context, what string, msgs ...*subnetv1.Msg) ([
 		}
 		hashes[i] = h
 	}
-	out := make([]*abcitypes.ExecTxResult, len(msgs))
+	out := make([]client.TxResult, len(msgs))
 	for i, h := range hashes {
-		res, err := a.c.waitTx(ctx, h)
+		res, err := a.wait(ctx, what, h)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", a.name, what, err)
+			return nil, err
 		}
 		out[i] = res
 	}
 	return out, nil
-}
-
-// waitTx polls the node's tx index until the transaction is committed.
-func (c *chain) waitTx(ctx context.Context, hash []byte) (*abcitypes.ExecTxResult, error) {
-	for {
-		res, err := c.rpc.Tx(ctx, hash, false)
-		if err == nil {
-			if res.TxResult.Code != 0 {
-				return nil, fmt.Errorf("failed in block %d: code %d: %s", res.Height, res.TxResult.Code, res.TxResult.Log)
-			}
-			return &res.TxResult, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("tx %X not committed: %w", hash, ctx.Err())
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// attr returns the value of attribute key of the first event of type typ.
-func attr(res *abcitypes.ExecTxResult, typ, key string) (string, error) {
-	for _, e := range res.Events {
-		if e.Type != typ {
-			continue
-		}
-		for _, a := range e.Attributes {
-			if a.Key == key {
-				return a.Value, nil
-			}
-		}
-	}
-	return "", fmt.Errorf("no %s.%s in the result's events", typ, key)
-}
-
-// attrU64 is attr parsed as an unsigned integer.
-func attrU64(res *abcitypes.ExecTxResult, typ, key string) (uint64, error) {
-	v, err := attr(res, typ, key)
-	if err != nil {
-		return 0, err
-	}
-	n, err := strconv.ParseUint(v, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%s.%s = %q: %w", typ, key, v, err)
-	}
-	return n, nil
 }

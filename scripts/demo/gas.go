@@ -35,7 +35,7 @@ func gasRounds(ctx context.Context, out io.Writer, p plan, val *actor, miners []
 			jobs[i] = func() error {
 				var msgs []*subnetv1.Msg
 				for b := from; b < to; b++ {
-					msgs = append(msgs, submitMsg(gasPredictMsg(p.gasChain, i, b)))
+					msgs = append(msgs, gasPredictMsg(p.gasChain, i, b))
 				}
 				_, err := m.send(ctx, "submit gas", msgs...)
 				return err
@@ -66,13 +66,9 @@ func gasRounds(ctx context.Context, out io.Writer, p plan, val *actor, miners []
 
 // chainTime is the block time (unix seconds) of the latest committed block.
 func chainTime(ctx context.Context, c *chain) (int64, error) {
-	h, err := c.height(ctx)
+	st, err := c.NodeStatus(ctx)
 	if err != nil {
 		return 0, err
 	}
-	blk, err := c.rpc.Block(ctx, &h)
-	if err != nil {
-		return 0, err
-	}
-	return blk.Block.Time.Unix(), nil
+	return st.Time.Unix(), nil
 }

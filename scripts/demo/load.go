@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
@@ -39,16 +41,11 @@ func run(ctx context.Context, out io.Writer, home, node string, nMiners int) err
 	if err != nil {
 		return err
 	}
-	val, err := newActor(ctx, c, "validator", vkey)
-	if err != nil {
-		return err
-	}
+	val := newActor(c, "validator", vkey)
 	miners := make([]*actor, nMiners)
 	for i := range miners {
 		seed := sha256.Sum256([]byte("validatord demo miner " + strconv.Itoa(i)))
-		if miners[i], err = newActor(ctx, c, fmt.Sprintf("miner%d", i), ed25519.NewKeyFromSeed(seed[:])); err != nil {
-			return err
-		}
+		miners[i] = newActor(c, fmt.Sprintf("miner%d", i), ed25519.NewKeyFromSeed(seed[:]))
 	}
 	tasks, err := setup(ctx, out, p, val, miners)
 	if err != nil {
@@ -80,21 +77,21 @@ func setup(ctx context.Context, out io.Writer, p plan, val *actor, miners []*act
 	post := func() error {
 		var msgs []*subnetv1.Msg
 		for i := 0; p.workflow && i < workflowTasks; i++ {
-			msgs = append(msgs, postTask(workflowTaskMsg()))
+			msgs = append(msgs, workflowTaskMsg())
 		}
 		if p.arena {
-			msgs = append(msgs, postTask(arenaTaskMsg(p.category, p.difficulty)))
+			msgs = append(msgs, arenaTaskMsg(p.category, p.difficulty))
 		}
 		res, err := val.send(ctx, "post-task", msgs...)
 		if err != nil {
 			return err
 		}
 		for _, r := range res {
-			id, err := attrU64(r, "task_posted", "task_id")
+			id, err := r.AttrU64(wire.EventTaskPosted, "task_id")
 			if err != nil {
 				return err
 			}
-			if track, _ := attr(r, "task_posted", "track"); track == "arena" {
+			if track, _ := r.Attr(wire.EventTaskPosted, "track"); track == "arena" {
 				tasks.arena = append(tasks.arena, id)
 			} else {
 				tasks.workflow = append(tasks.workflow, id)
@@ -103,22 +100,22 @@ func setup(ctx context.Context, out io.Writer, p plan, val *actor, miners []*act
 		return nil
 	}
 	register := func() error {
-		hashes := make([][]byte, len(miners))
+		hashes := make([]string, len(miners))
 		for i, m := range miners {
-			h, err := m.broadcast(ctx, "register-miner", &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}})
+			h, err := m.broadcast(ctx, "register-miner", client.RegisterMiner())
 			if err != nil {
 				return err
 			}
 			hashes[i] = h
 		}
 		for i, m := range miners {
-			res, err := m.c.waitTx(ctx, hashes[i])
-			if err != nil {
-				return fmt.Errorf("%s: register-miner: %w", m.name, err)
-			}
-			uid, err := attr(res, "miner_registered", "uid")
+			res, err := m.wait(ctx, "register-miner", hashes[i])
 			if err != nil {
 				return err
+			}
+			uid, ok := res.Attr(wire.EventMinerRegistered, "uid")
+			if !ok {
+				return fmt.Errorf("%s: register-miner: no uid in the result's events", m.name)
 			}
 			m.name = fmt.Sprintf("%s (uid %s)", m.name, uid)
 		}
@@ -135,14 +132,6 @@ func setup(ctx context.Context, out io.Writer, p plan, val *actor, miners []*act
 	return tasks, nil
 }
 
-func postTask(m *subnetv1.MsgPostTask) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: m}}
-}
-
-func submitMsg(s *subnetv1.MsgSubmit) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: s}}
-}
-
 // demoSubs are the submissions to report on, per miner index.
 type demoSubs struct {
 	workflow [][]uint64 // [miner][task]
@@ -157,17 +146,17 @@ func submitAll(ctx context.Context, out io.Writer, miners []*actor, tasks demoTa
 		jobs[i] = func() error {
 			var msgs []*subnetv1.Msg
 			for _, t := range tasks.workflow {
-				msgs = append(msgs, submitMsg(workflowSubmitMsg(i, t)))
+				msgs = append(msgs, workflowSubmitMsg(i, t))
 			}
 			for _, t := range tasks.arena {
-				msgs = append(msgs, submitMsg(arenaSubmitMsg(i, t)))
+				msgs = append(msgs, arenaSubmitMsg(i, t))
 			}
 			res, err := m.send(ctx, "submit", msgs...)
 			if err != nil {
 				return err
 			}
 			for k, r := range res[:len(tasks.workflow)+len(tasks.arena)] {
-				id, err := attrU64(r, "submission_received", "submission_id")
+				id, err := r.AttrU64(wire.EventSubmissionAdded, "submission_id")
 				if err != nil {
 					return err
 				}

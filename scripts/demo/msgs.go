@@ -1,44 +1,35 @@
 package main
 
 import (
-	"crypto/sha256"
 	"fmt"
 
+	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
 // The messages of the demo. Miner i's measurements get worse with i, so the
 // leaderboards have a visible order; all values are fixed decimals.
 
-func workflowTaskMsg() *subnetv1.MsgPostTask {
-	return &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{Workflow: &subnetv1.WorkflowTask{
+func workflowTaskMsg() *subnetv1.Msg {
+	return client.PostWorkflowTask(&subnetv1.WorkflowTask{
 		TotalSteps: workflowSteps, MaxBudget: "2.0", MaxLatencySeconds: "120",
 		SubmissionBlocks: submissionBlocks, ReportBlocks: reportBlocks,
-	}}}
+	})
 }
 
-func arenaTaskMsg(category, difficulty string) *subnetv1.MsgPostTask {
-	return &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{Arena: &subnetv1.ArenaTask{
+func arenaTaskMsg(category, difficulty string) *subnetv1.Msg {
+	return client.PostArenaTask(&subnetv1.ArenaTask{
 		Category: category, Difficulty: difficulty, CriteriaTotal: arenaCriteria,
 		SubmissionBlocks: submissionBlocks, ReportBlocks: reportBlocks,
-	}}}
+	})
 }
 
-func artifact(parts ...any) []byte {
-	h := sha256.Sum256([]byte(fmt.Sprint(parts...)))
-	return h[:]
+func workflowSubmitMsg(miner int, task uint64) *subnetv1.Msg {
+	return client.SubmitWorkflow(task, 1, client.ArtifactHash("workflow", miner, task))
 }
 
-func workflowSubmitMsg(miner int, task uint64) *subnetv1.MsgSubmit {
-	return &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{
-		TaskId: task, DeclaredRetryBudget: 1, ArtifactHash: artifact("workflow", miner, task),
-	}}}
-}
-
-func arenaSubmitMsg(miner int, task uint64) *subnetv1.MsgSubmit {
-	return &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{
-		TaskId: task, ArtifactHash: artifact("arena", miner, task),
-	}}}
+func arenaSubmitMsg(miner int, task uint64) *subnetv1.Msg {
+	return client.SubmitArena(task, client.ArtifactHash("arena", miner, task))
 }
 
 // gasTruth is the minimum gas price of the demo's EVM block b.
@@ -46,12 +37,10 @@ func gasTruth(b int) string { return fmt.Sprintf("%d.5", 20+b) }
 
 // gasPredictMsg: miner i predicts the truth × (0.97 + 0.02·i): miner 0
 // underbids (not included), the others overpay more and more.
-func gasPredictMsg(chain uint64, miner, b int) *subnetv1.MsgSubmit {
+func gasPredictMsg(chain uint64, miner, b int) *subnetv1.Msg {
 	truthMilli := int64(20+b)*1000 + 500
 	price := truthMilli * int64(97+2*miner) // × 10^-5
-	return &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{
-		EvmChainId: chain, EvmBlock: uint64(gasFirstBlock + b), Price: fmt.Sprintf("%d.%05d", price/100000, price%100000),
-	}}}
+	return client.SubmitGas(chain, uint64(gasFirstBlock+b), fmt.Sprintf("%d.%05d", price/100000, price%100000))
 }
 
 func workflowReport(sub uint64, miner int) *subnetv1.Msg {
@@ -59,43 +48,27 @@ func workflowReport(sub uint64, miner int) *subnetv1.Msg {
 	if miner == 4 {
 		failures = 1
 	}
-	return report(sub, &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{
+	return client.ReportWorkflow(sub, &subnetv1.WorkflowMeasurement{
 		OutputQuality:  fmt.Sprintf("0.%02d", 95-8*(miner%10)),
 		StepsCompleted: int64(workflowSteps - miner%2),
 		Cost:           fmt.Sprintf("0.%d", 2+miner%8),
 		LatencySeconds: fmt.Sprint(10 + 7*miner),
 		Retries:        int64(miner % 3),
 		HardFailures:   failures,
-	}})
+	})
 }
 
 func arenaReport(sub uint64, miner int) *subnetv1.Msg {
-	return report(sub, &subnetv1.MsgReport_Arena{Arena: &subnetv1.ArenaMeasurement{
+	return client.ReportArena(sub, &subnetv1.ArenaMeasurement{
 		TotalTokens:    int64(2000 + 600*miner),
 		ToolCalls:      int64(6 + 2*miner),
 		Iterations:     int64(2 + miner%3),
 		ExecutionTime:  fmt.Sprint(30 + 12*miner),
 		EstimatedCost:  fmt.Sprintf("0.%02d", 4+miner),
 		CriteriaPassed: int64(arenaCriteria - miner%4),
-	}})
-}
-
-// measurement is MsgReport_Workflow or MsgReport_Arena.
-type measurement interface{ Size() int }
-
-func report(sub uint64, m measurement) *subnetv1.Msg {
-	r := &subnetv1.MsgReport{SubmissionId: sub}
-	switch v := m.(type) {
-	case *subnetv1.MsgReport_Workflow:
-		r.Measurement = v
-	case *subnetv1.MsgReport_Arena:
-		r.Measurement = v
-	}
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: r}}
+	})
 }
 
 func truthMsg(chain uint64, b int, timestamp int64) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{
-		EvmChainId: chain, EvmBlock: uint64(gasFirstBlock + b), MinPrice: gasTruth(b), Timestamp: timestamp,
-	}}}
+	return client.Truth(chain, uint64(gasFirstBlock+b), gasTruth(b), timestamp)
 }

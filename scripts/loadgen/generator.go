@@ -11,8 +11,7 @@ import (
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
-
-	ctypes "github.com/cometbft/cometbft/rpc/core/types"
+	"github.com/scoringsubnet/validatord/client"
 
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -52,11 +51,12 @@ func (g *generator) run(ctx context.Context) error {
 	start := time.Now()
 	defer func() { g.elapsed = time.Since(start) }()
 	for i, k := range g.net.reportKeys {
-		g.validators = append(g.validators, &actor{name: fmt.Sprintf("validator%d", i), key: k, g: g})
+		g.validators = append(g.validators, &actor{name: fmt.Sprintf("validator%d", i), s: client.NewSigner(g.pool, g.net.chainID, k), g: g})
 	}
 	for i := 0; i < g.o.miners; i++ {
 		seed := sha256.Sum256([]byte(fmt.Sprintf("%s/miner/%d", g.o.seed, i)))
-		g.miners = append(g.miners, &actor{name: fmt.Sprintf("miner%d", i), key: ed25519.NewKeyFromSeed(seed[:]), g: g})
+		key := ed25519.NewKeyFromSeed(seed[:])
+		g.miners = append(g.miners, &actor{name: fmt.Sprintf("miner%d", i), s: client.NewSigner(g.pool, g.net.chainID, key), g: g})
 	}
 	evmBase := uint64(start.Unix())
 	g.anchor(ctx, evmBase-1)
@@ -104,12 +104,12 @@ func (g *generator) register(ctx context.Context) {
 		}
 	}
 	g.each(todo, func(_ int, a *actor) {
-		res, err := a.send(ctx, "register-miner", wrap(&subnetv1.MsgRegisterMiner{}))
+		res, err := a.send(ctx, "register-miner", client.RegisterMiner())
 		var rej *rejection
 		switch {
 		case err == nil:
 			a.registered = true
-			uid, _ := attrU64(&res.TxResult, wire.EventMinerRegistered, "uid")
+			uid, _ := res.AttrU64(wire.EventMinerRegistered, "uid")
 			g.commit(res, Record{Kind: "register-miner", Sender: a.name, UID: uid})
 		case errors.As(err, &rej) && rej.code == wire.CodeAlreadyMiner:
 			a.registered = true
@@ -153,7 +153,7 @@ func (g *generator) postTasks(ctx context.Context, r *round) {
 			if !ok {
 				continue
 			}
-			id, err := attrU64(&res.TxResult, wire.EventTaskPosted, "task_id")
+			id, err := res.AttrU64(wire.EventTaskPosted, "task_id")
 			if err != nil {
 				g.fail(fmt.Errorf("%s: %w", kind, err))
 				continue
@@ -195,7 +195,7 @@ func (g *generator) submit(ctx context.Context, r *round) {
 			if !ok {
 				continue
 			}
-			sub, err := attrU64(&res.TxResult, wire.EventSubmissionAdded, "submission_id")
+			sub, err := res.AttrU64(wire.EventSubmissionAdded, "submission_id")
 			if err != nil {
 				g.fail(fmt.Errorf("%s: %w", kind, err))
 				continue
@@ -256,11 +256,11 @@ func (g *generator) each(actors []*actor, f func(i int, a *actor)) {
 }
 
 // send is actor.send that reports failures and says whether the transaction committed.
-func (g *generator) send(ctx context.Context, a *actor, kind string, msg *subnetv1.Msg) (*ctypes.ResultTx, bool) {
+func (g *generator) send(ctx context.Context, a *actor, kind string, msg *subnetv1.Msg) (client.TxResult, bool) {
 	res, err := a.send(ctx, kind, msg)
 	if err != nil {
 		g.fail(err)
-		return nil, false
+		return client.TxResult{}, false
 	}
 	return res, true
 }
@@ -277,8 +277,8 @@ func (g *generator) fail(err error) {
 }
 
 // commit records a committed transaction with its hash and height.
-func (g *generator) commit(res *ctypes.ResultTx, rec Record) {
-	rec.Hash = res.Hash.String()
+func (g *generator) commit(res client.TxResult, rec Record) {
+	rec.Hash = res.Hash
 	rec.Height = res.Height
 	if err := g.rec.committed(rec); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen: write record:", err)

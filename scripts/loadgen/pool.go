@@ -2,27 +2,31 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
-	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
 )
 
-// pool is the RPC clients of every node; a call goes to the next node in turn and, when that
-// node does not answer, to the following ones.
+// pool is a client of every node; a call goes to the next node in turn and, when that
+// node does not answer, to the following ones. It is the client.Node of the actors'
+// signers, so the load survives nodes being killed.
 type pool struct {
 	addrs   []string
-	clients []*rpchttp.HTTP
+	clients []*client.Client
 	next    atomic.Uint64
 }
 
 func newPool(addrs []string) (*pool, error) {
 	p := &pool{addrs: addrs}
 	for _, a := range addrs {
-		c, err := rpchttp.New(a, "/websocket")
+		c, err := client.Dial(a)
 		if err != nil {
-			return nil, fmt.Errorf("node %s: %w", a, err)
+			return nil, err
 		}
 		p.clients = append(p.clients, c)
 	}
@@ -30,7 +34,7 @@ func newPool(addrs []string) (*pool, error) {
 }
 
 // do runs f against the nodes in turn until one answers; the error is the last node's.
-func (p *pool) do(ctx context.Context, f func(c *rpchttp.HTTP) error) error {
+func (p *pool) do(ctx context.Context, f func(c *client.Client) error) error {
 	start := p.next.Add(1)
 	var errs []error
 	for i := range p.clients {
@@ -45,4 +49,57 @@ func (p *pool) do(ctx context.Context, f func(c *rpchttp.HTTP) error) error {
 		errs = append(errs, fmt.Errorf("%s: %w", p.addrs[j], err))
 	}
 	return errors.Join(errs...)
+}
+
+// NextNonce asks a live node for the account's next nonce (0 for an unknown account).
+func (p *pool) NextNonce(ctx context.Context, pub ed25519.PublicKey) (uint64, error) {
+	var n uint64
+	err := p.do(ctx, func(c *client.Client) error {
+		var err error
+		n, err = c.NextNonce(ctx, pub)
+		var qe *client.QueryError
+		if errors.As(err, &qe) && qe.Code == wire.QueryNotFound {
+			n, err = 0, nil // a chain not initialised yet: no account has sent anything
+		}
+		return err
+	})
+	return n, err
+}
+
+// answered calls f on the nodes in turn with a per-node timeout; a *client.TxError is an
+// answer (the app refused the transaction), not a node that failed.
+func (p *pool) answered(ctx context.Context, per time.Duration, f func(ctx context.Context, c *client.Client) (client.TxResult, error)) (client.TxResult, error) {
+	var res client.TxResult
+	var verdict error
+	err := p.do(ctx, func(c *client.Client) error {
+		cctx, cancel := context.WithTimeout(ctx, per)
+		defer cancel()
+		r, err := f(cctx, c)
+		var te *client.TxError
+		if err != nil && !errors.As(err, &te) {
+			return err
+		}
+		res, verdict = r, err
+		return nil
+	})
+	if err != nil {
+		return client.TxResult{}, err
+	}
+	return res, verdict
+}
+
+// Broadcast sends tx with broadcast_tx_sync to the first node that answers.
+func (p *pool) Broadcast(ctx context.Context, tx []byte) (client.TxResult, error) {
+	return p.answered(ctx, 5*time.Second, func(ctx context.Context, c *client.Client) (client.TxResult, error) {
+		return c.Broadcast(ctx, tx)
+	})
+}
+
+// WaitTx polls the nodes' /tx until one returns the transaction, for at most timeout.
+func (p *pool) WaitTx(ctx context.Context, hash string, timeout time.Duration) (client.TxResult, error) {
+	return client.PollTx(ctx, hash, timeout, 200*time.Millisecond, func(ctx context.Context, hash string) (client.TxResult, error) {
+		return p.answered(ctx, 2*time.Second, func(ctx context.Context, c *client.Client) (client.TxResult, error) {
+			return c.Tx(ctx, hash)
+		})
+	})
 }

@@ -1,0 +1,180 @@
+package wire
+
+import "encoding/json"
+
+// The answers of the ABCI queries (docs/queries.md), one struct per answer.
+// Their JSON is the app's answer byte for byte: answers that were once maps
+// keep their keys in alphabetical order (so do these structs' fields), the
+// objects of the wire types keep their proto field order, no field is
+// omitted, and a pointer field is null where the key does not apply.
+
+// StatusView answers "status". ChainID is nil before InitChain.
+type StatusView struct {
+	AppHash string  `json:"app_hash"`
+	ChainID *string `json:"chain_id"`
+	Height  int64   `json:"height"`
+}
+
+// ParamsView answers "params": the genesis app state as given to InitChain.
+type ParamsView struct {
+	AppState json.RawMessage `json:"app_state"`
+	ChainID  string          `json:"chain_id"`
+}
+
+// ValidatorsView answers "validators".
+type ValidatorsView struct {
+	TotalPower int64           `json:"total_power"`
+	Validators []ValidatorView `json:"validators"`
+}
+
+// ValidatorView is one genesis validator; ReportKey is the hex key that
+// signs its tasks, reports and truths.
+type ValidatorView struct {
+	Index     int    `json:"index"`
+	Name      string `json:"name"`
+	Address   string `json:"address"`
+	Power     int64  `json:"power"`
+	ReportKey string `json:"report_key"`
+}
+
+// AccountView answers "account/<pubkey hex>". UID is nil unless the key is a
+// miner; Validator (its name) is nil unless the key is a validator's report key.
+type AccountView struct {
+	Miner     bool    `json:"miner"`
+	NextNonce uint64  `json:"next_nonce"`
+	Pubkey    string  `json:"pubkey"`
+	UID       *uint32 `json:"uid"`
+	Validator *string `json:"validator"`
+}
+
+// MinerView answers "miner/<uid>": the miner's aggregate per track, nil
+// where it has none.
+type MinerView struct {
+	Arena            *string `json:"arena"`
+	Gas              *string `json:"gas"`
+	Pubkey           string  `json:"pubkey"`
+	RegisteredHeight int64   `json:"registered_height"`
+	UID              uint32  `json:"uid"`
+	Workflow         *string `json:"workflow"`
+}
+
+// aggregate is the field of a track's aggregate (nil for an unknown track).
+func (m *MinerView) aggregate(track string) **string {
+	switch track {
+	case "workflow":
+		return &m.Workflow
+	case "arena":
+		return &m.Arena
+	case "gas":
+		return &m.Gas
+	}
+	return nil
+}
+
+// SetAggregate records the aggregate of a track; it reports false for a
+// track the view has no field for.
+func (m *MinerView) SetAggregate(track, score string) bool {
+	f := m.aggregate(track)
+	if f != nil {
+		*f = &score
+	}
+	return f != nil
+}
+
+// Aggregate returns the aggregate of a track, if the miner has one.
+func (m *MinerView) Aggregate(track string) (string, bool) {
+	f := m.aggregate(track)
+	if f == nil || *f == nil {
+		return "", false
+	}
+	return **f, true
+}
+
+// TaskView answers "task/<id>": exactly one of Workflow and Arena is set.
+type TaskView struct {
+	Arena          *ArenaTaskView    `json:"arena"`
+	ID             uint64            `json:"id"`
+	PostedHeight   int64             `json:"posted_height"`
+	Poster         string            `json:"poster"`
+	ReportDeadline int64             `json:"report_deadline"`
+	Submissions    uint64            `json:"submissions"`
+	SubmitDeadline int64             `json:"submit_deadline"`
+	Track          string            `json:"track"`
+	Workflow       *WorkflowTaskView `json:"workflow"`
+}
+
+// SubmissionView answers "submission/<id>": the submission, its votes in
+// arrival order and its score receipt (nil while pending). Gas is nil for
+// workflow and arena; the task fields are nil for gas.
+type SubmissionView struct {
+	ArtifactHash        *string         `json:"artifact_hash"`
+	BlockTime           int64           `json:"block_time"`
+	DeclaredRetryBudget *int64          `json:"declared_retry_budget"`
+	Gas                 *GasPredictView `json:"gas"`
+	Height              int64           `json:"height"`
+	ID                  uint64          `json:"id"`
+	Receipt             *ReceiptView    `json:"receipt"`
+	ReportDeadline      *int64          `json:"report_deadline"`
+	Status              string          `json:"status"`
+	TaskID              *uint64         `json:"task_id"`
+	Track               string          `json:"track"`
+	UID                 uint32          `json:"uid"`
+	Votes               []VoteView      `json:"votes"`
+}
+
+// VoteView is one validator's report: the kinds that do not apply are nil.
+type VoteView struct {
+	Validator string                   `json:"validator"`
+	Height    int64                    `json:"height"`
+	Workflow  *WorkflowMeasurementView `json:"workflow"`
+	Arena     *ArenaMeasurementView    `json:"arena"`
+	Truth     *TruthView               `json:"truth"`
+}
+
+// WindowView answers "window/<uid>": a track is nil before the miner's first
+// score of it.
+type WindowView struct {
+	Arena    *TrackWindowView `json:"arena"`
+	UID      uint32           `json:"uid"`
+	Workflow *TrackWindowView `json:"workflow"`
+}
+
+// TrackWindowView is a miner's window of one track, scores oldest first.
+// Aggregate is the workflow track's only (absent for arena).
+type TrackWindowView struct {
+	Aggregate *string  `json:"aggregate,omitempty"`
+	Mean      string   `json:"mean"`
+	Scores    []string `json:"scores"`
+	TasksSeen uint64   `json:"tasks_seen"`
+}
+
+// BaselineView answers "baseline/<task id>": the arena baseline the next
+// block scores against, and the samples it comes from (oldest first).
+type BaselineView struct {
+	Baseline    *ArenaBaselineView `json:"baseline"`
+	Recent      []ArenaSampleView  `json:"recent"`
+	Samples     int                `json:"samples"`
+	TaskID      uint64             `json:"task_id"`
+	UsesDefault bool               `json:"uses_default"`
+}
+
+// LeaderboardView answers "leaderboard/<track>": aggregates, highest first,
+// ties by uid.
+type LeaderboardView struct {
+	Height int64              `json:"height"`
+	Miners []LeaderboardEntry `json:"miners"`
+	Track  string             `json:"track"`
+}
+
+// LeaderboardEntry is one row of a leaderboard.
+type LeaderboardEntry struct {
+	Rank  int    `json:"rank"`
+	UID   uint32 `json:"uid"`
+	Score string `json:"score"`
+}
+
+// EpochView answers "epoch/latest" and "epoch/<n>".
+type EpochView struct {
+	Epoch      *EpochResultView `json:"epoch"`
+	WeightsSum string           `json:"weights_sum"`
+}

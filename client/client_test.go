@@ -1,0 +1,221 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+const waitFor = 20 * time.Second
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// sendWait sends msg and returns the value of attribute key of event typ.
+func sendWait(t *testing.T, s *client.Signer, msg *subnetv1.Msg, typ, key string) uint64 {
+	t.Helper()
+	res, err := s.SendWait(ctxT(t), msg, waitFor)
+	if err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	if res.Height <= 0 {
+		t.Fatalf("result without height: %+v", res)
+	}
+	v, err := res.AttrU64(typ, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestEveryTrackThroughTheClient drives the three tracks through a real node
+// with the builders and a Signer, and reads every query back as a typed view.
+func TestEveryTrackThroughTheClient(t *testing.T) {
+	n := startNode(t)
+	ctx := ctxT(t)
+	c := dial(t, n.addr)
+	st, err := c.NodeStatus(ctx)
+	if err != nil || st.ChainID != testChainID || st.Height < 1 {
+		t.Fatalf("node status %+v, %v", st, err)
+	}
+	val := client.NewSigner(c, st.ChainID, n.reportKey)
+	miner := client.NewSigner(c, st.ChainID, key("miner"))
+
+	uid := uint32(sendWait(t, miner, client.RegisterMiner(), wire.EventMinerRegistered, "uid"))
+	task := sendWait(t, val, client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: 4, MaxBudget: "2", MaxLatencySeconds: "60",
+		SubmissionBlocks: 100, ReportBlocks: 100}), wire.EventTaskPosted, "task_id")
+	sub := sendWait(t, miner, client.SubmitWorkflow(task, 1, client.ArtifactHash("workflow", task)), wire.EventSubmissionAdded, "submission_id")
+	sendWait(t, val, client.ReportWorkflow(sub, &subnetv1.WorkflowMeasurement{OutputQuality: "0.9", StepsCompleted: 3, Cost: "0.5",
+		LatencySeconds: "30", Retries: 2, Timeouts: 1}), wire.EventReportReceived, "submission_id")
+
+	got, err := c.Submission(ctx, sub)
+	if err != nil || got.Status != "scored" || got.Receipt == nil || got.Receipt.Score == "" || len(got.Votes) != 1 ||
+		got.Votes[0].Workflow == nil || got.Votes[0].Arena != nil || got.TaskID == nil || *got.TaskID != task {
+		t.Fatalf("submission %d = %+v, %v", sub, got, err)
+	}
+	if tv, err := c.Task(ctx, task); err != nil || tv.Workflow == nil || tv.Workflow.TotalSteps != 4 || tv.Arena != nil || tv.Submissions != 1 {
+		t.Fatalf("task = %+v, %v", tv, err)
+	}
+	if w, err := c.Window(ctx, uid); err != nil || w.Workflow == nil || len(w.Workflow.Scores) != 1 || w.Workflow.Aggregate == nil || w.Arena != nil {
+		t.Fatalf("window = %+v, %v", w, err)
+	}
+	if acc, err := c.Account(ctx, miner.PubKey()); err != nil || !acc.Miner || acc.UID == nil || *acc.UID != uid || acc.NextNonce != 2 {
+		t.Fatalf("account = %+v, %v", acc, err)
+	}
+	if acc, err := c.Account(ctx, val.PubKey()); err != nil || acc.Validator == nil || *acc.Validator != "val0" {
+		t.Fatalf("validator's account = %+v, %v", acc, err)
+	}
+
+	// Arena: scored at the end of the block against the default baseline.
+	arena := n.gen.Arena
+	atask := sendWait(t, val, client.PostArenaTask(&subnetv1.ArenaTask{Category: arena.Categories[0].Name, Difficulty: arena.Difficulties[0].Name,
+		CriteriaTotal: 10, SubmissionBlocks: 100, ReportBlocks: 100}), wire.EventTaskPosted, "task_id")
+	asub := sendWait(t, miner, client.SubmitArena(atask, client.ArtifactHash("arena", atask)), wire.EventSubmissionAdded, "submission_id")
+	sendWait(t, val, client.ReportArena(asub, &subnetv1.ArenaMeasurement{TotalTokens: 2500, ToolCalls: 8, Iterations: 3,
+		ExecutionTime: "42", EstimatedCost: "0.05", CriteriaPassed: 9}), wire.EventReportReceived, "submission_id")
+	if b, err := c.Baseline(ctx, atask); err != nil || b.Baseline == nil || !b.UsesDefault {
+		t.Fatalf("baseline = %+v, %v", b, err)
+	}
+
+	// Gas: a truth anchors EVM chain 1; a prediction of block 100 counts
+	// when block 100's truth (timestamped after its inclusion) closes it.
+	now := time.Now().Unix()
+	chain := n.gen.Chain.GasChains[0]
+	sendWait(t, val, client.Truth(chain, 99, "20", now-3600), wire.EventTruthReceived, "evm_block")
+	sendWait(t, miner, client.SubmitGas(chain, 100, "21.5"), wire.EventSubmissionAdded, "submission_id")
+	sendWait(t, val, client.Truth(chain, 100, "20", now+3600), wire.EventTruthReceived, "evm_block")
+	if g, err := c.GasAgent(ctx, uid, chain); err != nil || g.Closed != 1 || len(g.Memory) != 1 || !g.Memory[0].Included {
+		t.Fatalf("gas agent = %+v, %v", g, err)
+	}
+
+	as, _ := c.Submission(ctx, asub)
+	if as == nil || as.Status != "scored" {
+		t.Fatalf("arena submission = %+v", as)
+	}
+	for _, track := range []string{"workflow", "arena"} { // gas scores once the memory is full
+		lb, err := c.Leaderboard(ctx, track)
+		if err != nil || lb.Track != track || len(lb.Miners) != 1 || lb.Miners[0].UID != uid {
+			t.Fatalf("leaderboard %s = %+v, %v", track, lb, err)
+		}
+	}
+	m, err := c.Miner(ctx, uid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.Aggregate("workflow"); !ok {
+		t.Fatalf("miner = %+v", m)
+	}
+
+	// An epoch every 5 blocks.
+	if _, err := c.WaitHeight(ctx, 6, 50*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	ep, err := c.LatestEpoch(ctx)
+	if err != nil || ep.Epoch == nil || ep.Epoch.Number < 1 || len(ep.Epoch.U16) == 0 {
+		t.Fatalf("latest epoch = %+v, %v", ep, err)
+	}
+	if one, err := c.Epoch(ctx, 1); err != nil || one.Epoch.Number != 1 {
+		t.Fatalf("epoch 1 = %+v, %v", one, err)
+	}
+	if s, err := c.Status(ctx); err != nil || s.ChainID == nil || *s.ChainID != testChainID || s.AppHash == "" {
+		t.Fatalf("status = %+v, %v", s, err)
+	}
+	if v, err := c.Validators(ctx); err != nil || v.TotalPower != 10 || len(v.Validators) != 1 {
+		t.Fatalf("validators = %+v, %v", v, err)
+	}
+	if p, err := c.Params(ctx); err != nil || p.ChainID != testChainID || len(p.AppState) == 0 {
+		t.Fatalf("params = %+v, %v", p, err)
+	}
+}
+
+// TestErrorsAndNonces: refusals and failed queries are typed errors with the
+// code and its name; the Signer recovers from a wrong nonce; several
+// transactions of one key may be in the mempool at once.
+func TestErrorsAndNonces(t *testing.T) {
+	n := startNode(t)
+	ctx := ctxT(t)
+	c := dial(t, n.addr)
+
+	if _, err := client.Dial("127.0.0.1:26657"); !errors.As(err, new(*client.AddrError)) {
+		t.Fatalf("dial without scheme: %v", err)
+	}
+	var qe *client.QueryError
+	if _, err := c.Miner(ctx, 999); !errors.As(err, &qe) || qe.Code != wire.QueryNotFound || qe.Name != "not_found" {
+		t.Fatalf("miner 999: %v", err)
+	}
+	if _, err := c.Query(ctx, "no/such/path"); !errors.As(err, &qe) || qe.Code != wire.QueryBadRequest || qe.Name != "bad_request" {
+		t.Fatalf("bad path: %v", err)
+	}
+
+	miner := client.NewSigner(c, testChainID, key("miner"))
+	if _, err := miner.SendWait(ctx, client.RegisterMiner(), waitFor); err != nil {
+		t.Fatal(err)
+	}
+	var te *client.TxError
+	res, err := miner.Send(ctx, client.RegisterMiner())
+	if !errors.As(err, &te) || te.Code != wire.CodeAlreadyMiner || te.Name != "already_miner" || res.Code != wire.CodeAlreadyMiner {
+		t.Fatalf("second registration: %+v, %v", res, err)
+	}
+
+	// A stale and a future nonce: the Signer re-reads it and the send goes through.
+	for _, wrong := range []uint64{0, 99} {
+		miner.SetNonce(wrong)
+		if _, err := miner.SendWait(ctx, client.SubmitGas(1, 1, "1"), waitFor); !errors.As(err, &te) || te.Code != wire.CodeEVMChainUnanchored {
+			t.Fatalf("nonce %d: %v, want the app's verdict on the message (code %d)", wrong, err, wire.CodeEVMChainUnanchored)
+		}
+	}
+
+	// BroadcastCommit of bytes signed at a used nonce: CheckTx's refusal.
+	stale := client.NewSigner(c, testChainID, key("miner"))
+	stale.SetNonce(0)
+	tx, err := stale.Sign(ctx, client.SubmitGas(1, 2, "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := c.BroadcastCommit(ctx, tx); !errors.As(err, &te) || te.Code != wire.CodeNonceUsed || res.Height != 0 {
+		t.Fatalf("stale nonce: %+v, %v", res, err)
+	}
+
+	// Three transactions of one key in the mempool, then their blocks.
+	val := client.NewSigner(c, testChainID, n.reportKey)
+	var hashes []string
+	for i := range 3 {
+		res, err := val.Send(ctx, client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: int64(i + 1), MaxBudget: "1",
+			MaxLatencySeconds: "1", SubmissionBlocks: 10, ReportBlocks: 10}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hashes = append(hashes, res.Hash)
+	}
+	for i, h := range hashes {
+		res, err := c.WaitTx(ctx, h, waitFor)
+		if err != nil || res.Height <= 0 || res.Hash != h {
+			t.Fatalf("tx %d: %+v, %v", i, res, err)
+		}
+		if id, err := res.AttrU64(wire.EventTaskPosted, "task_id"); err != nil || id != uint64(i) {
+			t.Fatalf("tx %d: task %d, %v", i, id, err)
+		}
+	}
+	if acc, err := c.Account(ctx, val.PubKey()); err != nil || acc.NextNonce != 3 {
+		t.Fatalf("validator account %+v, %v", acc, err)
+	}
+
+	// A refusal through SendWait is a TxError too.
+	res, err = miner.SendWait(ctx, client.SubmitWorkflow(0, 0, []byte("short")), waitFor)
+	if !errors.As(err, &te) || te.Code != wire.CodeBadArtifactHash {
+		t.Fatalf("bad artifact: %+v, %v", res, err)
+	}
+
+	// Waiting for a transaction nobody sent ends at the timeout, not as a TxError.
+	if _, err := c.WaitTx(ctx, client.TxHash([]byte("never sent")), 300*time.Millisecond); err == nil || errors.As(err, &te) {
+		t.Fatalf("wait for an unknown tx: %v", err)
+	}
+}

@@ -1,0 +1,22 @@
+// Package client talks to a validatord node through CometBFT's RPC: ABCI
+// queries decoded into the app's typed views (app/wire), transactions signed
+// and broadcast, their results with codes as typed errors, and one builder
+// per message of proto/subnet/v1. The CLI (cmd/validatord), the demo and the
+// load generator are thin shells over it.
+//
+//	c, err := client.Dial("tcp://127.0.0.1:26657")
+//	st, err := c.NodeStatus(ctx)                      // chain id, height
+//	s := client.NewSigner(c, st.ChainID, key)         // keeps the key's nonce
+//	res, err := s.SendWait(ctx, client.RegisterMiner(), 30*time.Second)
+//	uid, err := res.AttrU64(wire.EventMinerRegistered, "uid")
+//	sub, err := c.Submission(ctx, 7)                  // *wire.SubmissionView
+//
+// A refused or failed transaction is a *TxError and a query answered with a
+// non-zero code a *QueryError; both carry the code and its name:
+//
+//	var te *client.TxError
+//	if errors.As(err, &te) && te.Code == wire.CodeNonceUsed { … }
+//
+// It imports app/wire and the proto types, never package app: the app's own
+// tests may use it.
+package client

@@ -1,0 +1,82 @@
+package client
+
+import (
+	"crypto/sha256"
+	"fmt"
+
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// The builders of every message of proto/subnet/v1, wrapped in the Msg that
+// a transaction carries. They check nothing: the app's validity function
+// is the one judge (docs/codes.md).
+
+// RegisterMiner gives the sender's key the next free uid.
+func RegisterMiner() *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}}
+}
+
+// PostWorkflowTask opens a workflow task (validators' report keys).
+func PostWorkflowTask(t *subnetv1.WorkflowTask) *subnetv1.Msg {
+	return postTask(&subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{Workflow: t}})
+}
+
+// PostArenaTask opens an arena task (validators' report keys); a nil
+// DefaultBaseline takes the app's default.
+func PostArenaTask(t *subnetv1.ArenaTask) *subnetv1.Msg {
+	return postTask(&subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{Arena: t}})
+}
+
+func postTask(m *subnetv1.MsgPostTask) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: m}}
+}
+
+// SubmitWorkflow submits a workflow for a workflow task (miners).
+func SubmitWorkflow(taskID uint64, declaredRetryBudget int64, artifactHash []byte) *subnetv1.Msg {
+	return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{
+		TaskId: taskID, DeclaredRetryBudget: declaredRetryBudget, ArtifactHash: artifactHash}}})
+}
+
+// SubmitArena submits a run of an arena task (miners).
+func SubmitArena(taskID uint64, artifactHash []byte) *subnetv1.Msg {
+	return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{
+		TaskId: taskID, ArtifactHash: artifactHash}}})
+}
+
+// SubmitGas predicts the minimum gas price of an EVM block (miners).
+func SubmitGas(evmChainID, evmBlock uint64, price string) *subnetv1.Msg {
+	return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{
+		EvmChainId: evmChainID, EvmBlock: evmBlock, Price: price}}})
+}
+
+func submit(m *subnetv1.MsgSubmit) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: m}}
+}
+
+// ReportWorkflow reports the measurements of a workflow submission (validators).
+func ReportWorkflow(submissionID uint64, m *subnetv1.WorkflowMeasurement) *subnetv1.Msg {
+	return report(&subnetv1.MsgReport{SubmissionId: submissionID, Measurement: &subnetv1.MsgReport_Workflow{Workflow: m}})
+}
+
+// ReportArena reports the measurements of an arena submission (validators).
+func ReportArena(submissionID uint64, m *subnetv1.ArenaMeasurement) *subnetv1.Msg {
+	return report(&subnetv1.MsgReport{SubmissionId: submissionID, Measurement: &subnetv1.MsgReport_Arena{Arena: m}})
+}
+
+func report(m *subnetv1.MsgReport) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: m}}
+}
+
+// Truth reports an EVM block's minimum non-zero gas price and its timestamp
+// (unix seconds) (validators).
+func Truth(evmChainID, evmBlock uint64, minPrice string, timestamp int64) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{
+		EvmChainId: evmChainID, EvmBlock: evmBlock, MinPrice: minPrice, Timestamp: timestamp}}}
+}
+
+// ArtifactHash is a 32-byte artifact hash derived from parts (SHA-256 of
+// their fmt.Sprint): fixed test and demo artifacts.
+func ArtifactHash(parts ...any) []byte {
+	h := sha256.Sum256([]byte(fmt.Sprint(parts...)))
+	return h[:]
+}

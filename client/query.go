@@ -1,0 +1,123 @@
+package client
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+)
+
+// Query runs an ABCI query through /abci_query and returns the app's raw
+// answer (JSON); a non-zero answer code is a *QueryError.
+func (c *Client) Query(ctx context.Context, path string) ([]byte, error) {
+	res, err := c.rpc.ABCIQuery(ctx, path, nil)
+	if err != nil {
+		return nil, c.wrap(err)
+	}
+	if res.Response.Code != wire.QueryOK {
+		return nil, &QueryError{Path: path, Code: res.Response.Code, Name: wire.QueryCodeName(res.Response.Code),
+			Log: strings.TrimSpace(res.Response.Log)}
+	}
+	return res.Response.Value, nil
+}
+
+// QueryInto runs a query and decodes its JSON answer into v.
+func (c *Client) QueryInto(ctx context.Context, path string, v any) error {
+	bz, err := c.Query(ctx, path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(bz, v); err != nil {
+		return fmt.Errorf("query %s: %w", path, err)
+	}
+	return nil
+}
+
+func query[V any](ctx context.Context, c *Client, path string) (*V, error) {
+	v := new(V)
+	if err := c.QueryInto(ctx, path, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func u64(n uint64) string { return strconv.FormatUint(n, 10) }
+
+// Status is the app's committed height, app hash and chain id ("status").
+func (c *Client) Status(ctx context.Context) (*wire.StatusView, error) {
+	return query[wire.StatusView](ctx, c, "status")
+}
+
+// Params is the genesis app state ("params").
+func (c *Client) Params(ctx context.Context) (*wire.ParamsView, error) {
+	return query[wire.ParamsView](ctx, c, "params")
+}
+
+// Validators are the genesis validators ("validators").
+func (c *Client) Validators(ctx context.Context) (*wire.ValidatorsView, error) {
+	return query[wire.ValidatorsView](ctx, c, "validators")
+}
+
+// Account is a key's account ("account/<pubkey hex>").
+func (c *Client) Account(ctx context.Context, pub ed25519.PublicKey) (*wire.AccountView, error) {
+	return query[wire.AccountView](ctx, c, "account/"+hex.EncodeToString(pub))
+}
+
+// NextNonce is the nonce a key signs its next transaction with (0 for a new key).
+func (c *Client) NextNonce(ctx context.Context, pub ed25519.PublicKey) (uint64, error) {
+	acc, err := c.Account(ctx, pub)
+	if err != nil {
+		return 0, err
+	}
+	return acc.NextNonce, nil
+}
+
+// Miner is a registered uid ("miner/<uid>").
+func (c *Client) Miner(ctx context.Context, uid uint32) (*wire.MinerView, error) {
+	return query[wire.MinerView](ctx, c, "miner/"+u64(uint64(uid)))
+}
+
+// Task is a posted task ("task/<id>").
+func (c *Client) Task(ctx context.Context, id uint64) (*wire.TaskView, error) {
+	return query[wire.TaskView](ctx, c, "task/"+u64(id))
+}
+
+// Submission is a submission with its votes and receipt ("submission/<id>").
+func (c *Client) Submission(ctx context.Context, id uint64) (*wire.SubmissionView, error) {
+	return query[wire.SubmissionView](ctx, c, "submission/"+u64(id))
+}
+
+// Window is a miner's workflow and arena windows ("window/<uid>").
+func (c *Client) Window(ctx context.Context, uid uint32) (*wire.WindowView, error) {
+	return query[wire.WindowView](ctx, c, "window/"+u64(uint64(uid)))
+}
+
+// Baseline is an arena task's baseline ("baseline/<task id>").
+func (c *Client) Baseline(ctx context.Context, taskID uint64) (*wire.BaselineView, error) {
+	return query[wire.BaselineView](ctx, c, "baseline/"+u64(taskID))
+}
+
+// GasAgent is a miner's gas agent on an EVM chain ("gas/<uid>/<evm chain id>").
+func (c *Client) GasAgent(ctx context.Context, uid uint32, evmChainID uint64) (*wire.GasAgentView, error) {
+	return query[wire.GasAgentView](ctx, c, "gas/"+u64(uint64(uid))+"/"+u64(evmChainID))
+}
+
+// Leaderboard ranks a track's miners ("leaderboard/<track>").
+func (c *Client) Leaderboard(ctx context.Context, track string) (*wire.LeaderboardView, error) {
+	return query[wire.LeaderboardView](ctx, c, "leaderboard/"+track)
+}
+
+// Epoch is epoch n's weights ("epoch/<n>").
+func (c *Client) Epoch(ctx context.Context, n uint64) (*wire.EpochView, error) {
+	return query[wire.EpochView](ctx, c, "epoch/"+u64(n))
+}
+
+// LatestEpoch is the latest epoch's weights ("epoch/latest").
+func (c *Client) LatestEpoch(ctx context.Context) (*wire.EpochView, error) {
+	return query[wire.EpochView](ctx, c, "epoch/latest")
+}

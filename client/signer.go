@@ -1,0 +1,154 @@
+package client
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// Node is what a Signer needs of the chain. *Client is one; a set of clients
+// that fails over from node to node (scripts/loadgen) is another.
+type Node interface {
+	NextNonce(ctx context.Context, pub ed25519.PublicKey) (uint64, error)
+	Broadcast(ctx context.Context, tx []byte) (TxResult, error)
+	WaitTx(ctx context.Context, hash string, timeout time.Duration) (TxResult, error)
+}
+
+// ErrNonceUnstable: the node refused the nonce as used or in the future
+// again after the Signer re-read it; another sender is using the key.
+var ErrNonceUnstable = errors.New("nonce kept changing")
+
+// sendAttempts bounds the re-reads of the nonce in one Send.
+const sendAttempts = 3
+
+// Signer signs for one key and keeps its nonce: read from the node once,
+// then counted locally, and read again after a nonce error or a broadcast
+// whose outcome is unknown. The app's CheckTx accepts an account's next
+// nonces in order, so one key may have several transactions in the mempool.
+// Its methods serialise on the key.
+type Signer struct {
+	// BeforeBroadcast, when set, runs before every broadcast attempt (a rate
+	// limiter, a counter); its error ends the send.
+	BeforeBroadcast func(ctx context.Context) error
+
+	node    Node
+	chainID string
+	key     ed25519.PrivateKey
+
+	mu     sync.Mutex
+	nonce  uint64
+	synced bool
+}
+
+// NewSigner returns a signer of key for chainID that sends through node.
+func NewSigner(node Node, chainID string, key ed25519.PrivateKey) *Signer {
+	return &Signer{node: node, chainID: chainID, key: key}
+}
+
+// PubKey is the key's public key (the sender of its transactions).
+func (s *Signer) PubKey() ed25519.PublicKey { return s.key.Public().(ed25519.PublicKey) }
+
+// SetNonce makes n the next nonce, without asking the node.
+func (s *Signer) SetNonce(n uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nonce, s.synced = n, true
+}
+
+// Resync makes the next transaction ask the node for the nonce.
+func (s *Signer) Resync() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.synced = false
+}
+
+// sync reads the nonce from the node when it is not known; s.mu is held.
+func (s *Signer) sync(ctx context.Context) error {
+	if s.synced {
+		return nil
+	}
+	n, err := s.node.NextNonce(ctx, s.PubKey())
+	if err != nil {
+		return fmt.Errorf("nonce: %w", err)
+	}
+	s.nonce, s.synced = n, true
+	return nil
+}
+
+// Sign signs msg at the next nonce and counts the nonce as used: for a
+// caller that broadcasts the bytes itself (and calls Resync if that fails).
+func (s *Signer) Sign(ctx context.Context, msg *subnetv1.Msg) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.sync(ctx); err != nil {
+		return nil, err
+	}
+	tx, err := wire.SignTx(s.chainID, s.key, s.nonce, msg)
+	if err != nil {
+		return nil, err
+	}
+	s.nonce++
+	return tx, nil
+}
+
+// Send signs msg at the next nonce and hands it to the mempool
+// (broadcast_tx_sync). A nonce refused as used or in the future makes it
+// re-read the nonce and try again; any other refusal is a *TxError (with
+// the result). An error without an answer leaves the outcome unknown: the
+// nonce is re-read next time.
+func (s *Signer) Send(ctx context.Context, msg *subnetv1.Msg) (TxResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for range sendAttempts {
+		if err := s.sync(ctx); err != nil {
+			return TxResult{}, err
+		}
+		if s.BeforeBroadcast != nil {
+			if err := s.BeforeBroadcast(ctx); err != nil {
+				return TxResult{}, err
+			}
+		}
+		tx, err := wire.SignTx(s.chainID, s.key, s.nonce, msg)
+		if err != nil {
+			return TxResult{}, err
+		}
+		res, err := s.node.Broadcast(ctx, tx)
+		var te *TxError
+		switch {
+		case errors.As(err, &te) && (te.Code == wire.CodeNonceUsed || te.Code == wire.CodeNonceFuture):
+			s.synced = false
+			continue
+		case errors.As(err, &te):
+			return res, err
+		case err != nil:
+			s.synced = false
+			return TxResult{}, err
+		}
+		s.nonce++
+		return res, nil
+	}
+	return TxResult{}, ErrNonceUnstable
+}
+
+// SendWait is Send, then waits up to timeout for the transaction's block
+// and returns the block's result; a transaction that failed in its block is
+// a *TxError. When the block is not seen in time the outcome is unknown and
+// the nonce is re-read next time.
+func (s *Signer) SendWait(ctx context.Context, msg *subnetv1.Msg, timeout time.Duration) (TxResult, error) {
+	res, err := s.Send(ctx, msg)
+	if err != nil {
+		return res, err
+	}
+	res, err = s.node.WaitTx(ctx, res.Hash, timeout)
+	var te *TxError
+	if err != nil && !errors.As(err, &te) {
+		s.Resync()
+	}
+	return res, err
+}
