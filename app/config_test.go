@@ -1,6 +1,10 @@
 package app
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+)
 
 func TestParseCrashPoint(t *testing.T) {
 	cases := []struct {
@@ -37,21 +41,21 @@ func TestQueryErrors(t *testing.T) {
 	n := newNode(t, "", testGenesis(1))
 	n.block()
 	cases := map[string]uint32{
-		"":                                       QueryBadRequest,
-		"nope":                                   QueryBadRequest,
-		"task":                                   QueryBadRequest,
-		"miner/abc":                              QueryBadRequest,
-		"miner/70000":                            QueryBadRequest,
-		"account/zz":                             QueryBadRequest,
-		"gas/1/x":                                QueryBadRequest,
-		"leaderboard/chess":                      QueryBadRequest,
-		"miner/5":                                QueryNotFound,
-		"submission/0":                           QueryNotFound,
-		"epoch/latest":                           QueryNotFound,
-		"baseline/3":                             QueryNotFound,
-		"/status":                                QueryOK,
-		"leaderboard/gas":                        QueryOK,
-		"/account/" + hexs(newSigner("q").pub()): QueryOK,
+		"":                                       wire.QueryBadRequest,
+		"nope":                                   wire.QueryBadRequest,
+		"task":                                   wire.QueryBadRequest,
+		"miner/abc":                              wire.QueryBadRequest,
+		"miner/70000":                            wire.QueryBadRequest,
+		"account/zz":                             wire.QueryBadRequest,
+		"gas/1/x":                                wire.QueryBadRequest,
+		"leaderboard/chess":                      wire.QueryBadRequest,
+		"miner/5":                                wire.QueryNotFound,
+		"submission/0":                           wire.QueryNotFound,
+		"epoch/latest":                           wire.QueryNotFound,
+		"baseline/3":                             wire.QueryNotFound,
+		"/status":                                wire.QueryOK,
+		"leaderboard/gas":                        wire.QueryOK,
+		"/account/" + hexs(newSigner("q").pub()): wire.QueryOK,
 	}
 	for path, want := range cases {
 		if _, got := n.query(path); got != want {

@@ -112,7 +112,7 @@ func TestTwoAppsSameHashes(t *testing.T) {
 		}
 	}
 	ep, code := n1.query("epoch/2")
-	if code != QueryOK {
+	if code != wire.QueryOK {
 		t.Fatalf("epoch 2 missing after 14 blocks: %v", ep)
 	}
 	checkFullHash(t, n1.app)

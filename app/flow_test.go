@@ -81,14 +81,14 @@ func TestEveryMessage(t *testing.T) {
 		t.Fatalf("prediction 7 = %v, want late", s["status"])
 	}
 	g, code := n.query("gas/2/1")
-	if code != QueryOK || g["has_score"] != true {
+	if code != wire.QueryOK || g["has_score"] != true {
 		t.Fatalf("gas agent 2 on chain 1 = %v, want a score from its stale prediction", g)
 	}
 	if _, ok := eventAttr(resp.Events, wire.EventEpochWeights, "u16"); !ok {
 		t.Fatalf("no epoch_weights event at height 5: %v", resp.Events)
 	}
 	ep, code := n.query("epoch/latest")
-	if code != QueryOK {
+	if code != wire.QueryOK {
 		t.Fatalf("epoch/latest: %v", ep)
 	}
 	e := ep["epoch"].(map[string]any)
@@ -113,7 +113,7 @@ func TestEveryMessage(t *testing.T) {
 	}
 	for _, p := range []string{"params", "validators", "miner/1", "task/0", "task/1", "window/1", "baseline/1", "status",
 		"leaderboard/arena", "leaderboard/gas", "epoch/1", "account/" + hexs(a.pub())} {
-		if v, code := n.query(p); code != QueryOK {
+		if v, code := n.query(p); code != wire.QueryOK {
 			t.Errorf("query %s: code %d %v", p, code, v)
 		}
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
@@ -28,7 +29,7 @@ func TestExtremeOverpaymentReadsBack(t *testing.T) {
 		mustOK(t, n.block(txs...))
 	}
 	agent, code := n.query("gas/1/1")
-	if code != QueryOK {
+	if code != wire.QueryOK {
 		t.Fatalf("gas agent query: code %d: %v", code, agent["log"])
 	}
 	mem, _ := agent["memory"].([]any)

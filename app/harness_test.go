@@ -165,7 +165,7 @@ func (n *node) query(path string) (map[string]any, uint32) {
 	if err != nil {
 		n.t.Fatal(err)
 	}
-	if resp.Code != QueryOK {
+	if resp.Code != wire.QueryOK {
 		return map[string]any{"log": resp.Log}, resp.Code
 	}
 	var out map[string]any

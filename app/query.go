@@ -14,15 +14,6 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 )
 
-// Query result codes: wire owns them (wire.QueryOK, …); these names stay for
-// the app's own code and tests.
-const (
-	QueryOK         = wire.QueryOK
-	QueryBadRequest = wire.QueryBadRequest
-	QueryNotFound   = wire.QueryNotFound
-	QueryInternal   = wire.QueryInternal
-)
-
 // queryError is a failed query: a code and a message.
 type queryError struct {
 	code uint32
@@ -30,11 +21,11 @@ type queryError struct {
 }
 
 func badRequest(format string, args ...any) *queryError {
-	return &queryError{code: QueryBadRequest, msg: fmt.Sprintf(format, args...)}
+	return &queryError{code: wire.QueryBadRequest, msg: fmt.Sprintf(format, args...)}
 }
 
 func notFound(format string, args ...any) *queryError {
-	return &queryError{code: QueryNotFound, msg: fmt.Sprintf(format, args...)}
+	return &queryError{code: wire.QueryNotFound, msg: fmt.Sprintf(format, args...)}
 }
 
 type queryHandler func(q *querier, args []string) (any, *queryError)
@@ -78,7 +69,7 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 	resp = &abcitypes.ResponseQuery{Height: a.height, Codespace: wire.Codespace}
 	defer func() {
 		if r := recover(); r != nil {
-			resp.Code, resp.Log, resp.Value = QueryInternal, fmt.Sprintf("query %q failed: %v", req.Path, r), nil
+			resp.Code, resp.Log, resp.Value = wire.QueryInternal, fmt.Sprintf("query %q failed: %v", req.Path, r), nil
 		}
 	}()
 	v, qerr := a.route(req.Path)
@@ -88,7 +79,7 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 	}
 	bz, jerr := json.Marshal(v)
 	if jerr != nil {
-		resp.Code, resp.Log = QueryInternal, jerr.Error()
+		resp.Code, resp.Log = wire.QueryInternal, jerr.Error()
 		return resp, nil
 	}
 	resp.Value = bz

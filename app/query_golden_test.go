@@ -65,7 +65,7 @@ func TestQueryAnswersGolden(t *testing.T) {
 			prefix, path = "fresh:", p
 		}
 		resp, err := chains[prefix].app.Query(context.Background(), &abcitypes.RequestQuery{Path: path})
-		if err != nil || resp.Code != QueryOK {
+		if err != nil || resp.Code != wire.QueryOK {
 			t.Fatalf("%s: %v, code %d: %s", g.path, err, resp.Code, resp.Log)
 		}
 		if string(resp.Value) != g.want {

@@ -2,6 +2,8 @@ package app
 
 import (
 	"testing"
+
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // TestQueryOptionalKeysPresent: keys that do not apply are null, not absent:
@@ -21,7 +23,7 @@ func TestQueryOptionalKeysPresent(t *testing.T) {
 	}
 	for path, keys := range want {
 		got, code := n.query(path)
-		if code != QueryOK {
+		if code != wire.QueryOK {
 			t.Fatalf("%s: code %d %v", path, code, got)
 		}
 		for _, k := range keys {

@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -129,7 +130,7 @@ func (s *scenario) query(td *datadriven.TestData, a args) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if resp.Code != QueryOK {
+	if resp.Code != wire.QueryOK {
 		return fmt.Sprintf("code %d: %s\n", resp.Code, resp.Log), nil
 	}
 	dec := json.NewDecoder(strings.NewReader(string(resp.Value)))

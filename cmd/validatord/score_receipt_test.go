@@ -118,7 +118,7 @@ func (c *rcChain) block(txs ...[]byte) {
 func (c *rcChain) answer(path string) string {
 	c.t.Helper()
 	resp, err := c.a.Query(context.Background(), &abcitypes.RequestQuery{Path: path})
-	if err != nil || resp.Code != app.QueryOK {
+	if err != nil || resp.Code != wire.QueryOK {
 		c.t.Fatalf("query %s: %v %s", path, err, resp.GetLog())
 	}
 	var out bytes.Buffer
