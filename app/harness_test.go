@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/x/budget"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -198,18 +199,16 @@ func (s *signer) tx(t testing.TB, msg *subnetv1.Msg) []byte {
 	return bz
 }
 
-func msgRegister() *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}}
-}
+// The test messages: client's builders with the harness's defaults.
+
+func msgRegister() *subnetv1.Msg { return client.RegisterMiner() }
 
 func msgWorkflowTask(steps int64, sb, rb int64) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{
-		Workflow: &subnetv1.WorkflowTask{TotalSteps: steps, MaxBudget: "2", MaxLatencySeconds: "100", SubmissionBlocks: sb, ReportBlocks: rb}}}}}
+	return client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: steps, MaxBudget: "2", MaxLatencySeconds: "100", SubmissionBlocks: sb, ReportBlocks: rb})
 }
 
 func msgArenaTask(criteria int64, sb, rb int64) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{
-		Arena: &subnetv1.ArenaTask{Category: "", Difficulty: "", CriteriaTotal: criteria, SubmissionBlocks: sb, ReportBlocks: rb}}}}}
+	return client.PostArenaTask(&subnetv1.ArenaTask{CriteriaTotal: criteria, SubmissionBlocks: sb, ReportBlocks: rb})
 }
 
 func artifact(label string) []byte {
@@ -218,18 +217,15 @@ func artifact(label string) []byte {
 }
 
 func msgWorkflowSubmit(task uint64, budget int64) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{
-		Workflow: &subnetv1.WorkflowSubmit{TaskId: task, DeclaredRetryBudget: budget, ArtifactHash: artifact(fmt.Sprint(task, budget))}}}}}
+	return client.SubmitWorkflow(task, budget, artifact(fmt.Sprint(task, budget)))
 }
 
 func msgArenaSubmit(task uint64) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{
-		Arena: &subnetv1.ArenaSubmit{TaskId: task, ArtifactHash: artifact(fmt.Sprint("arena", task))}}}}}
+	return client.SubmitArena(task, artifact(fmt.Sprint("arena", task)))
 }
 
 func msgGas(chain, block uint64, price string) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{
-		Gas: &subnetv1.GasPredict{EvmChainId: chain, EvmBlock: block, Price: price}}}}}
+	return client.SubmitGas(chain, block, price)
 }
 
 func workflowM() *subnetv1.WorkflowMeasurement {
@@ -238,8 +234,7 @@ func workflowM() *subnetv1.WorkflowMeasurement {
 }
 
 func msgWorkflowReport(sub uint64, m *subnetv1.WorkflowMeasurement) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: sub,
-		Measurement: &subnetv1.MsgReport_Workflow{Workflow: m}}}}
+	return client.ReportWorkflow(sub, m)
 }
 
 func arenaM() *subnetv1.ArenaMeasurement {
@@ -247,12 +242,11 @@ func arenaM() *subnetv1.ArenaMeasurement {
 }
 
 func msgArenaReport(sub uint64, m *subnetv1.ArenaMeasurement) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: sub,
-		Measurement: &subnetv1.MsgReport_Arena{Arena: m}}}}
+	return client.ReportArena(sub, m)
 }
 
 func msgTruth(chain, block uint64, price string, ts int64) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{EvmChainId: chain, EvmBlock: block, MinPrice: price, Timestamp: ts}}}
+	return client.Truth(chain, block, price, ts)
 }
 
 // eventAttr returns the value of key in the first event of type typ.

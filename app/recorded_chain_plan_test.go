@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
@@ -190,68 +191,43 @@ func (r *ref) get() uint64 {
 // assigned by earlier steps.
 type lazyMsg func() *subnetv1.Msg
 
-func register() lazyMsg {
-	return func() *subnetv1.Msg {
-		return &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}}
-	}
-}
+func register() lazyMsg { return client.RegisterMiner }
 
 func postWorkflow(w subnetv1.WorkflowTask) lazyMsg {
-	return func() *subnetv1.Msg {
-		return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{Workflow: &w}}}}
-	}
+	return func() *subnetv1.Msg { return client.PostWorkflowTask(&w) }
 }
 
 func postArena(a subnetv1.ArenaTask) lazyMsg {
-	return func() *subnetv1.Msg {
-		return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{Arena: &a}}}}
-	}
-}
-
-func submit(s *subnetv1.MsgSubmit) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: s}}
+	return func() *subnetv1.Msg { return client.PostArenaTask(&a) }
 }
 
 func submitWorkflow(task *ref, budget int64, artifact []byte) lazyMsg {
-	return func() *subnetv1.Msg {
-		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{
-			TaskId: task.get(), DeclaredRetryBudget: budget, ArtifactHash: artifact}}})
-	}
+	return func() *subnetv1.Msg { return client.SubmitWorkflow(task.get(), budget, artifact) }
 }
 
 func submitArena(task *ref, artifact []byte) lazyMsg {
-	return func() *subnetv1.Msg {
-		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{TaskId: task.get(), ArtifactHash: artifact}}})
-	}
+	return func() *subnetv1.Msg { return client.SubmitArena(task.get(), artifact) }
 }
 
 // emptySubmit is a Submit without its content.
-func emptySubmit() lazyMsg { return func() *subnetv1.Msg { return submit(&subnetv1.MsgSubmit{}) } }
+func emptySubmit() lazyMsg {
+	return func() *subnetv1.Msg { return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{}}} }
+}
 
 func predict(chain, block uint64, price string) lazyMsg {
-	return func() *subnetv1.Msg {
-		return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{EvmChainId: chain, EvmBlock: block, Price: price}}})
-	}
+	return func() *subnetv1.Msg { return client.SubmitGas(chain, block, price) }
 }
 
 func reportWorkflow(sub *ref, m subnetv1.WorkflowMeasurement) lazyMsg {
-	return func() *subnetv1.Msg {
-		return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: sub.get(),
-			Measurement: &subnetv1.MsgReport_Workflow{Workflow: &m}}}}
-	}
+	return func() *subnetv1.Msg { return client.ReportWorkflow(sub.get(), &m) }
 }
 
 func reportArena(sub *ref, m subnetv1.ArenaMeasurement) lazyMsg {
-	return func() *subnetv1.Msg {
-		return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: sub.get(),
-			Measurement: &subnetv1.MsgReport_Arena{Arena: &m}}}}
-	}
+	return func() *subnetv1.Msg { return client.ReportArena(sub.get(), &m) }
 }
 
 func truth(chain, block uint64, price string, ts int64) lazyMsg {
-	return func() *subnetv1.Msg {
-		return &subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{EvmChainId: chain, EvmBlock: block, MinPrice: price, Timestamp: ts}}}
-	}
+	return func() *subnetv1.Msg { return client.Truth(chain, block, price, ts) }
 }
 
 // forge builds a transaction's bytes instead of the plain signature.

@@ -12,6 +12,7 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -36,15 +37,13 @@ func (s *scenario) postTask(a args) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	pt := &subnetv1.MsgPostTask{}
+	msg := client.PostArenaTask(&subnetv1.ArenaTask{CriteriaTotal: v[1],
+		Category: a.str("category", ""), Difficulty: a.str("difficulty", ""), SubmissionBlocks: v[2], ReportBlocks: v[3]})
 	if k == "workflow" {
-		pt.Task = &subnetv1.MsgPostTask_Workflow{Workflow: &subnetv1.WorkflowTask{TotalSteps: v[0],
-			MaxBudget: a.str("budget", "0"), MaxLatencySeconds: a.str("latency", "0"), SubmissionBlocks: v[2], ReportBlocks: v[3]}}
-	} else {
-		pt.Task = &subnetv1.MsgPostTask_Arena{Arena: &subnetv1.ArenaTask{CriteriaTotal: v[1],
-			Category: a.str("category", ""), Difficulty: a.str("difficulty", ""), SubmissionBlocks: v[2], ReportBlocks: v[3]}}
+		msg = client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: v[0],
+			MaxBudget: a.str("budget", "0"), MaxLatencySeconds: a.str("latency", "0"), SubmissionBlocks: v[2], ReportBlocks: v[3]})
 	}
-	return s.enqueue(a.str("by", "v1"), a, &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: pt}})
+	return s.enqueue(a.str("by", "v1"), a, msg)
 }
 
 func (s *scenario) submit(a args) (string, error) {
@@ -57,17 +56,14 @@ func (s *scenario) submit(a args) (string, error) {
 		return "", err
 	}
 	return s.queueEach(a, "miner", func(label string) *subnetv1.Msg {
-		sm := &subnetv1.MsgSubmit{}
 		hash := artifact(label + "/" + strconv.FormatInt(v[0], 10))
 		switch k {
 		case "workflow":
-			sm.Kind = &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{TaskId: uint64(v[0]), DeclaredRetryBudget: v[1], ArtifactHash: hash}}
+			return client.SubmitWorkflow(uint64(v[0]), v[1], hash)
 		case "arena":
-			sm.Kind = &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{TaskId: uint64(v[0]), ArtifactHash: hash}}
-		default:
-			sm.Kind = &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{EvmChainId: uint64(v[2]), EvmBlock: uint64(v[3]), Price: a.str("price", "0")}}
+			return client.SubmitArena(uint64(v[0]), hash)
 		}
-		return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: sm}}
+		return client.SubmitGas(uint64(v[2]), uint64(v[3]), a.str("price", "0"))
 	})
 }
 
@@ -99,16 +95,13 @@ func (s *scenario) report(a args) (string, error) {
 // reportMsg builds a report of kind k from the integer arguments v (in the
 // order report reads them) and the decimal arguments in a.
 func reportMsg(k string, id uint64, v []int64, a args) *subnetv1.Msg {
-	r := &subnetv1.MsgReport{SubmissionId: id}
 	if k == "workflow" {
-		r.Measurement = &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{
+		return client.ReportWorkflow(id, &subnetv1.WorkflowMeasurement{
 			OutputQuality: a.str("quality", "0"), StepsCompleted: v[1], Cost: a.str("cost", "0"),
-			LatencySeconds: a.str("latency", "0"), Retries: v[2], Timeouts: v[3], HardFailures: v[4]}}
-	} else {
-		r.Measurement = &subnetv1.MsgReport_Arena{Arena: &subnetv1.ArenaMeasurement{TotalTokens: v[5], ToolCalls: v[6],
-			Iterations: v[7], ExecutionTime: a.str("time", "0"), EstimatedCost: a.str("cost", "0"), CriteriaPassed: v[8]}}
+			LatencySeconds: a.str("latency", "0"), Retries: v[2], Timeouts: v[3], HardFailures: v[4]})
 	}
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: r}}
+	return client.ReportArena(id, &subnetv1.ArenaMeasurement{TotalTokens: v[5], ToolCalls: v[6],
+		Iterations: v[7], ExecutionTime: a.str("time", "0"), EstimatedCost: a.str("cost", "0"), CriteriaPassed: v[8]})
 }
 
 func (s *scenario) truth(a args) (string, error) {
