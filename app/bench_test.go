@@ -65,7 +65,7 @@ func benchSubmissions(b *testing.B, checked bool) {
 	b.ResetTimer()
 	for start := 0; start < len(txs); start += perBlock {
 		end := min(start+perBlock, len(txs))
-		resp := n.block(txs[start:end]...)
+		resp := n.finalize(txs[start:end]...)
 		if resp.TxResults[0].Code != wire.CodeOK {
 			b.Fatalf("tx %d: %s", start, resp.TxResults[0].Log)
 		}

@@ -104,6 +104,25 @@ func (n *node) block(txs ...[]byte) *abcitypes.ResponseFinalizeBlock {
 	return resp
 }
 
+// finalize runs the next height through FinalizeBlock and Commit only, as a
+// node does that replays a decided block (and as the benchmarks measure).
+func (n *node) finalize(txs ...[]byte) *abcitypes.ResponseFinalizeBlock {
+	n.t.Helper()
+	ctx := context.Background()
+	h := n.height + 1
+	resp, err := n.app.FinalizeBlock(ctx, &abcitypes.RequestFinalizeBlock{Height: h, Time: blockTime(h), Txs: txs,
+		Hash: []byte(fmt.Sprintf("block-%d", h))})
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	if _, err := n.app.Commit(ctx, &abcitypes.RequestCommit{}); err != nil {
+		n.t.Fatal(err)
+	}
+	n.height = h
+	n.hashes = append(n.hashes, resp.AppHash)
+	return resp
+}
+
 // decide runs a height through every ABCI step a validator runs:
 // PrepareProposal over txs, ProcessProposal over txs as proposed, then
 // FinalizeBlock and Commit. It checks that the steps agree: PrepareProposal
