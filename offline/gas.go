@@ -25,17 +25,17 @@ type GasReplay struct {
 
 // GasWindowLine is the output for one agent at one closed window.
 type GasWindowLine struct {
-	Line          int        `json:"line"`
-	Time          int64      `json:"time"`
-	Chain         string     `json:"chain"`
-	Agent         string     `json:"agent"`
-	Window        uint64     `json:"window"`
-	Estimate      string     `json:"estimate"`
-	Truth         string     `json:"truth"`
+	Line          int         `json:"line"`
+	Time          int64       `json:"time"`
+	Chain         string      `json:"chain"`
+	Agent         string      `json:"agent"`
+	Window        uint64      `json:"window"`
+	Estimate      string      `json:"estimate"`
+	Truth         string      `json:"truth"`
 	Slot          GasSlotLine `json:"slot"`
-	HistoryPoints int        `json:"history_points"`
-	Score         *string    `json:"score"`
-	Liveliness    *string    `json:"liveliness"`
+	HistoryPoints int         `json:"history_points"`
+	Score         *string     `json:"score"`
+	Liveliness    *string     `json:"liveliness"`
 }
 
 // GasSlotLine is the slot a window close judged.
