@@ -106,22 +106,21 @@ func GasValues(r scoring.GasResult) []*subnetv1.Field {
 // GasMemory records an agent's memory, oldest slot first, as
 // memory.<i>.included, memory.<i>.overpayment and memory.<i>.fresh.
 func GasMemory(mem []scoring.GasSlot) []*subnetv1.Field {
-	var out []*subnetv1.Field
-	for i := range mem {
-		s := mem[i]
-		out = append(out, buildPrefixed(rowPrefix(memoryPrefix, i), slotSchema(&s))...)
-	}
-	return out
+	return buildRows(memoryPrefix, len(mem), func(i int) []binding { s := mem[i]; return slotSchema(&s) })
 }
 
 // GasHistory records the history points ScoreGas scored (after the horizon
 // cut, the newest last) as history.<i>.time, history.<i>.inclusion_rate and
 // history.<i>.avg_overpayment.
 func GasHistory(h []scoring.GasHistoryPoint) []*subnetv1.Field {
+	return buildRows(historyPrefix, len(h), func(i int) []binding { p := h[i]; return historySchema(&p) })
+}
+
+// buildRows formats n rows as <prefix>.<i>.<name>, row by row.
+func buildRows(prefix string, n int, row func(i int) []binding) []*subnetv1.Field {
 	var out []*subnetv1.Field
-	for i := range h {
-		p := h[i]
-		out = append(out, buildPrefixed(rowPrefix(historyPrefix, i), historySchema(&p))...)
+	for i := 0; i < n; i++ {
+		out = append(out, buildPrefixed(rowPrefix(prefix, i), row(i))...)
 	}
 	return out
 }
