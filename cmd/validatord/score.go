@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -65,100 +62,6 @@ func runScore(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("unknown mode %q (see `validatord score help`)", args[0])
 	}
 	return m.Run(ctx, env, args[1:])
-}
-
-// scoreLineError is the output for a line that could not be scored.
-type scoreLineError struct {
-	Line  int    `json:"line"`
-	Error string `json:"error"`
-}
-
-// maxLine bounds one input line (16 MiB), so a runaway input fails instead of exhausting memory.
-const maxLine = 16 << 20
-
-// scoreLines reads JSON lines from env.Stdin, calls handle for each non-blank
-// line, writes the returned value as one JSON line, or {"line": N, "error": "..."}
-// on error (N counts every line from 1, blank ones included), and returns a
-// non-nil error at the end if any line failed, so the command exits non-zero
-// while good lines are still scored.
-func scoreLines(env Env, handle func(line []byte) (any, error)) error {
-	return scoreEvents(env, func(_ int, line []byte) ([]any, error) {
-		v, err := handle(line)
-		if err != nil {
-			return nil, err
-		}
-		return []any{v}, nil
-	})
-}
-
-// scoreEvents is scoreLines for handlers that write any number of JSON lines
-// per input line (none for some, several for others); handle gets the line's
-// number too.
-func scoreEvents(env Env, handle func(n int, line []byte) ([]any, error)) error {
-	r := bufio.NewReaderSize(env.Stdin, 64<<10)
-	n, failed := 0, 0
-	for {
-		line, readErr := readLine(r)
-		if readErr != nil && !errors.Is(readErr, io.EOF) {
-			return fmt.Errorf("reading line %d: %w", n+1, readErr)
-		}
-		if line != nil {
-			n++
-			if len(bytes.TrimSpace(line)) > 0 {
-				if !emitLines(env.Stdout, n, line, handle) {
-					failed++
-				}
-			}
-		}
-		if readErr != nil {
-			break
-		}
-	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d lines failed", failed, n)
-	}
-	return nil
-}
-
-// readLine returns the next line without its terminator, nil at a clean end of input.
-func readLine(r *bufio.Reader) ([]byte, error) {
-	var buf []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		buf = append(buf, chunk...)
-		if len(buf) > maxLine {
-			return nil, fmt.Errorf("line longer than %d bytes", maxLine)
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if err != nil && len(buf) == 0 {
-			return nil, err
-		}
-		return bytes.TrimRight(buf, "\r\n"), err
-	}
-}
-
-// emitLines handles one line and writes its results, or its error, as JSON
-// lines; it reports whether the line succeeded. Output is encoded in full
-// before anything is written, so a line never leaves half its output.
-func emitLines(w io.Writer, n int, line []byte, handle func(int, []byte) ([]any, error)) bool {
-	vs, err := handle(n, line)
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	for _, v := range vs {
-		if err != nil {
-			break
-		}
-		err = enc.Encode(v)
-	}
-	if err != nil {
-		out.Reset()
-		_ = enc.Encode(scoreLineError{Line: n, Error: err.Error()})
-	}
-	_, _ = w.Write(out.Bytes())
-	return err == nil
 }
 
 // scoreFlags returns a flag set for one score mode that never prints on its own.

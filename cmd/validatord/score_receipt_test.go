@@ -25,7 +25,9 @@ import (
 
 	"github.com/scoringsubnet/validatord/app"
 	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/offline"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
@@ -226,14 +228,14 @@ func receiptScenario(t *testing.T) []string {
 
 // rcOutput is one output line of score receipt.
 type rcOutput struct {
-	Line       int               `json:"line"`
-	Submission *uint64           `json:"submission"`
-	Track      string            `json:"track"`
-	Verified   bool              `json:"verified"`
-	Checked    int               `json:"checked"`
-	Mismatches []receiptMismatch `json:"mismatches"`
-	Unchecked  []string          `json:"unchecked"`
-	Error      string            `json:"error"`
+	Line       int                `json:"line"`
+	Submission *uint64            `json:"submission"`
+	Track      string             `json:"track"`
+	Verified   bool               `json:"verified"`
+	Checked    int                `json:"checked"`
+	Mismatches []receipt.Mismatch `json:"mismatches"`
+	Unchecked  []string           `json:"unchecked"`
+	Error      string             `json:"error"`
 }
 
 func runReceipt(t *testing.T, stdin string, args ...string) ([]rcOutput, int) {
@@ -374,7 +376,7 @@ func rcEdit(t *testing.T, answer, section, name, value string) string {
 	return string(bz)
 }
 
-func rcNames(ms []receiptMismatch) []string {
+func rcNames(ms []receipt.Mismatch) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
 		out[i] = m.Name
@@ -482,7 +484,7 @@ func TestReceiptAnswerMismatch(t *testing.T) {
 	if code != 1 || len(rows) != 3 {
 		t.Fatalf("exit %d rows %+v", code, rows)
 	}
-	want := []receiptMismatch{
+	want := []receipt.Mismatch{
 		{Name: "submission.declared_retry_budget", Receipt: "1", Recomputed: "2"},
 		{Name: "submission.gas.price", Receipt: "10.500000000000000000", Recomputed: "10.600000000000000000"},
 		{Name: "submission.status", Receipt: "failed", Recomputed: "scored"}, // the receipt's status comes first
@@ -602,11 +604,10 @@ func BenchmarkReceiptVerify(b *testing.B) {
 		b.Fatal(err)
 	}
 	lines := bytes.Split(bytes.TrimSpace(bz), []byte("\n"))
-	v := receiptVerifier{chain: genesis.DefaultGenesis()}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for n, l := range lines {
-			if r, err := v.verifyLine(n+1, l); err != nil || !r.Verified {
+			if r, err := offline.VerifyLine(n+1, l, nil); err != nil || !r.Verified {
 				b.Fatalf("line %d: %v %+v", n+1, err, r)
 			}
 		}
@@ -679,7 +680,7 @@ func TestReceiptParamsFlag(t *testing.T) {
 	powers.Validators = slices.Clone(g.Validators)
 	powers.Validators[0].Power = 20
 	rows, _ = runReceipt(t, ans[rcWorkflow], "--params", write("powers.json", powers))
-	want := []receiptMismatch{{Name: "params.power.val0", Receipt: "10", Recomputed: "20"},
+	want := []receipt.Mismatch{{Name: "params.power.val0", Receipt: "10", Recomputed: "20"},
 		{Name: "total_power", Receipt: "40", Recomputed: "50"}}
 	if len(rows) != 1 || !slices.Equal(rows[0].Mismatches, want) {
 		t.Errorf("val0 at power 20 on the chain: %+v, want %+v", rows, want)
@@ -756,7 +757,7 @@ func TestReceiptVoteValues(t *testing.T) {
 	if code != 1 || len(rows) != 3 {
 		t.Fatalf("exit %d rows %+v", code, rows)
 	}
-	want := []receiptMismatch{
+	want := []receipt.Mismatch{
 		{Name: "inputs.output_quality", Receipt: "0.950000000000000000", Recomputed: "0.970000000000000000"},
 		{Name: "inputs.total_tokens", Receipt: "8000", Recomputed: "8500"},
 		{Name: "inputs.hard_failures", Receipt: "0", Recomputed: "3"},
@@ -898,37 +899,4 @@ func rcEditBare(t *testing.T, receipt, section, name, value string) string {
 	t.Helper()
 	wrapped := rcEdit(t, `{"id":0,"receipt":`+receipt+`}`, section, name, value)
 	return receiptOf(t, wrapped)
-}
-
-// FuzzReceiptRows: takeRows never panics, and what it accepts is exactly the
-// complete rows 0..n−1 with the fields that were given.
-func FuzzReceiptRows(f *testing.F) {
-	f.Add("memory.0.included", "true", "memory.0.fresh", "false", "memory.0.overpayment", "0")
-	f.Add("memory.1.included", "true", "memory.0.fresh", "false", "evm_block", "7")
-	f.Add("memory.00.included", "true", "memory.0.fresh", "", "memory.-1.fresh", "x")
-	f.Add("memory.9999999999999999999.fresh", "a", "memory..fresh", "b", "memory.0", "c")
-	f.Fuzz(func(t *testing.T, n1, v1, n2, v2, n3, v3 string) {
-		fs := []receiptField{{Name: n1, Value: v1}, {Name: n2, Value: v2}, {Name: n3, Value: v3}}
-		rest, rows, err := takeRows("inputs", "memory", fs, memorySubs)
-		if err != nil {
-			return
-		}
-		taken := 0
-		for i, r := range rows {
-			for j, v := range r {
-				if v == "" {
-					t.Fatalf("row %d field %d empty in %+v", i, j, rows)
-				}
-				taken++
-			}
-		}
-		if taken+len(rest) != len(fs) {
-			t.Fatalf("%d taken + %d rest from %d fields", taken, len(rest), len(fs))
-		}
-		for _, r := range rest {
-			if strings.HasPrefix(r.Name, "memory.") {
-				t.Fatalf("left %q in the rest", r.Name)
-			}
-		}
-	})
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"strings"
 	"testing"
 )
@@ -44,65 +43,6 @@ func TestRegisterScoreModeTwicePanics(t *testing.T) {
 	registerScoreMode("workflow", "again", runScoreWorkflow)
 }
 
-// scoreLines: blank lines are skipped but counted, a bad line gets its number
-// and error, good lines after it are still scored, and the end result is an error.
-func TestScoreLines(t *testing.T) {
-	in := "ok 1\n\n  \nbad\r\nok 2" // no final newline, one CRLF
-	var out bytes.Buffer
-	err := scoreLines(Env{Stdin: strings.NewReader(in), Stdout: &out}, func(line []byte) (any, error) {
-		if s := string(line); strings.HasPrefix(s, "ok") {
-			return map[string]string{"echo": s}, nil
-		}
-		return nil, errors.New(`cannot score "` + string(line) + `"`)
-	})
-	want := `{"echo":"ok 1"}` + "\n" + `{"line":4,"error":"cannot score \"bad\""}` + "\n" + `{"echo":"ok 2"}` + "\n"
-	if out.String() != want {
-		t.Fatalf("output\n%s\nwant\n%s", out.String(), want)
-	}
-	if err == nil || !strings.Contains(err.Error(), "1 of 5 lines failed") {
-		t.Fatalf("err = %v, want 1 of 5 lines failed", err)
-	}
-}
-
-func TestScoreLinesLongLineAndAllGood(t *testing.T) {
-	long := strings.Repeat("x", 300_000)
-	var out bytes.Buffer
-	err := scoreLines(Env{Stdin: strings.NewReader(long + "\n" + long + "\n"), Stdout: &out}, func(line []byte) (any, error) {
-		return len(line), nil
-	})
-	if err != nil || out.String() != "300000\n300000\n" {
-		t.Fatalf("err %v, output %q", err, out.String())
-	}
-}
-
-func TestDecimalAndIntFields(t *testing.T) {
-	good := []struct{ raw, want string }{
-		{`1.5`, "1.5"}, {`"1.5"`, "1.5"}, {`0.000000000000000001`, "0.000000000000000001"}, {`"7"`, "7"},
-		{`1e-18`, "0.000000000000000001"}, {`12345678901234567890.123456789012345678`, "12345678901234567890.123456789012345678"},
-	}
-	for _, g := range good {
-		d, err := decimalField("f", []byte(g.raw))
-		if err != nil || d.String() != g.want {
-			t.Errorf("decimalField(%s) = %s, %v; want %s", g.raw, d.String(), err, g.want)
-		}
-	}
-	for _, raw := range []string{`0.0000000000000000001`, `"0.1234567890123456789"`, `true`, `null`, `"abc"`, `[1]`, `{}`, `"1e40"`} {
-		if _, err := decimalField("quality", []byte(raw)); err == nil || !strings.HasPrefix(err.Error(), "quality: ") {
-			t.Errorf("decimalField(%s): err = %v, want an error naming the field", raw, err)
-		}
-	}
-	for raw, want := range map[string]int64{`3`: 3, `"3"`: 3, `1e3`: 1000, `-2`: -2, `3.0`: 3} {
-		if v, err := intField("n", []byte(raw)); err != nil || v != want {
-			t.Errorf("intField(%s) = %d, %v; want %d", raw, v, err, want)
-		}
-	}
-	for _, raw := range []string{`3.5`, `"x"`, `99999999999999999999`, `null`} {
-		if _, err := intField("steps", []byte(raw)); err == nil || !strings.HasPrefix(err.Error(), "steps: ") {
-			t.Errorf("intField(%s): err = %v, want an error naming the field", raw, err)
-		}
-	}
-}
-
 const wfSeed = `{"output_quality": "1", "steps_completed": 3, "total_steps": 4, "cost": 0.5, "max_budget": "1", "latency_seconds": 10, "max_latency_seconds": "20", "retries": 0, "declared_retry_budget": 0, "timeouts": 0, "hard_failures": 0}`
 
 func TestScoreWorkflowCommand(t *testing.T) {
@@ -125,7 +65,7 @@ func TestScoreWorkflowCommand(t *testing.T) {
 		`{"line":4,"error":"timeouts: missing"}`,
 		`{"line":5,"error":"unknown field(s) timeout"}`,
 		`{"line":6,"error":"cost: \"0.5000000000000000001\": more than 18 decimal places"}`,
-		`{"line":7,"error":"not a JSON object: json: cannot unmarshal array into Go value of type main.jsonObject"}`,
+		`{"line":7,"error":"not a JSON object: json: cannot unmarshal array into Go value of type offline.jsonObject"}`,
 		`{"line":8,"error":"not a JSON object: unexpected EOF"}`,
 	}
 	if len(lines) != len(want) {
@@ -194,25 +134,6 @@ func TestScoreWeightsCommand(t *testing.T) {
 	}
 	if out, _, code := runScoreIn(t, "", "weights", "--help"); code != 0 || !strings.Contains(out, "sorted key order") || !strings.Contains(out, "-burn-uid") {
 		t.Errorf("weights --help: exit %d\n%s", code, out)
-	}
-}
-
-func TestAssignUIDs(t *testing.T) {
-	got, err := assignUIDs([]string{"zed", "5", "amy", "007", "0", "65535"}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]uint16{"0": 0, "5": 5, "65535": 65535, "007": 2, "amy": 3, "zed": 4}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s → %d, want %d", k, got[k], v)
-		}
-	}
-	if _, ok := parseUID("65536"); ok {
-		t.Error("65536 accepted as a uid")
-	}
-	if _, ok := parseUID("-1"); ok {
-		t.Error("-1 accepted as a uid")
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package offline
 
 import (
 	"bytes"
@@ -148,4 +148,12 @@ func numberText(raw json.RawMessage) (string, error) {
 		return "", fmt.Errorf("want a number or a numeric string, got %s", t)
 	}
 	return n.String(), nil
+}
+
+// optionalString reads a string member that may be absent ("" then).
+func optionalString(obj jsonObject, name string) (string, error) {
+	if _, ok := obj[name]; !ok {
+		return "", nil
+	}
+	return obj.str(name)
 }

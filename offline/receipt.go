@@ -1,0 +1,183 @@
+package offline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/receipt"
+)
+
+// ErrNotVerified is wrapped by Receipts' error when a receipt did not verify.
+var ErrNotVerified = errors.New("receipt did not verify")
+
+// ReceiptLine is the output for one verified (or refuted) receipt.
+type ReceiptLine struct {
+	Line       int                `json:"line"`
+	Submission *uint64            `json:"submission"`
+	Track      string             `json:"track"`
+	Verified   bool               `json:"verified"`
+	Checked    int                `json:"checked"`
+	Mismatches []receipt.Mismatch `json:"mismatches"`
+	Unchecked  []string           `json:"unchecked,omitempty"`
+}
+
+// Receipts verifies each line of r, a whole `query submission/<id>` answer or
+// just its "receipt" object, with receipt.Verify; a stream of pretty-printed
+// answers is read as one answer per line. chain, when set, is the app state
+// the recorded params must equal. The error wraps ErrNotVerified when a
+// receipt did not verify.
+func Receipts(r io.Reader, w io.Writer, chain *genesis.AppState) error {
+	in, err := CompactJSONStream(r)
+	if err != nil {
+		return err
+	}
+	failed := 0
+	err = Events(in, w, func(n int, line []byte) ([]any, error) {
+		res, err := VerifyLine(n, line, chain)
+		if err != nil {
+			return nil, err
+		}
+		if !res.Verified {
+			failed++
+		}
+		return []any{res}, nil
+	})
+	if err == nil && failed > 0 {
+		return fmt.Errorf("%d receipt(s) did not verify: %w", failed, ErrNotVerified)
+	}
+	if err != nil && failed > 0 {
+		return fmt.Errorf("%w; %d receipt(s) did not verify", err, failed)
+	}
+	return err
+}
+
+// VerifyLine verifies one line of Receipts (line number n).
+func VerifyLine(n int, line []byte, chain *genesis.AppState) (*ReceiptLine, error) {
+	obj, err := decodeObject(line)
+	if err != nil {
+		return nil, err
+	}
+	raw := json.RawMessage(line)
+	var answer jsonObject
+	var id uint64
+	if r, ok := obj["receipt"]; ok {
+		answer, raw = obj, r
+		if id, err = answerID(obj); err != nil {
+			return nil, err
+		}
+		if bytes.Equal(bytes.TrimSpace(r), []byte("null")) {
+			status, _ := obj.str("status")
+			return nil, fmt.Errorf("submission %d has no receipt (status %q)", id, status)
+		}
+	}
+	rec, err := decodeReceipt(raw)
+	if err != nil {
+		return nil, err
+	}
+	in := receipt.Input{Receipt: rec, Chain: chain}
+	if answer != nil {
+		if in.Answer, err = answerFacts(answer, id, rec.Track); err != nil {
+			return nil, err
+		}
+	}
+	res, err := receipt.Verify(in)
+	if err != nil {
+		return nil, err
+	}
+	return &ReceiptLine{Line: n, Submission: res.Submission, Track: res.Track, Verified: res.Verified,
+		Checked: res.Checked, Mismatches: res.Mismatches, Unchecked: res.Unchecked}, nil
+}
+
+// receiptField is one {name, value} of a receipt; a missing value is "" (the
+// app's JSON omits empty strings, e.g. an empty category).
+type receiptField struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// receiptDoc is a receipt as the submission query answers it.
+type receiptDoc struct {
+	Height        int64          `json:"height"`
+	Track         string         `json:"track"`
+	Status        string         `json:"status"`
+	ReportedPower int64          `json:"reported_power"`
+	TotalPower    int64          `json:"total_power"`
+	Inputs        []receiptField `json:"inputs"`
+	Params        []receiptField `json:"params"`
+	Values        []receiptField `json:"values"`
+	Score         string         `json:"score"`
+	Note          string         `json:"note"`
+}
+
+// decodeReceipt reads a receipt object strictly: an unknown member is an error.
+func decodeReceipt(raw []byte) (*subnetv1.Receipt, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var doc receiptDoc
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("receipt: %v", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("receipt: trailing data after the JSON object")
+	}
+	return &subnetv1.Receipt{Height: doc.Height, Track: doc.Track, Status: doc.Status, ReportedPower: doc.ReportedPower,
+		TotalPower: doc.TotalPower, Inputs: protoFields(doc.Inputs), Params: protoFields(doc.Params),
+		Values: protoFields(doc.Values), Score: doc.Score, Note: doc.Note}, nil
+}
+
+func protoFields(fs []receiptField) []*subnetv1.Field {
+	if fs == nil {
+		return nil
+	}
+	out := make([]*subnetv1.Field, len(fs))
+	for i, f := range fs {
+		out[i] = &subnetv1.Field{Name: f.Name, Value: f.Value}
+	}
+	return out
+}
+
+// CompactJSONStream lets `validatord query submission/N | validatord score receipt` work as it
+// reads: when the whole input is a stream of JSON values (pretty-printed answers, one after
+// another), each value is re-emitted compacted on its own line, so "line" N in the output is the
+// Nth answer. Input that is not such a stream (JSON lines with a malformed line among them) is
+// passed through unchanged, so each bad line is still reported by its own number.
+func CompactJSONStream(r io.Reader) (io.Reader, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var out bytes.Buffer
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err == io.EOF {
+			return &out, nil
+		} else if err != nil {
+			return bytes.NewReader(raw), nil
+		}
+		if err := json.Compact(&out, v); err != nil {
+			return bytes.NewReader(raw), nil
+		}
+		out.WriteByte('\n')
+	}
+}
+
+// DecodeAppState reads an app_state: the "app_state" member of the object
+// when it has one (`query params` output, genesis.json), else the whole object.
+func DecodeAppState(bz []byte) (genesis.AppState, error) {
+	var wrap struct {
+		AppState json.RawMessage `json:"app_state"`
+	}
+	if err := json.Unmarshal(bz, &wrap); err != nil {
+		return genesis.AppState{}, err
+	}
+	if len(wrap.AppState) > 0 {
+		bz = wrap.AppState
+	}
+	return genesis.Decode(bz)
+}

@@ -1,0 +1,24 @@
+// Package receipt owns the score receipt: the names, order and formatting of
+// every field a receipt records, for each track, and the verifier that
+// recomputes a receipt from those fields alone.
+//
+// One schema per track serves both sides. The builders (WorkflowInputs,
+// ArenaParams, GasMemory, VotePowers, …) turn x/scoring's inputs, params and
+// results into the receipt's []*subnetv1.Field exactly as the app records
+// them; the verifier parses the same fields back through the same name
+// tables, so a name changed in one place moves the writer and the reader.
+//
+// Verify recomputes one receipt with x/scoring (and quorum.WeightedMedian for
+// the vote medians when the submission's votes are given) and compares every
+// recorded value as a decimal:
+//
+//	in, err := receipt.FromSubmission(sub, gen.Validators)
+//	if err != nil { … }
+//	in.Chain = &gen // optional: also compare the recorded params with the chain's
+//	res, err := receipt.Verify(in)
+//	// err: a malformed receipt (errors.Is(err, receipt.ErrMalformed)), *NameError for
+//	// unknown, missing or duplicate names; res.Verified, res.Mismatches otherwise
+//
+// The package is pure like x/scoring: no storage, no clock, no floats, no map
+// iteration reaching its output; the determinism guard covers it.
+package receipt

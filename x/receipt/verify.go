@@ -1,0 +1,235 @@
+package receipt
+
+import (
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/scoring"
+)
+
+// Input is what Verify checks: a receipt, optionally the submission it
+// belongs to, optionally the chain's params.
+type Input struct {
+	Receipt *subnetv1.Receipt
+	// Answer is the submission's own facts; nil verifies a bare receipt,
+	// whose median inputs are then listed as unchecked.
+	Answer *Answer
+	// Chain, when set, is the app state every recorded param, power and
+	// total_power must equal ("params.<name>" mismatches). Nil checks the
+	// receipt against itself only.
+	Chain *genesis.AppState
+}
+
+// Answer is what a submission states beside its receipt.
+type Answer struct {
+	Submission          uint64
+	Track               string
+	Status              string
+	DeclaredRetryBudget int64           // workflow: the miner's declared retry budget
+	GasPrice            decimal.Decimal // gas: the predicted price
+	Votes               []Vote          // workflow and arena: the measurement votes
+}
+
+// Vote is one validator's measurement: its Values are the median fields of
+// the track, in the order of Medians(track).
+type Vote struct {
+	Validator string
+	Values    []decimal.Decimal
+}
+
+// Mismatch is one value the receipt records differently from the recomputation.
+type Mismatch struct {
+	Name       string `json:"name"`
+	Receipt    string `json:"receipt"`
+	Recomputed string `json:"recomputed"`
+}
+
+// Result is the outcome of one verified (or refuted) receipt.
+type Result struct {
+	// Submission is the answer's id, or a bare gas receipt's
+	// prediction_submission_id; nil for a bare workflow or arena receipt.
+	Submission *uint64
+	Track      string
+	Verified   bool
+	Checked    int        // values compared
+	Mismatches []Mismatch // never nil
+	Unchecked  []string   // recorded values nothing here can recompute
+}
+
+// Verify rebuilds the formula's inputs and params from the receipt by name,
+// runs the x/scoring function of its track, and compares every recorded
+// value and the score with the recomputation as decimals. With an Answer the
+// median inputs are re-derived from its votes and the recorded powers, and
+// the answer must agree with the receipt (track, status, retry budget or gas
+// price). A receipt whose note is "score: <error>" verifies when the
+// recomputation fails with the same error.
+//
+// The error is ErrNoReceipt, a *NameError or a *FieldError (both match
+// ErrMalformed) when the receipt cannot be recomputed at all.
+func Verify(in Input) (Result, error) {
+	res := Result{Mismatches: []Mismatch{}}
+	r := in.Receipt
+	if r == nil {
+		return res, ErrNoReceipt
+	}
+	c := &check{res: &res, answer: in.Answer, chain: in.Chain}
+	if c.chain == nil {
+		def := genesis.DefaultGenesis()
+		c.chain, c.defaults = &def, true
+	}
+	if in.Answer != nil {
+		id := in.Answer.Submission
+		res.Submission = &id
+	}
+	res.Track = r.Track
+	d := doc{Receipt: r, inputs: fieldsOf(r.Inputs), params: fieldsOf(r.Params), values: fieldsOf(r.Values)}
+	if len(d.inputs) == 0 {
+		return res, fieldErrf("", "receipt has no inputs to recompute (status %q, note %q)", r.Status, r.Note)
+	}
+	var err error
+	switch r.Track {
+	case genesis.TrackWorkflow:
+		err = c.workflow(d)
+	case genesis.TrackArena:
+		err = c.arena(d)
+	case genesis.TrackGas:
+		err = c.gas(d)
+	default:
+		err = fieldErrf("track", "%q is not workflow, arena or gas", r.Track)
+	}
+	if err != nil {
+		return res, err
+	}
+	if in.Answer != nil {
+		c.answerFacts(d)
+	}
+	res.Verified = len(res.Mismatches) == 0
+	return res, nil
+}
+
+// doc is a receipt with its sections as plain fields.
+type doc struct {
+	*subnetv1.Receipt
+	inputs, params, values []field
+}
+
+// check accumulates the comparisons of one receipt.
+type check struct {
+	res      *Result
+	answer   *Answer
+	chain    *genesis.AppState
+	defaults bool // chain is the default genesis, not the caller's: compare nothing with it
+}
+
+func (c *check) strict() bool { return !c.defaults }
+
+func (c *check) mismatch(name, receipt, recomputed string) {
+	c.res.Mismatches = append(c.res.Mismatches, Mismatch{Name: name, Receipt: receipt, Recomputed: recomputed})
+}
+
+// same compares a recorded value with a recomputed one: decimals as decimals
+// (a recorded value that does not parse is a mismatch), the rest as text.
+func (c *check) same(name, receipt string, want expected) {
+	c.res.Checked++
+	ok := receipt == want.text
+	if want.dec {
+		d, err := scoring.Parse(receipt)
+		ok = err == nil && d.Equal(want.value)
+	}
+	if !ok {
+		c.mismatch(name, receipt, want.text)
+	}
+}
+
+// answerFacts compares the answer with its receipt: the track, the status
+// and what the submission itself carries into the inputs. A mismatch shows
+// the receipt's value and the answer's (as "recomputed").
+func (c *check) answerFacts(d doc) {
+	a := c.answer
+	c.same("submission.track", d.Track, expText(a.Track))
+	c.same("submission.status", d.Status, expText(a.Status))
+	in := fieldMap(d.inputs)
+	switch d.Track {
+	case genesis.TrackWorkflow:
+		c.same("submission.declared_retry_budget", in["declared_retry_budget"], expInt(a.DeclaredRetryBudget))
+	case genesis.TrackGas:
+		c.same("submission.gas.price", in["prediction"], expDec(a.GasPrice))
+	}
+}
+
+// compareParams checks each recorded param against the chain's value (strict only).
+func (c *check) compareParams(recorded, chain []binding) {
+	if !c.strict() {
+		return
+	}
+	for i, b := range recorded {
+		c.same("params."+b.name, b.text(), expText(chain[i].text()))
+	}
+}
+
+// compareValues compares the receipt's values with the recomputed ones.
+// Every recorded name must be recomputed and every recomputed name recorded.
+func (c *check) compareValues(fs []field, want []binding) error {
+	byName := make(map[string]expected, len(want))
+	for _, w := range want {
+		byName[w.name] = w.want()
+	}
+	seen := make(map[string]bool, len(fs))
+	var dups, unknown, missing []string
+	for _, f := range fs {
+		if seen[f.Name] {
+			dups = append(dups, f.Name)
+		}
+		seen[f.Name] = true
+		if _, ok := byName[f.Name]; !ok {
+			unknown = append(unknown, f.Name)
+		}
+	}
+	for _, w := range want {
+		if !seen[w.name] {
+			missing = append(missing, w.name)
+		}
+	}
+	if err := nameError("values", dups, unknown, missing); err != nil {
+		return err
+	}
+	for _, f := range fs {
+		c.same(f.Name, f.Value, byName[f.Name])
+	}
+	return nil
+}
+
+// compareScore checks the score: present when scored, absent otherwise.
+func (c *check) compareScore(d doc, want expected) error {
+	if d.Score == "" {
+		if d.Status == "scored" {
+			return fieldErrf("score", "missing from a scored receipt")
+		}
+		return nil
+	}
+	c.same("score", d.Score, want)
+	return nil
+}
+
+// formulaFailed handles a recomputation that failed: the receipt must be the
+// app's record of that same failure (no values, note "score: <error>").
+func (c *check) formulaFailed(d doc, err error) error {
+	if len(d.values) > 0 || d.Score != "" {
+		return fieldErrf("", "recomputation failed (%v) but the receipt lists values", err)
+	}
+	c.same("note", d.Note, expText("score: "+err.Error()))
+	return nil
+}
+
+// noValues is a receipt with inputs but no values: only a formula failure,
+// which the recomputation must reproduce.
+func (c *check) noValues(d doc) error {
+	if strings.HasPrefix(d.Note, "score: ") {
+		c.same("note", d.Note, expText(""))
+		return nil
+	}
+	return fieldErrf("values", "none listed (status %q, note %q)", d.Status, d.Note)
+}

@@ -1,0 +1,155 @@
+package receipt_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/receipt"
+	"github.com/scoringsubnet/validatord/x/scoring"
+)
+
+// workflowSubmission is the scenario's workflow submission as the app
+// stores it, its receipt written with the builders.
+func workflowSubmission(t *testing.T) *subnetv1.Submission {
+	t.Helper()
+	g := genesis.DefaultGenesis()
+	var votes []*subnetv1.Vote
+	for i, q := range []string{"0.9", "0.95", "0.99"} {
+		votes = append(votes, &subnetv1.Vote{Validator: uint32(i), Workflow: &subnetv1.WorkflowMeasurement{OutputQuality: q,
+			StepsCompleted: 4, Cost: "0.5", LatencySeconds: "20", Retries: 2, Timeouts: 1}})
+	}
+	res, err := scoring.ScoreWorkflow(g.Workflow, wfInput)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &subnetv1.Receipt{Height: 3, Track: genesis.TrackWorkflow, Status: "scored", ReportedPower: 30, TotalPower: 40,
+		Inputs: receipt.WorkflowInputs(wfInput), Params: append(receipt.WorkflowParams(g.Workflow), receipt.VotePowers(votes, scenarioValidators())...),
+		Values: receipt.WorkflowValues(res), Score: scoring.Format(res.Score)}
+	return &subnetv1.Submission{Id: 0, Track: genesis.TrackWorkflow, Status: "scored", DeclaredRetryBudget: 1, Votes: votes, Receipt: r}
+}
+
+func verifySubmission(t *testing.T, sub *subnetv1.Submission, chain *genesis.AppState) receipt.Result {
+	t.Helper()
+	in, err := receipt.FromSubmission(sub, scenarioValidators())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Chain = chain
+	res, err := receipt.Verify(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// A stored submission whose receipt the builders wrote verifies: reported
+// power, 7 medians, 7 values, the score, track, status and retry budget; with
+// the chain also its 8 params, 3 powers and total power.
+func TestVerifyFromSubmission(t *testing.T) {
+	sub := workflowSubmission(t)
+	res := verifySubmission(t, sub, nil)
+	if !res.Verified || res.Checked != 19 || len(res.Unchecked) != 0 || res.Submission == nil || *res.Submission != 0 {
+		t.Fatalf("%+v", res)
+	}
+	g := genesis.DefaultGenesis()
+	g.Validators = scenarioValidators()
+	if res := verifySubmission(t, sub, &g); !res.Verified || res.Checked != 19+8+3+1 {
+		t.Fatalf("strict: %+v", res)
+	}
+	g.Validators[1].Power = 11
+	res = verifySubmission(t, sub, &g)
+	want := []receipt.Mismatch{{Name: "params.power.val1", Receipt: "10", Recomputed: "11"},
+		{Name: "total_power", Receipt: "40", Recomputed: "41"}}
+	if res.Verified || !slices.Equal(res.Mismatches, want) {
+		t.Fatalf("val1 at 11 on the chain: %+v, want %+v", res.Mismatches, want)
+	}
+	// a vote changed after the receipt: the median it moves
+	sub.Votes[1].Workflow = &subnetv1.WorkflowMeasurement{OutputQuality: "0.97", StepsCompleted: 4, Cost: "0.5",
+		LatencySeconds: "20", Retries: 2, Timeouts: 1}
+	res = verifySubmission(t, sub, nil)
+	want = []receipt.Mismatch{{Name: "inputs.output_quality", Receipt: "0.950000000000000000", Recomputed: "0.970000000000000000"}}
+	if !slices.Equal(res.Mismatches, want) {
+		t.Fatalf("changed vote: %+v, want %+v", res.Mismatches, want)
+	}
+}
+
+func TestVerifyBareAndTampered(t *testing.T) {
+	sub := workflowSubmission(t)
+	res, err := receipt.Verify(receipt.Input{Receipt: sub.Receipt})
+	if err != nil || !res.Verified || res.Checked != 9 || len(res.Unchecked) != 7 || res.Submission != nil {
+		t.Fatalf("bare: %+v %v", res, err)
+	}
+	sub.Receipt.Values[3].Value = "0.7"
+	res, err = receipt.Verify(receipt.Input{Receipt: sub.Receipt})
+	want := []receipt.Mismatch{{Name: "s_cost", Receipt: "0.7", Recomputed: "0.750000000000000000"}}
+	if err != nil || res.Verified || !slices.Equal(res.Mismatches, want) {
+		t.Fatalf("tampered: %+v %v", res, err)
+	}
+}
+
+func TestVerifyMalformed(t *testing.T) {
+	if _, err := receipt.Verify(receipt.Input{}); !errors.Is(err, receipt.ErrNoReceipt) {
+		t.Fatalf("no receipt: %v", err)
+	}
+	sub := workflowSubmission(t)
+	sub.Receipt.Inputs = append(sub.Receipt.Inputs[1:], &subnetv1.Field{Name: "foo", Value: "1"}, sub.Receipt.Inputs[2])
+	_, err := receipt.Verify(receipt.Input{Receipt: sub.Receipt})
+	var ne *receipt.NameError
+	if !errors.As(err, &ne) || !errors.Is(err, receipt.ErrMalformed) || ne.Section != "inputs" ||
+		!slices.Equal(ne.Duplicate, []string{"total_steps"}) || !slices.Equal(ne.Unknown, []string{"foo"}) ||
+		!slices.Equal(ne.Missing, []string{"output_quality"}) {
+		t.Fatalf("err %v (%#v)", err, ne)
+	}
+	if want := `inputs: duplicate total_steps; unknown "foo"; missing output_quality`; err.Error() != want {
+		t.Fatalf("err %q, want %q", err, want)
+	}
+	sub = workflowSubmission(t)
+	sub.Receipt.Inputs[0].Value = "high"
+	_, err = receipt.Verify(receipt.Input{Receipt: sub.Receipt})
+	var fe *receipt.FieldError
+	if !errors.As(err, &fe) || fe.Field != "inputs.output_quality" || !errors.Is(err, scoring.ErrNotNumber) || !errors.Is(err, receipt.ErrMalformed) {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// A bare gas receipt written with the builders verifies and names its
+// prediction; the truth's medians stay unchecked.
+func TestVerifyGasReceipt(t *testing.T) {
+	truth, pred, gp, mem, hist, res := gasScenario(t)
+	r := &subnetv1.Receipt{Height: 5, Track: genesis.TrackGas, Status: "scored", ReportedPower: 30,
+		Inputs: append(append(receipt.GasInputs(truth, pred), receipt.GasMemory(mem)...), receipt.GasHistory(hist)...),
+		Params: receipt.GasParams(gp), Values: append(receipt.GasSlot(mem[1]), receipt.GasValues(res)...),
+		Score: scoring.Format(res.Score)}
+	got, err := receipt.Verify(receipt.Input{Receipt: r})
+	if err != nil || !got.Verified || got.Submission == nil || *got.Submission != 4 ||
+		!slices.Equal(got.Unchecked, []string{"inputs.min_price", "inputs.evm_timestamp"}) {
+		t.Fatalf("%+v %v", got, err)
+	}
+	// the app's answer for it: the prediction's own price must be the recorded one
+	sub := &subnetv1.Submission{Id: 4, Track: genesis.TrackGas, Status: "scored", Receipt: r,
+		Gas: &subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 102, Price: "9.5"}}
+	in, err := receipt.FromSubmission(sub, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = receipt.Verify(in)
+	want := []receipt.Mismatch{{Name: "submission.gas.price", Receipt: "9.000000000000000000", Recomputed: "9.500000000000000000"}}
+	if err != nil || !slices.Equal(got.Mismatches, want) {
+		t.Fatalf("%+v %v", got, err)
+	}
+}
+
+func TestMedians(t *testing.T) {
+	if n := len(receipt.Medians(genesis.TrackWorkflow)); n != 7 {
+		t.Errorf("workflow medians %d", n)
+	}
+	if n := len(receipt.Medians(genesis.TrackArena)); n != 6 {
+		t.Errorf("arena medians %d", n)
+	}
+	if receipt.Medians(genesis.TrackGas) != nil {
+		t.Error("gas has medians")
+	}
+}
