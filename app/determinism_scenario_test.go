@@ -156,6 +156,9 @@ func TestRestartContinues(t *testing.T) {
 	for _, txs := range blocks {
 		ref.block(txs...)
 	}
+	if ref.receipts < 17 {
+		t.Fatalf("the workload's blocks verified %d scored receipts; the harness should check every one", ref.receipts)
+	}
 	dir := t.TempDir()
 	n := newNode(t, dir, g)
 	for i, txs := range blocks {

@@ -9,12 +9,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
+	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/x/budget"
+	"github.com/scoringsubnet/validatord/x/receipt"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	cmtcrypto "github.com/cometbft/cometbft/proto/tendermint/crypto"
@@ -69,6 +72,8 @@ type node struct {
 	app    *App
 	height int64
 	hashes [][]byte // app hash after each committed height (index = height)
+	// receipts counts the scored receipts verified after each block.
+	receipts int
 }
 
 func newNode(t testing.TB, dir string, g genesis.AppState) *node {
@@ -165,7 +170,40 @@ func (n *node) decide(height int64, at time.Time, txs [][]byte, hash []byte) (*a
 	}
 	n.height = height
 	n.hashes = append(n.hashes, resp.AppHash)
-	return resp, nil
+	return resp, n.verifyScored(resp)
+}
+
+// verifyScored recomputes, with x/receipt, every receipt the block scored
+// (its submission_scored events) against the chain's own params.
+func (n *node) verifyScored(resp *abcitypes.ResponseFinalizeBlock) error {
+	evs := resp.Events
+	for _, r := range resp.TxResults {
+		evs = append(evs, r.Events...)
+	}
+	base, _ := n.app.base()
+	st := store.State{O: store.NewOverlay(base)}
+	for _, e := range evs {
+		if e.Type != wire.EventSubmissionScored {
+			continue
+		}
+		id, _ := eventAttr([]abcitypes.Event{e}, wire.EventSubmissionScored, "submission_id")
+		sid, _ := strconv.ParseUint(id, 10, 64)
+		sub, ok := st.Submission(sid)
+		if !ok {
+			return fmt.Errorf("height %d: scored submission %s is not stored", n.height, id)
+		}
+		in, err := receipt.FromSubmission(sub, n.app.chain.Gen.Validators)
+		if err != nil {
+			return fmt.Errorf("height %d: submission %d: %w", n.height, sid, err)
+		}
+		in.Chain = &n.app.chain.Gen
+		res, err := receipt.Verify(in)
+		if err != nil || !res.Verified {
+			return fmt.Errorf("height %d: receipt of submission %d does not verify: %v %+v", n.height, sid, err, res.Mismatches)
+		}
+		n.receipts++
+	}
+	return nil
 }
 
 // mustOK fails unless every tx result is OK.

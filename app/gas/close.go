@@ -9,6 +9,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
@@ -96,19 +97,16 @@ func closeAgent(env track.Env, r *subnetv1.TruthRound, uid uint32, pred *subnetv
 	}
 	// judged: the memory (and history) this close judged, for the prediction's
 	// receipt only; the agent record already holds them beside its last receipt.
-	var judged track.Fields
+	var judged []*subnetv1.Field
 	if next.Closed > prevClosed {
-		slot := next.Memory[len(next.Memory)-1]
-		rec.Values = append(rec.Values, &subnetv1.Field{Name: "slot.included", Value: track.BoolStr(slot.Included)},
-			&subnetv1.Field{Name: "slot.overpayment", Value: track.FmtDec(slot.Overpayment)},
-			&subnetv1.Field{Name: "slot.fresh", Value: track.BoolStr(slot.Fresh)})
-		judged = track.GasMemoryFields(next.Memory)
+		rec.Values = append(rec.Values, receipt.GasSlot(next.Memory[len(next.Memory)-1])...)
+		judged = receipt.GasMemory(next.Memory)
 	}
 	track.GasAgentIntoProto(next, pa)
 	var evs []abcitypes.Event
 	if res != nil {
-		judged = append(judged, track.GasHistoryFields(next.History)...)
-		rec.Values = append(rec.Values, gasResultFields(*res)...)
+		judged = append(judged, receipt.GasHistory(next.History)...)
+		rec.Values = append(rec.Values, receipt.GasValues(*res)...)
 		rec.Score, rec.Status = track.FmtDec(res.Score), track.StatusScored
 		pa.Score, pa.HasScore = rec.Score, true
 		evs = append(evs, wire.Event(wire.EventWindowUpdated, "uid", track.U64s(uint64(uid)), "track", genesis.TrackGas,
@@ -128,7 +126,7 @@ func closeAgent(env track.Env, r *subnetv1.TruthRound, uid uint32, pred *subnetv
 // agent's memory and history appended to its inputs): scored when the
 // agent's memory is full, else counted. Only a scored prediction gets a
 // submission_scored event: a counted one has no score (absent, not 0).
-func scorePrediction(env track.Env, pred *subnetv1.Prediction, rec *subnetv1.Receipt, agent track.Fields, res *scoring.GasResult) []abcitypes.Event {
+func scorePrediction(env track.Env, pred *subnetv1.Prediction, rec *subnetv1.Receipt, agent []*subnetv1.Field, res *scoring.GasResult) []abcitypes.Event {
 	st := env.St
 	sub, _ := st.Submission(pred.SubmissionId)
 	sub.Status = track.StatusCounted
@@ -147,43 +145,6 @@ func scorePrediction(env track.Env, pred *subnetv1.Prediction, rec *subnetv1.Rec
 }
 
 func gasReceipt(gp scoring.GasParams, r *subnetv1.TruthRound, pred *subnetv1.Prediction, height int64) *subnetv1.Receipt {
-	rec := &subnetv1.Receipt{Height: height, Track: genesis.TrackGas, Status: track.StatusCounted, ReportedPower: r.ReportedPower}
-	var in track.Fields
-	in.Str("evm_chain_id", track.U64s(r.EvmChainId))
-	in.Str("evm_block", track.U64s(r.EvmBlock))
-	in.Str("min_price", r.MinPrice)
-	in.Int("evm_timestamp", r.Timestamp)
-	if pred != nil {
-		in.Str("prediction", pred.Price)
-		in.Int("included_at", pred.BlockTime)
-		in.Str("prediction_submission_id", track.U64s(pred.SubmissionId))
-	}
-	var p track.Fields
-	p.Int("memory_size", int64(gp.MemorySize))
-	p.Int("horizon_seconds", gp.HorizonSeconds)
-	p.Dec("beta", gp.Beta)
-	p.Dec("w_inclusion", gp.WInclusion)
-	p.Dec("w_inclusion_stability", gp.WInclusionStability)
-	p.Dec("w_overpayment", gp.WOverpayment)
-	p.Dec("w_overpayment_stability", gp.WOverpaymentStability)
-	p.Dec("w_liveliness", gp.WLiveliness)
-	rec.Inputs, rec.Params = in, p
-	return rec
-}
-
-func gasResultFields(r scoring.GasResult) track.Fields {
-	var f track.Fields
-	f.Dec("inclusion_mean", r.InclusionMean)
-	f.Dec("inclusion_std", r.InclusionStd)
-	f.Dec("inclusion_cov", r.InclusionCOV)
-	f.Dec("overpayment_mean", r.OverpaymentMean)
-	f.Dec("overpayment_std", r.OverpaymentStd)
-	f.Dec("overpayment_cov", r.OverpaymentCOV)
-	f.Dec("liveliness", r.Liveliness)
-	for i, u := range r.Utilities {
-		f.Dec("u"+track.I64s(int64(i)), u)
-	}
-	f.Int("points", int64(r.Points))
-	f.Dec("total_score", r.Score)
-	return f
+	return &subnetv1.Receipt{Height: height, Track: genesis.TrackGas, Status: track.StatusCounted, ReportedPower: r.ReportedPower,
+		Inputs: receipt.GasInputs(r, pred), Params: receipt.GasParams(gp)}
 }

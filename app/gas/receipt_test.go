@@ -6,6 +6,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/app/track"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
 	"github.com/scoringsubnet/validatord/x/window"
 	"github.com/shopspring/decimal"
@@ -23,7 +24,7 @@ const (
 	receiptWorstRatio = "999999999999999999999999999999999.999999999999999999"
 )
 
-func receiptBytes(fs track.Fields) int {
+func receiptBytes(fs []*subnetv1.Field) int {
 	bz, err := (&subnetv1.Receipt{Inputs: fs}).Marshal()
 	if err != nil {
 		panic(err)
@@ -38,7 +39,7 @@ func TestGasReceiptRowBounds(t *testing.T) {
 	mem := make([]scoring.GasSlot, 1_000_000)
 	worstSlot := scoring.GasSlot{Included: false, Overpayment: big, Fresh: false}
 	mem[len(mem)-1] = worstSlot
-	f := track.GasMemoryFields(mem)
+	f := receipt.GasMemory(mem)
 	if len(f) != 3*len(mem) || f[len(f)-3].Name != "memory.999999.included" || f[len(f)-2].Value != receiptWorstRatio || f[len(f)-1].Name != "memory.999999.fresh" {
 		t.Fatalf("memory rows: %v", f[len(f)-3:])
 	}
@@ -48,7 +49,7 @@ func TestGasReceiptRowBounds(t *testing.T) {
 	}
 	h := make([]scoring.GasHistoryPoint, 4096)
 	h[4095] = scoring.GasHistoryPoint{Time: math.MinInt64, InclusionRate: decimal.RequireFromString("0.999999999999999999"), AvgOverpayment: big}
-	f = track.GasHistoryFields(h)
+	f = receipt.GasHistory(h)
 	last := f[len(f)-3:]
 	if last[0].Name != "history.4095.time" || last[0].Value != "-9223372036854775808" || last[1].Name != "history.4095.inclusion_rate" ||
 		last[2].Name != "history.4095.avg_overpayment" || last[2].Value != receiptWorstRatio {
@@ -87,10 +88,10 @@ func TestGasReceiptWorstDefault(t *testing.T) {
 	for i := range h {
 		h[i] = scoring.GasHistoryPoint{Time: math.MinInt64, InclusionRate: almost, AvgOverpayment: big}
 	}
-	rec.Inputs = append(append(rec.Inputs, track.GasMemoryFields(mem)...), track.GasHistoryFields(h)...)
+	rec.Inputs = append(append(rec.Inputs, receipt.GasMemory(mem)...), receipt.GasHistory(h)...)
 	rec.Values = append(rec.Values, &subnetv1.Field{Name: "slot.included", Value: "false"},
 		&subnetv1.Field{Name: "slot.overpayment", Value: receiptWorstRatio}, &subnetv1.Field{Name: "slot.fresh", Value: "false"})
-	rec.Values = append(rec.Values, gasResultFields(res)...)
+	rec.Values = append(rec.Values, receipt.GasValues(res)...)
 	rec.Score, rec.Status, rec.TotalPower = track.FmtDec(almost), track.StatusScored, math.MaxInt64
 	bz, err := rec.Marshal()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/quorum"
+	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
@@ -28,23 +29,15 @@ func scoreWorkflow(env track.Env, sub *subnetv1.Submission, out quorum.Outcome) 
 	}
 	p := env.Chain.Gen.Workflow
 	r := &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackWorkflow, ReportedPower: out.ReportedPower, TotalPower: out.TotalPower}
-	r.Inputs = workflowInputFields(in)
-	r.Params = append(workflowParamFields(p), env.Chain.VotePowerFields(sub.Votes)...)
+	r.Inputs = receipt.WorkflowInputs(in)
+	r.Params = append(receipt.WorkflowParams(p), receipt.VotePowers(sub.Votes, env.Chain.Gen.Validators)...)
 	res, err := scoring.ScoreWorkflow(p, in)
 	if err != nil {
 		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "score: "+err.Error()
 		sub.Receipt = r
 		return nil
 	}
-	var f track.Fields
-	f.Dec("completion_ratio", res.CompletionRatio)
-	f.Dec("s_success", res.Success)
-	f.Bool("gated", res.Gated)
-	f.Dec("s_cost", res.Cost)
-	f.Dec("s_latency", res.Latency)
-	f.Int("unplanned_retries", res.UnplannedRetries)
-	f.Dec("s_reliability", res.Reliability)
-	r.Values = f
+	r.Values = receipt.WorkflowValues(res)
 	sub.Receipt = r
 	wevs, err := pushWindow(env, store.WindowWorkflow, sub.Uid, res.Score)
 	if err != nil {
@@ -53,35 +46,6 @@ func scoreWorkflow(env track.Env, sub *subnetv1.Submission, out quorum.Outcome) 
 	}
 	r.Score, r.Status, sub.Status = track.FmtDec(res.Score), track.StatusScored, track.StatusScored
 	return append([]abcitypes.Event{track.ScoredEvent(sub, res.Score)}, wevs...)
-}
-
-func workflowInputFields(in scoring.WorkflowInput) track.Fields {
-	var f track.Fields
-	f.Dec("output_quality", in.OutputQuality)
-	f.Int("steps_completed", in.StepsCompleted)
-	f.Int("total_steps", in.TotalSteps)
-	f.Dec("cost", in.Cost)
-	f.Dec("max_budget", in.MaxBudget)
-	f.Dec("latency_seconds", in.LatencySeconds)
-	f.Dec("max_latency_seconds", in.MaxLatencySeconds)
-	f.Int("retries", in.Retries)
-	f.Int("declared_retry_budget", in.DeclaredRetryBudget)
-	f.Int("timeouts", in.Timeouts)
-	f.Int("hard_failures", in.HardFailures)
-	return f
-}
-
-func workflowParamFields(p scoring.WorkflowParams) track.Fields {
-	var f track.Fields
-	f.Dec("w_success", p.WSuccess)
-	f.Dec("w_cost", p.WCost)
-	f.Dec("w_latency", p.WLatency)
-	f.Dec("w_reliability", p.WReliability)
-	f.Dec("gate", p.Gate)
-	f.Dec("retry_penalty", p.RetryPenalty)
-	f.Dec("timeout_penalty", p.TimeoutPenalty)
-	f.Dec("failure_penalty", p.FailurePenalty)
-	return f
 }
 
 // pushWindow appends a score in [0, 1] to the miner's window of the track;

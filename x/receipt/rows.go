@@ -69,7 +69,7 @@ func parseMemory(rows [][]string) ([]scoring.GasSlot, error) {
 		if !isBool(r[0]) || !isBool(r[2]) {
 			return nil, fieldErrf(at+memorySubs[0]+"/"+memorySubs[2], "%q/%q are not true or false", r[0], r[2])
 		}
-		over, err := scoring.Parse(r[1])
+		over, err := parseValue(r[1])
 		if err != nil {
 			return nil, fieldErr(at+memorySubs[1], err)
 		}

@@ -1,7 +1,9 @@
 package receipt
 
 import (
+	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -132,7 +134,7 @@ func (b binding) parse(section, v string) error {
 	at := section + "." + b.name
 	switch {
 	case b.dec != nil:
-		d, err := scoring.Parse(v)
+		d, err := parseValue(v)
 		if err != nil {
 			return fieldErr(at, err)
 		}
@@ -168,3 +170,23 @@ func expDec(d decimal.Decimal) expected {
 func expInt(n int64) expected   { return expected{text: strconv.FormatInt(n, 10)} }
 func expBool(b bool) expected   { return expected{text: strconv.FormatBool(b)} }
 func expText(s string) expected { return expected{text: s} }
+
+// maxStoredDigits bounds the integer digits of a receipt value: stored
+// values have no input limit (a relative gas overpayment over a tiny minimum
+// price reaches 10^33), but a receipt is still untrusted input.
+const maxStoredDigits = 60
+
+// parseValue reads a receipt's decimal like scoring.Parse (at most 18
+// places), accepting the magnitudes the chain stores beyond scoring's input
+// range.
+func parseValue(s string) (decimal.Decimal, error) {
+	d, err := scoring.Parse(s)
+	if !errors.Is(err, scoring.ErrOutOfRange) {
+		return d, err
+	}
+	big, perr := decimal.NewFromString(strings.TrimSpace(s))
+	if perr != nil || int64(big.NumDigits())+int64(big.Exponent()) > maxStoredDigits || big.Exponent() < -scoring.Places {
+		return d, err
+	}
+	return big, nil
+}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
-	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
 // Input is what Verify checks: a receipt, optionally the submission it
@@ -136,7 +135,7 @@ func (c *check) same(name, receipt string, want expected) {
 	c.res.Checked++
 	ok := receipt == want.text
 	if want.dec {
-		d, err := scoring.Parse(receipt)
+		d, err := parseValue(receipt)
 		ok = err == nil && d.Equal(want.value)
 	}
 	if !ok {

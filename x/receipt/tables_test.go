@@ -1,9 +1,9 @@
-package tasks
+package receipt
 
 import (
 	"testing"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
@@ -12,7 +12,7 @@ import (
 // unknown category; the difficulty's multiplier, 1 when unknown.
 func TestArenaTableFields(t *testing.T) {
 	p := scoring.DefaultArenaParams()
-	get := func(fs track.Fields) map[string]string {
+	get := func(fs []*subnetv1.Field) map[string]string {
 		m := map[string]string{}
 		for _, f := range fs {
 			m[f.Name] = f.Value
@@ -29,7 +29,7 @@ func TestArenaTableFields(t *testing.T) {
 		{"refactoring", "legendary", "0.450000000000000000", "1.000000000000000000"},
 	}
 	for _, tc := range tests {
-		m := get(arenaTableFields(p, tc.category, tc.difficulty))
+		m := get(ArenaTables(p, tc.category, tc.difficulty))
 		if m["weights.efficiency"] != tc.efficiency || m["difficulty_multiplier"] != tc.mult {
 			t.Errorf("%q/%q: %v", tc.category, tc.difficulty, m)
 		}
@@ -44,7 +44,7 @@ func TestArenaTableFields(t *testing.T) {
 			r, err := scoring.ScoreArena(p, s, scoring.DefaultArenaBaseline(), tc.category, tc.difficulty)
 			same := r.Weights.Efficiency.Equal(w.Efficiency) && r.Weights.Speed.Equal(w.Speed) &&
 				r.Weights.Cost.Equal(w.Cost) && r.Weights.Correctness.Equal(w.Correctness)
-			if err != nil || !same || track.FmtDec(r.Multiplier) != tc.mult {
+			if err != nil || !same || scoring.Format(r.Multiplier) != tc.mult {
 				t.Errorf("%q/%q: ScoreArena weights %+v ×%s (%v), recorded %+v ×%s", tc.category, tc.difficulty, r.Weights, r.Multiplier, err, w, tc.mult)
 			}
 		}
