@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
+	"github.com/scoringsubnet/validatord/internal/audit"
 	"github.com/scoringsubnet/validatord/internal/replay"
 	"github.com/scoringsubnet/validatord/internal/statedump"
 )
@@ -49,16 +49,8 @@ func runExport(ctx context.Context, env Env, args []string) error {
 
 // exportStored reads the app's own badger directory (read-only, or a copy of it).
 func exportStored(home string) (statedump.Document, error) {
-	dir := appDataDir(home)
-	entries, err := replay.DumpBadger(dir)
-	if err != nil {
-		return statedump.Document{}, oneLine(fmt.Errorf("app state %s: %w", dir, err))
-	}
-	kvs := toKVs(entries)
-	doc := statedump.Build(kvs)
-	doc.Height, doc.AppHash, _ = statedump.Meta(kvs)
-	doc.Source = "app state " + dir
-	return doc, nil
+	doc, err := audit.ExportStored(appDataDir(home))
+	return doc, oneLine(err)
 }
 
 // exportReplayed rebuilds the state at height by replaying (every app hash checked on the way).
@@ -68,21 +60,6 @@ func exportReplayed(ctx context.Context, env Env, home string, height int64, wor
 		return statedump.Document{}, err
 	}
 	defer src.Close()
-	res, err := replay.Run(ctx, src, appTarget(), replay.Options{To: height, WorkDir: workdir, Progress: env.Stderr})
-	if err != nil {
-		return statedump.Document{}, oneLine(err)
-	}
-	defer res.Close()
-	if err := res.CloseApp(); err != nil {
-		return statedump.Document{}, err
-	}
-	entries, err := replay.DumpBadger(res.Dir)
-	if err != nil {
-		return statedump.Document{}, err
-	}
-	doc := statedump.Build(toKVs(entries))
-	doc.Height = res.To
-	doc.AppHash = strings.ToUpper(fmt.Sprintf("%x", res.AppHash))
-	doc.Source = fmt.Sprintf("replay of the block store to height %d, app hashes checked", height)
-	return doc, nil
+	doc, err := audit.ExportReplayed(ctx, src, replay.Options{To: height, WorkDir: workdir, Progress: env.Stderr})
+	return doc, oneLine(err)
 }

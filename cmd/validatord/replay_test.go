@@ -1,13 +1,11 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
-	"github.com/scoringsubnet/validatord/internal/replay"
+	"github.com/scoringsubnet/validatord/internal/audit"
 )
 
 // TestReplayAndExportOfARealNode runs a real node, stops it, then replays and exports it.
@@ -32,7 +30,7 @@ func TestReplayAndExportOfARealNode(t *testing.T) {
 		t.Fatalf("node exited %d", code)
 	}
 
-	var sum replaySummary
+	var sum audit.Summary
 	mustJSON(t, cli(t, "replay", "--home", home), &sum)
 	if sum.FromHeight != 1 || sum.ToHeight < 12 || sum.HeightsChecked != sum.ToHeight || sum.TxsReexecuted != 1 {
 		t.Fatalf("summary %+v: want heights 1..>=12 all checked and 1 tx", sum)
@@ -41,7 +39,7 @@ func TestReplayAndExportOfARealNode(t *testing.T) {
 		t.Fatalf("summary %+v: want the last height checked against the state store, a digest and an epoch", sum)
 	}
 
-	var early replaySummary
+	var early audit.Summary
 	mustJSON(t, cli(t, "replay", "--home", home, "--to", "5"), &early)
 	if early.ToHeight != 5 || early.HeightsChecked != 5 || early.LastCheckedBy != "header of block 6" {
 		t.Fatalf("replay --to 5: %+v", early)
@@ -114,30 +112,5 @@ func TestReplayAndExportFlags(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("%v: code %d, stderr %q; want 1 and one line with %q", tc.args, code, errOut, tc.want)
 		}
-	}
-}
-
-func TestMismatchReport(t *testing.T) {
-	miner := binary.BigEndian.AppendUint64([]byte{0x05}, 3)
-	chainID := []byte{0x02}
-	mm := &replay.MismatchError{
-		Height: 7, Expected: []byte{0xab}, Computed: []byte{0xcd}, ExpectedFrom: "header of block 8",
-		Changes: []replay.Change{
-			{Key: chainID, Old: []byte("a"), New: []byte("b")},
-			{Key: miner, New: []byte{0xff, 0xff}}, // added, not a valid Miner: shown as hex
-			{Key: []byte{0x7f}, Old: []byte{1}},   // deleted, unknown prefix
-		},
-		DiffErr: errors.New("partial"),
-	}
-	bz, err := json.Marshal(mismatchReport(mm))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"height":7,"expected_app_hash":"AB","expected_from":"header of block 8","computed_app_hash":"CD","changes":[` +
-		`{"key":"chain_id","key_hex":"02","old":"a","new":"b"},` +
-		`{"key":"miner/3","key_hex":"050000000000000003","new":{"hex":"ffff"}},` +
-		`{"key":"0x7f","key_hex":"7f","old":{"hex":"01"}}],"diff_error":"partial"}`
-	if string(bz) != want {
-		t.Fatalf("got  %s\nwant %s", bz, want)
 	}
 }
