@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/receipt"
@@ -93,32 +94,11 @@ func VerifyLine(n int, line []byte, chain *genesis.AppState) (*ReceiptLine, erro
 		Checked: res.Checked, Mismatches: res.Mismatches, Unchecked: res.Unchecked}, nil
 }
 
-// receiptField is one {name, value} of a receipt; a missing value is "" (the
-// app's JSON omits empty strings, e.g. an empty category).
-type receiptField struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
-
-// receiptDoc is a receipt as the submission query answers it.
-type receiptDoc struct {
-	Height        int64          `json:"height"`
-	Track         string         `json:"track"`
-	Status        string         `json:"status"`
-	ReportedPower int64          `json:"reported_power"`
-	TotalPower    int64          `json:"total_power"`
-	Inputs        []receiptField `json:"inputs"`
-	Params        []receiptField `json:"params"`
-	Values        []receiptField `json:"values"`
-	Score         string         `json:"score"`
-	Note          string         `json:"note"`
-}
-
 // decodeReceipt reads a receipt object strictly: an unknown member is an error.
 func decodeReceipt(raw []byte) (*subnetv1.Receipt, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	var doc receiptDoc
+	var doc wire.ReceiptView
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("receipt: %v", err)
 	}
@@ -130,7 +110,7 @@ func decodeReceipt(raw []byte) (*subnetv1.Receipt, error) {
 		Values: protoFields(doc.Values), Score: doc.Score, Note: doc.Note}, nil
 }
 
-func protoFields(fs []receiptField) []*subnetv1.Field {
+func protoFields(fs []wire.FieldView) []*subnetv1.Field {
 	if fs == nil {
 		return nil
 	}
