@@ -57,6 +57,7 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	store.State{O: ov}.Save(store.KeyCounters, &subnetv1.Counters{})
 	a.chain, a.genesis = chain, ov
 	a.initialHeight = max(req.InitialHeight, 1)
+	a.time = req.Time.Unix() // CheckTx's block time until the first block commits
 	a.genesisLanes = store.ApplyOverlay(a.lanes, ov, snap)
 	a.pending, a.proposals = nil, nil
 	a.resetCheck()
@@ -72,7 +73,7 @@ func (a *App) CheckTx(_ context.Context, req *abcitypes.RequestCheckTx) (*abcity
 	if a.chain == nil {
 		return &abcitypes.ResponseCheckTx{Code: wire.CodeInternal, Log: errNotInitialised.Error(), Codespace: wire.Codespace}, nil
 	}
-	blk := &track.Block{Height: a.nextHeight(), Mempool: true}
+	blk := &track.Block{Height: a.nextHeight(), Time: a.time, Mempool: true}
 	r := a.deliverTx(a.check, req.Tx, blk, budget.NewMeter(a.limits, a.check))
 	return &abcitypes.ResponseCheckTx{Code: r.Code, Log: r.Log, Codespace: r.Codespace}, nil
 }

@@ -40,6 +40,7 @@ type App struct {
 
 	// Committed state.
 	height  int64
+	time    int64 // the committed block's time (unix seconds)
 	appHash []byte
 	lanes   store.Lanes
 	snap    *badger.Txn
@@ -99,7 +100,7 @@ func (a *App) load() error {
 		if err != nil {
 			return err
 		}
-		a.height, a.appHash, a.lanes = meta.Height, meta.AppHash, l
+		a.height, a.time, a.appHash, a.lanes = meta.Height, meta.Time, meta.AppHash, l
 	}
 	raw, ok := st.O.Get(store.KeyGenesis)
 	if !ok {

@@ -12,6 +12,7 @@ import (
 // blockResult is one block executed into an overlay, awaiting Commit.
 type blockResult struct {
 	height    int64
+	time      int64
 	overlay   *store.Overlay
 	lanes     store.Lanes
 	appHash   []byte
@@ -30,7 +31,7 @@ func (a *App) executeBlock(height, time int64, txs [][]byte) *blockResult {
 	bo := store.NewOverlay(base)
 	blk := &track.Block{Height: height, Time: time}
 	m := budget.NewMeter(a.limits, bo)
-	res := &blockResult{height: height, overlay: bo, txResults: make([]*abcitypes.ExecTxResult, len(txs))}
+	res := &blockResult{height: height, time: time, overlay: bo, txResults: make([]*abcitypes.ExecTxResult, len(txs))}
 	for i, raw := range txs {
 		res.txResults[i] = a.deliverTx(bo, raw, blk, m)
 		if res.txResults[i].Code != wire.CodeOK {
@@ -48,10 +49,14 @@ func (a *App) env(o *store.Overlay, blk *track.Block) track.Env {
 	return track.Env{Chain: a.chain, St: store.State{O: o}, Block: blk}
 }
 
-// deliverTx validates and applies one transaction inside bo. In a block
-// (blk.Mempool unset) a transaction that would take the block's writes past
-// the meter's budget is rejected; in CheckTx one whose own writes could fit
-// no block is.
+// deliverTx validates and applies one transaction inside bo. The cheap
+// checks come first (size, decoding, envelope, role, fields, references);
+// then, in a block, the transaction's units are charged before its
+// signature is verified, so a block can make a node verify no more
+// signatures than its work budget pays for; then the signature; then
+// execution, whose writes and own work (an EVM block close) must still fit
+// the block's budgets. In CheckTx a transaction that could fit no block is
+// refused instead.
 func (a *App) deliverTx(bo *store.Overlay, raw []byte, blk *track.Block, m *budget.Meter) *abcitypes.ExecTxResult {
 	to := store.NewOverlay(bo)
 	env := a.env(to, blk)
@@ -59,16 +64,23 @@ func (a *App) deliverTx(bo *store.Overlay, raw []byte, blk *track.Block, m *budg
 	if terr != nil {
 		return txResult(terr)
 	}
-	// execute may queue arena submissions in blk; a rejection must take
-	// them back with the tx's writes.
-	queued := len(blk.ArenaBatch)
-	evs := a.execute(env, tx)
-	if blk.Mempool && !m.TxAlone(to.Size()) {
-		return txResult(wire.Reject(wire.CodeBlockFull, "the transaction alone writes more than a block may; no block can include it"))
+	if !blk.Mempool && !m.ChargeTx(budget.UnitsTx) {
+		return txResult(wire.Reject(wire.CodeBlockFull, "the block's work budget is spent; send the transaction again"))
 	}
-	if !blk.Mempool && !m.TxFits(to.Size()) {
-		blk.ArenaBatch = blk.ArenaBatch[:queued]
-		return txResult(wire.Reject(wire.CodeBlockFull, "the block's write budget is spent; send the transaction again"))
+	hash := txHash(raw)
+	if !a.sigs.verify(hash, tx.Body.Sender, tx.Tx.Body, tx.Tx.Signature) {
+		return txResult(wire.Reject(wire.CodeBadSignature, "signature does not verify for the sender over the body"))
+	}
+	var work int64
+	env.Charge = func(u int64) { work += u }
+	evs := a.execute(env, tx)
+	if blk.Mempool {
+		if !m.TxAlone(to.Size()) {
+			return txResult(wire.Reject(wire.CodeBlockFull, "the transaction alone writes more than a block may; no block can include it"))
+		}
+		a.sigs.remember(hash)
+	} else if !m.TxFits(to.Size()) || !m.ChargeTx(work) {
+		return txResult(wire.Reject(wire.CodeBlockFull, "the block's write or work budget is spent; send the transaction again"))
 	}
 	to.MergeInto(bo)
 	return &abcitypes.ExecTxResult{Code: wire.CodeOK, Events: evs}

@@ -34,8 +34,8 @@ func TestBlockFullReportLeavesNoTrace(t *testing.T) {
 	if res.Code != wire.CodeBlockFull {
 		t.Fatalf("third report: code %d (%s), want block_full", res.Code, res.Log)
 	}
-	if len(blk.ArenaBatch) != 0 {
-		t.Fatalf("a rejected report left submissions %v in the block's arena batch", blk.ArenaBatch)
+	if (store.Due{St: store.State{O: bo}, Kind: store.DueArena}).Pending() {
+		t.Fatal("a rejected report left its submission in the arena queue")
 	}
 	evs, _ := n.app.endBlock(n.app.env(bo, blk), meter)
 	if len(evs) != 0 {

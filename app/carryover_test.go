@@ -14,7 +14,7 @@ import (
 // budget of 1 byte), reports for carried submissions are refused with
 // report_deadline, and every submission ends settled.
 func TestSettlementCarryOver(t *testing.T) {
-	n := newNodeLimits(t, "", testGenesis(4), budget.Limits{SettleWrites: 1})
+	n := newNodeLimits(t, "", testGenesis(4), budget.Limits{EndWrites: 1})
 	r := reporter(0)
 	miners := make([]*signer, 3)
 	var txs [][]byte

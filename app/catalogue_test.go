@@ -124,6 +124,8 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"truth before the last closed timestamp", r1.next(msgTruth(1, 301, "10", 1_699_999_999)), wire.CodeTruthTimeBackwards},
 		{"truth by a miner", a.next(msgTruth(1, 301, "10", 1_700_000_100)), wire.CodeNotValidator},
 		{"inconsistent default baseline", r0.next(badBaseline), wire.CodeBadBaseline},
+		{"truth too far past the last closed block", r1.next(msgTruth(1, 100+1001, "10", 1_700_000_100)), wire.CodeTruthTooFar},
+		{"truth timestamp past the block time + drift", r1.next(msgTruth(1, 301, "10", blockTime(n.height+1).Unix()+1000)), wire.CodeTruthTimeFuture},
 	}
 	h := n.height + 1
 	empty := finalizeOnly(t, n, h, nil)

@@ -27,7 +27,7 @@ func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.Resp
 		// rather than go on with a state that differs from its peers'.
 		panic(fmt.Sprintf("app: commit height %d: %v", res.height, err))
 	}
-	a.height, a.appHash, a.lanes = res.height, res.appHash, res.lanes
+	a.height, a.time, a.appHash, a.lanes = res.height, res.time, res.appHash, res.lanes
 	a.snap.Discard()
 	a.snap = a.db.NewTransaction(false)
 	a.genesis, a.pending, a.proposals = nil, nil, nil
@@ -43,5 +43,5 @@ func (a *App) persist(res *blockResult) error {
 	if a.genesis != nil {
 		overlays = []*store.Overlay{a.genesis, res.overlay}
 	}
-	return store.Persist(a.db, overlays, &subnetv1.Meta{Height: res.height, AppHash: res.appHash, Lanes: res.lanes.Encode()})
+	return store.Persist(a.db, overlays, &subnetv1.Meta{Height: res.height, Time: res.time, AppHash: res.appHash, Lanes: res.lanes.Encode()})
 }

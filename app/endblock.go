@@ -4,7 +4,6 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/gas"
-	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/tasks"
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/x/budget"
@@ -21,32 +20,28 @@ type endStep struct {
 // endBlockSteps is the end of block, in order. Every step asks the meter
 // before it spends; a new step is a new row, metered the same way.
 var endBlockSteps = []endStep{
-	// Submissions of the tasks whose report deadline is this height, up
-	// to the settlement limit; the rest is carried to the next height.
+	// Truth rounds whose deadline has come. First, so that one close always
+	// fits: genesis bounds a close to what a full block leaves.
+	{"settle_truths", func(_ *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+		return gas.SettleDueTruths(env, m)
+	}},
+	// Submissions of the tasks whose report deadline has come.
 	{"settle_tasks", func(_ *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
 		return tasks.SettleDue(env, m)
 	}},
-	// Truth rounds whose deadline is this height; a close that would pass
-	// the truth limit expires its round (the EVM block stays open).
-	{"settle_truths", func(_ *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
-		k := store.KeyDue(env.Block.Height)
-		if !env.St.Has(k) {
-			return nil, false
-		}
-		evs := gas.SettleDueTruths(env, env.St.Due(env.Block.Height).Truths, m)
-		env.St.Delete(k)
-		return evs, false
+	// Arena submissions that became final, scored against their tasks'
+	// baselines.
+	{"score_arena", func(_ *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+		return tasks.ScoreArena(env, m)
 	}},
-	// The arena submissions that became final in this block, scored
-	// together against their tasks' baselines.
-	{"score_arena", func(_ *App, env track.Env, _ *budget.Meter) ([]abcitypes.Event, bool) {
-		return tasks.ScoreArenaBatch(env), false
-	}},
-	// Every EpochBlocks-th height: the epoch's weights.
-	{"epoch", func(a *App, env track.Env, _ *budget.Meter) ([]abcitypes.Event, bool) {
+	// Every EpochBlocks-th height: the epoch's weights. Its work is bounded
+	// by genesis (max_uids × tracks), not by the meter: an epoch is never
+	// split or deferred.
+	{"epoch", func(a *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
 		if env.Block.Height%a.chain.Gen.Window.EpochBlocks != 0 {
 			return nil, false
 		}
+		m.ChargeEnd(budget.UnitsEpochMiner * int64(env.St.Counters().Miners) * int64(len(a.chain.Gen.Tracks)))
 		return a.runEpoch(env), false
 	}},
 }

@@ -17,14 +17,14 @@ func TestExtremeOverpaymentReadsBack(t *testing.T) {
 	m := newSigner("miner-a")
 	r := []*signer{reporter(0), reporter(1), reporter(2)}
 	mustOK(t, n.block(m.tx(t, msgRegister())))
-	mustOK(t, n.block(anchorTxs(t, r, 1, 99, 1_800_000_000)...))
+	mustOK(t, n.block(anchorTxs(t, r, 1, 99, blockTime(n.height+1).Unix())...))
 	closes := g.Gas.MemorySize + 3
 	for i := 0; i < closes; i++ {
 		b := uint64(100 + i)
 		mustOK(t, n.block(m.tx(t, msgGas(1, b, "1000000000000000"))))
 		var txs [][]byte
 		for _, v := range r {
-			txs = append(txs, v.tx(t, msgTruth(1, b, "0.000000000000000001", 1_800_000_001+int64(i))))
+			txs = append(txs, v.tx(t, msgTruth(1, b, "0.000000000000000001", blockTime(n.height+1).Unix()+100)))
 		}
 		mustOK(t, n.block(txs...))
 	}

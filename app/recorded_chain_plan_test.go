@@ -102,6 +102,8 @@ const (
 	codeBadBaseline         = 37
 	codeEVMChainUnanchored  = 41
 	codeValidatorKey        = 42
+	codeTruthTooFar         = 44
+	codeTruthTimeFuture     = 45
 )
 
 func concat(lists ...[][]int) [][]int {
@@ -572,9 +574,9 @@ const (
 	// gasDeadline: truths with more than 1/3 close the block when their
 	// round's deadline comes (h0+9).
 	gasDeadline
-	// gasExpire: truths with at most 1/3 expire at h0+9; the block stays
+	// gasExpire: truths with at most 1/3 are dropped at h0+9: the block stays
 	// open (a later close sweeps its predictions as unscored), and a
-	// prediction for it is refused at h0+10.
+	// minority's round refuses nobody: a prediction for it is taken at h0+10.
 	gasExpire
 )
 
@@ -605,9 +607,10 @@ func (p *planner) gasRound(c *evmChain, scenario int, h0 int64) {
 		c.close(b, ts)
 	case gasExpire:
 		b := c.take(1)
-		p.predictions(c, b, p.pick(8), h0+1, 2)
+		ms := p.pick(9)
+		p.predictions(c, b, ms[:8], h0+1, 2)
 		p.truths(c, b, ts, h0+4, p.pattern(expirePatterns))
-		p.at(h0+roundBlocks, refused(codeEVMBlockClosed, p.pick(1)[0], predict(c.id, b, milli(c.price))))
+		p.at(h0+roundBlocks, ok(ms[8], predict(c.id, b, milli(c.price))))
 	}
 }
 
@@ -727,6 +730,8 @@ func (p *planner) rejections(h0 int64) {
 		refused(codeDuplicateTruth, v0, truth(c.id, b, "30", ts)),
 		refused(codeEVMBlockClosed, v1, truth(c.id, c.closed, "30", ts)),
 		refused(codeTruthTimeBackwards, v1, truth(c.id, b, "30", c.ts-1)),
+		refused(codeTruthTooFar, v1, truth(c.id, c.closed+9, "30", ts)),
+		refused(codeTruthTimeFuture, v1, truth(c.id, b, "30", blockUnix(h0+3)+301)),
 		refused(codeCountRange, v1, truth(c.id, b, "30", 0)),
 		refused(codeUnknownEVMChain, v1, truth(7, b, "30", ts)),
 		refused(codeDuplicateSubmission, m[3], predict(c.id, b, "30")),

@@ -19,22 +19,22 @@ type sigCache struct{ seen map[[32]byte]struct{} }
 
 func newSigCache() *sigCache { return &sigCache{seen: make(map[[32]byte]struct{})} }
 
-// verify checks sig by sender over the body's sign bytes, consulting and
-// (when remember is set) filling the cache under the tx's hash.
-func (c *sigCache) verify(txHash [32]byte, sender, body, sig []byte, remember bool) bool {
+// verify checks sig by sender over the body's sign bytes, consulting the
+// cache under the tx's hash first.
+func (c *sigCache) verify(txHash [32]byte, sender, body, sig []byte) bool {
 	if _, ok := c.seen[txHash]; ok {
 		return true
 	}
-	if len(sig) != ed25519.SignatureSize || !ed25519.Verify(sender, wire.SignBytes(body), sig) {
-		return false
+	return len(sig) == ed25519.SignatureSize && ed25519.Verify(sender, wire.SignBytes(body), sig)
+}
+
+// remember records a transaction that CheckTx accepted whole (signature,
+// validity and budget), so that block execution need not verify it again.
+func (c *sigCache) remember(txHash [32]byte) {
+	if len(c.seen) >= sigCacheSize {
+		clear(c.seen)
 	}
-	if remember {
-		if len(c.seen) >= sigCacheSize {
-			clear(c.seen)
-		}
-		c.seen[txHash] = struct{}{}
-	}
-	return true
+	c.seen[txHash] = struct{}{}
 }
 
 func txHash(raw []byte) [32]byte { return sha256.Sum256(raw) }

@@ -1,15 +1,17 @@
 package app
 
 import (
+	"context"
 	"crypto/ed25519"
 	"testing"
 
+	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/budget"
 )
 
-// TestSigCache: a remembered good signature is a hit; a bad signature is
-// never remembered and always fails; without remember nothing is stored;
-// the cache starts over when full.
+// TestSigCache: verify never fills the cache; a remembered tx hash is a
+// hit; a bad signature always fails; the cache starts over when full.
 func TestSigCache(t *testing.T) {
 	s := newSigner("cache")
 	body := []byte("body")
@@ -18,24 +20,45 @@ func TestSigCache(t *testing.T) {
 	good, bad := d.Tx.Signature, make([]byte, 64)
 	c := newSigCache()
 	h := txHash([]byte("tx-1"))
-	if !c.verify(h, s.pub(), d.Tx.Body, good, false) || len(c.seen) != 0 {
-		t.Fatal("a block-path verification must not fill the cache")
+	if !c.verify(h, s.pub(), d.Tx.Body, good) || len(c.seen) != 0 {
+		t.Fatal("a verification must not fill the cache")
 	}
-	if c.verify(h, s.pub(), body, bad, true) || len(c.seen) != 0 {
-		t.Fatal("a bad signature verified or was remembered")
+	if c.verify(h, s.pub(), body, bad) {
+		t.Fatal("a bad signature verified")
 	}
-	if !c.verify(h, s.pub(), d.Tx.Body, good, true) || len(c.seen) != 1 {
-		t.Fatal("a good CheckTx verification was not remembered")
-	}
-	if !c.verify(h, nil, nil, nil, false) {
+	c.remember(h)
+	if !c.verify(h, nil, nil, nil) {
 		t.Fatal("a remembered tx hash was not a hit")
 	}
 	for i := 0; i < sigCacheSize; i++ {
 		c.seen[txHash([]byte{byte(i), byte(i >> 8), byte(i >> 16)})] = struct{}{}
 	}
-	c.verify(txHash([]byte("tx-2")), s.pub(), d.Tx.Body, good, true)
+	c.remember(txHash([]byte("tx-2")))
 	if len(c.seen) != 1 {
 		t.Fatalf("full cache holds %d entries after an insert, want 1 (started over)", len(c.seen))
+	}
+}
+
+// TestCheckTxRemembersOnlyAcceptedTxs: a tx CheckTx refuses — for its
+// signature, a field, or a budget checked after the signature — never
+// enters the signature cache; an accepted one does.
+func TestCheckTxRemembersOnlyAcceptedTxs(t *testing.T) {
+	n := newNodeLimits(t, "", testGenesis(1), budget.Limits{BlockWrites: 200, TxWrites: 200})
+	m := newSigner("miner-a")
+	big := m.next(msgRegister()) // writes more than 200 bytes: block_full after its signature verified
+	if chk, _ := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: big}); chk.Code != wire.CodeBlockFull {
+		t.Fatalf("CheckTx: code %d (%s), want block_full", chk.Code, chk.Log)
+	}
+	if len(n.app.sigs.seen) != 0 {
+		t.Fatal("a tx refused after its signature was verified entered the signature cache")
+	}
+	n2 := newNode(t, "", testGenesis(1))
+	ok := newSigner("miner-b").next(msgRegister())
+	if chk, _ := n2.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: ok}); chk.Code != wire.CodeOK {
+		t.Fatalf("CheckTx: code %d (%s)", chk.Code, chk.Log)
+	}
+	if _, hit := n2.app.sigs.seen[txHash(ok)]; !hit || len(n2.app.sigs.seen) != 1 {
+		t.Fatal("an accepted tx is not in the signature cache")
 	}
 }
 

@@ -12,8 +12,9 @@ import (
 )
 
 // validate is the one validity function of CheckTx, PrepareProposal,
-// ProcessProposal and FinalizeBlock: size, decoding, canonical form, chain
-// id, nonce, signature, then the message's role, fields, references and
+// ProcessProposal and FinalizeBlock, without the signature (deliverTx
+// verifies it after these cheap checks): size, decoding, canonical form,
+// sender, chain id, nonce, then the message's role, fields, references and
 // deadlines against env's state (checked by the track unit that owns the
 // message). It never writes.
 func (a *App) validate(env track.Env, raw []byte) (*track.Tx, *wire.TxError) {
@@ -25,15 +26,14 @@ func (a *App) validate(env track.Env, raw []byte) (*track.Tx, *wire.TxError) {
 		return nil, terr
 	}
 	tx := &track.Tx{DecodedTx: d, Validator: -1}
-	if terr := a.checkEnvelope(env, tx, raw); terr != nil {
+	if terr := a.checkEnvelope(env, tx); terr != nil {
 		return nil, terr
 	}
 	return tx, a.checkMsg(env, tx)
 }
 
-// checkEnvelope checks sender, chain id, nonce and signature (the costly
-// check last).
-func (a *App) checkEnvelope(env track.Env, tx *track.Tx, raw []byte) *wire.TxError {
+// checkEnvelope checks sender, chain id and nonce.
+func (a *App) checkEnvelope(env track.Env, tx *track.Tx) *wire.TxError {
 	b := &tx.Body
 	if len(b.Sender) != ed25519.PublicKeySize {
 		return wire.Reject(wire.CodeBadSender, fmt.Sprintf("sender has %d bytes, want %d", len(b.Sender), ed25519.PublicKeySize))
@@ -47,9 +47,6 @@ func (a *App) checkEnvelope(env track.Env, tx *track.Tx, raw []byte) *wire.TxErr
 	}
 	if b.Nonce > tx.Account.NextNonce {
 		return wire.Reject(wire.CodeNonceFuture, fmt.Sprintf("nonce = %d, next nonce is %d", b.Nonce, tx.Account.NextNonce))
-	}
-	if !a.sigs.verify(txHash(raw), b.Sender, tx.Tx.Body, tx.Tx.Signature, env.Block.Mempool) {
-		return wire.Reject(wire.CodeBadSignature, "signature does not verify for the sender over the body")
 	}
 	tx.Validator = a.chain.ValidatorIndex(b.Sender)
 	return nil

@@ -91,7 +91,7 @@ func TestEveryTrackThroughTheClient(t *testing.T) {
 	chain := n.gen.Chain.GasChains[0]
 	sendWait(t, val, client.Truth(chain, 99, "20", now-3600), wire.EventTruthReceived, "evm_block")
 	sendWait(t, miner, client.SubmitGas(chain, 100, "21.5"), wire.EventSubmissionAdded, "submission_id")
-	sendWait(t, val, client.Truth(chain, 100, "20", now+3600), wire.EventTruthReceived, "evm_block")
+	sendWait(t, val, client.Truth(chain, 100, "20", now+200), wire.EventTruthReceived, "evm_block")
 	if g, err := c.GasAgent(ctx, uid, chain); err != nil || g.Closed != 1 || len(g.Memory) != 1 || !g.Memory[0].Included {
 		t.Fatalf("gas agent = %+v, %v", g, err)
 	}
@@ -189,7 +189,7 @@ func TestErrorsAndNonces(t *testing.T) {
 	var hashes []string
 	for i := range 3 {
 		res, err := val.Send(ctx, client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: int64(i + 1), MaxBudget: "1",
-			MaxLatencySeconds: "1", SubmissionBlocks: 10, ReportBlocks: 10}))
+			MaxLatencySeconds: "1", SubmissionBlocks: 1000, ReportBlocks: 10}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,10 @@ const (
 	MaxBlocksLimit = 1_000_000
 	// MaxGasChains bounds the number of EVM chains the gas track follows.
 	MaxGasChains = 64
+	// MaxOpenTasksLimit bounds chain.max_open_tasks.
+	MaxOpenTasksLimit = 1_000_000
+	// MaxTruthDriftLimit bounds chain.max_truth_drift_seconds (one day).
+	MaxTruthDriftLimit = 86_400
 )
 
 // ChainParams are the chain's own parameters.
@@ -34,20 +38,30 @@ type ChainParams struct {
 	// predictions. With the gas track on, max_prediction_ahead × max_uids
 	// is bounded so that one close fits MaxGasCloseBytes (gasbound.go).
 	MaxPredictionAhead uint64 `json:"max_prediction_ahead"`
+	// MaxOpenTasks bounds, per validator, the tasks it posted whose
+	// settlement is not done: what one validator can make the chain hold.
+	MaxOpenTasks uint64 `json:"max_open_tasks"`
+	// MaxTruthDriftSeconds bounds a truth's EVM timestamp from above: at
+	// most the block time plus this, so that no vote can push an EVM
+	// chain's clock into the future.
+	MaxTruthDriftSeconds int64 `json:"max_truth_drift_seconds"`
 }
 
 // DefaultChainParams: 16 KiB transactions, 256 uids, tasks open for up to
 // 1000 blocks, truths reported within 20 blocks, Ethereum (1) and Base (8453),
-// predictions up to 8 EVM blocks past the last closed one.
+// predictions up to 8 EVM blocks past the last closed one, 10,000 unsettled
+// tasks per validator, EVM timestamps at most 5 minutes past the block time.
 func DefaultChainParams() ChainParams {
 	return ChainParams{
-		MaxTxBytes:          16 * 1024,
-		MaxUIDs:             256,
-		MaxSubmissionBlocks: 1000,
-		MaxReportBlocks:     1000,
-		TruthReportBlocks:   20,
-		GasChains:           []uint64{1, 8453},
-		MaxPredictionAhead:  8,
+		MaxTxBytes:           16 * 1024,
+		MaxUIDs:              256,
+		MaxSubmissionBlocks:  1000,
+		MaxReportBlocks:      1000,
+		TruthReportBlocks:    20,
+		GasChains:            []uint64{1, 8453},
+		MaxPredictionAhead:   8,
+		MaxOpenTasks:         10_000,
+		MaxTruthDriftSeconds: 300,
 	}
 }
 
@@ -74,6 +88,12 @@ func (c ChainParams) Validate() error {
 	}
 	if c.MaxPredictionAhead < 1 || c.MaxPredictionAhead > MaxPredictionAheadLimit {
 		return fieldErr("chain.max_prediction_ahead", c.MaxPredictionAhead, fmt.Sprintf("must be in [1, %d]", MaxPredictionAheadLimit))
+	}
+	if c.MaxOpenTasks < 1 || c.MaxOpenTasks > MaxOpenTasksLimit {
+		return fieldErr("chain.max_open_tasks", c.MaxOpenTasks, fmt.Sprintf("must be in [1, %d]", MaxOpenTasksLimit))
+	}
+	if c.MaxTruthDriftSeconds < 0 || c.MaxTruthDriftSeconds > MaxTruthDriftLimit {
+		return fieldErr("chain.max_truth_drift_seconds", c.MaxTruthDriftSeconds, fmt.Sprintf("must be in [0, %d]", MaxTruthDriftLimit))
 	}
 	return validateGasChains(c.GasChains)
 }

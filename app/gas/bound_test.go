@@ -99,9 +99,9 @@ func TestGasCloseWithinGenesisBound(t *testing.T) {
 		})
 	}
 	// The genesis limit is what the chain's limits leave a close: half the
-	// block budget, and the end of block's room between settlements and truths.
+	// block budget, and the end of block adds to a full block.
 	lim := budget.DefaultLimits()
-	if genesis.MaxGasCloseBytes*2 != int64(lim.BlockWrites) || genesis.MaxGasCloseBytes != int64(lim.TruthWrites-lim.SettleWrites) {
+	if genesis.MaxGasCloseBytes*2 != int64(lim.BlockWrites) || genesis.MaxGasCloseBytes != int64(lim.EndWrites-lim.BlockWrites) {
 		t.Fatalf("genesis.MaxGasCloseBytes = %d no longer matches the chain's limits", genesis.MaxGasCloseBytes)
 	}
 }

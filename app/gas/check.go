@@ -5,6 +5,7 @@ import (
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 
+	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
@@ -49,8 +50,14 @@ func checkPrediction(env track.Env, g *subnetv1.GasPredict, uid uint32) *wire.Tx
 }
 
 // checkTruth: a validator, gas track on, known EVM chain, a block not yet
-// closed whose round is not expired, one truth per validator, a positive
-// price and a timestamp not before the last closed block's.
+// closed and, once the chain has a closed block, at most
+// max_prediction_ahead past it; a round still pending, one truth per
+// validator; a positive price; a timestamp not before the last closed
+// block's and not past the block time + max_truth_drift_seconds; and fewer
+// than max_prediction_ahead pending rounds of the chain holding the
+// validator's vote. So one validator can open only a bounded number of
+// rounds, each of which, below 1/3 of the power, is dropped at its deadline
+// and refuses nobody.
 func checkTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) *wire.TxError {
 	st := env.St
 	if terr := env.RequireValidator(tx, "truth"); terr != nil {
@@ -65,6 +72,10 @@ func checkTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) *wire.TxError
 	gc := st.GasChain(m.EvmChainId)
 	if gc.HasClosed && m.EvmBlock <= gc.LastClosedBlock {
 		return wire.Reject(wire.CodeEVMBlockClosed, fmt.Sprintf("evm_block = %d: chain %d is closed up to block %d", m.EvmBlock, m.EvmChainId, gc.LastClosedBlock))
+	}
+	ahead := env.Chain.Gen.Chain.MaxPredictionAhead
+	if gc.HasClosed && m.EvmBlock-gc.LastClosedBlock > ahead {
+		return wire.Reject(wire.CodeTruthTooFar, fmt.Sprintf("evm_block = %d: more than %d blocks past the last closed block %d", m.EvmBlock, ahead, gc.LastClosedBlock))
 	}
 	if r, ok := st.Truth(m.EvmChainId, m.EvmBlock); ok {
 		if r.Status != track.StatusPending {
@@ -84,6 +95,14 @@ func checkTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) *wire.TxError
 	}
 	if gc.HasClosed && m.Timestamp < gc.LastTimestamp {
 		return wire.Reject(wire.CodeTruthTimeBackwards, fmt.Sprintf("timestamp = %d: before the last closed block's %d", m.Timestamp, gc.LastTimestamp))
+	}
+	if limit := env.Block.Time + env.Chain.Gen.Chain.MaxTruthDriftSeconds; m.Timestamp > limit {
+		return wire.Reject(wire.CodeTruthTimeFuture, fmt.Sprintf("timestamp = %d: later than the block time %d + max_truth_drift_seconds %d",
+			m.Timestamp, env.Block.Time, env.Chain.Gen.Chain.MaxTruthDriftSeconds))
+	}
+	if open := st.U64(store.KeyOpenRounds(tx.Validator, m.EvmChainId)); open >= ahead {
+		return wire.Reject(wire.CodeTooManyOpenRounds, fmt.Sprintf("validator %q votes in %d pending rounds of chain %d; max_prediction_ahead is %d",
+			env.Chain.ValidatorName(tx.Validator), open, m.EvmChainId, ahead))
 	}
 	return nil
 }

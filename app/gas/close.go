@@ -9,6 +9,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/budget"
 	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
@@ -25,6 +26,7 @@ func closeGasBlock(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound,
 	evs := []abcitypes.Event{wire.Event(wire.EventGasWindowClosed, "evm_chain_id", track.U64s(r.EvmChainId), "evm_block", track.U64s(r.EvmBlock),
 		"min_price", r.MinPrice, "timestamp", track.I64s(r.Timestamp), "counting_predictions", track.U64s(uint64(len(counting))))}
 	miners := st.Counters().Miners
+	env.ChargeWork(budget.UnitsAgent * int64(miners))
 	for n := uint32(0); n < miners; n++ {
 		uid := env.Chain.UIDAt(n)
 		evs = append(evs, closeAgent(env, r, uid, counting[uid], minPrice)...)

@@ -40,38 +40,44 @@ func Execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 	panic("gas: Execute called on a message of another unit")
 }
 
-// SettleDueTruths settles, at their deadline, the truth rounds of the due
-// list that are still pending, each in a child overlay: when its close
-// would take the block past the meter's truth limit the round expires
-// instead and its EVM block stays open, so the block always fits one badger
-// transaction.
-func SettleDueTruths(env track.Env, refs []*subnetv1.TruthRef, m *budget.Meter) []abcitypes.Event {
-	var evs []abcitypes.Event
-	for _, ref := range refs {
-		evs = append(evs, settleTruthAtDeadline(env, ref, m)...)
+// SettleDueTruths settles the truth rounds whose deadline has come (the
+// DueTruths schedule), each in a child overlay: a close after the first
+// that would take the block past the end-of-block limit waits, with the
+// rest, for the next block (carried). The first always fits: this step runs
+// first in the end of block, and genesis bounds one close to what a full
+// block leaves (genesis.MaxGasCloseBytes).
+func SettleDueTruths(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
+	due := store.Due{St: env.St, Kind: store.DueTruths}
+	done := 0
+	look := func() bool {
+		if !m.EndOpen(done) {
+			carried = true
+			return false
+		}
+		m.ChargeEnd(budget.UnitsLookup)
+		return true
 	}
-	return evs
-}
-
-func settleTruthAtDeadline(env track.Env, ref *subnetv1.TruthRef, m *budget.Meter) []abcitypes.Event {
-	st := env.St
-	k := store.KeyTruth(ref.EvmChainId, ref.EvmBlock)
-	child := env
-	child.St = store.State{O: store.NewOverlay(st.O)}
-	r, _ := child.St.Truth(ref.EvmChainId, ref.EvmBlock)
-	if r.Status != track.StatusPending {
-		return nil
+	for {
+		it, ok := due.Next(env.Block.Height, look)
+		if !ok {
+			return evs, carried
+		}
+		child := env
+		child.St = store.State{O: store.NewOverlay(env.St.O)}
+		child.Charge = m.ChargeEnd
+		r, ok := child.St.Truth(it.IDs[0], it.IDs[1])
+		var e []abcitypes.Event
+		if ok && r.Status == track.StatusPending {
+			e = settleTruth(child, r, true)
+		}
+		if done > 0 && !m.EndFits(child.St.O.Size()) {
+			return evs, true
+		}
+		child.St.O.MergeInto(env.St.O)
+		due.Done(it)
+		evs = append(evs, e...)
+		done++
 	}
-	evs := settleTruth(child, r, true)
-	child.St.Save(k, r)
-	if m.TruthFits(child.St.O.Size()) {
-		child.St.O.MergeInto(st.O)
-		return evs
-	}
-	r, _ = st.Truth(ref.EvmChainId, ref.EvmBlock)
-	r.Status, r.ClosedHeight = track.StatusExpired, env.Block.Height
-	st.Save(k, r)
-	return nil
 }
 
 // Track is the gas track: a miner's aggregate is the mean of its latest

@@ -17,29 +17,30 @@ func execTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) []abcitypes.Ev
 	if !ok {
 		r = &subnetv1.TruthRound{EvmChainId: m.EvmChainId, EvmBlock: m.EvmBlock, OpenedHeight: env.Block.Height,
 			Deadline: env.Block.Height + env.Chain.Gen.Chain.TruthReportBlocks, Status: track.StatusPending}
-		due := st.Due(r.Deadline)
-		due.Truths = append(due.Truths, &subnetv1.TruthRef{EvmChainId: m.EvmChainId, EvmBlock: m.EvmBlock})
-		st.Save(store.KeyDue(r.Deadline), due)
+		store.Due{St: st, Kind: store.DueTruths}.Add(r.Deadline, m.EvmChainId, m.EvmBlock)
 	}
 	truth := *m
 	truth.MinPrice = track.FmtDec(track.Dec(m.MinPrice))
 	r.Votes = append(r.Votes, &subnetv1.Vote{Validator: uint32(tx.Validator), Height: env.Block.Height, Truth: &truth})
+	open := store.KeyOpenRounds(tx.Validator, m.EvmChainId)
+	st.SetU64(open, st.U64(open)+1)
 	evs := []abcitypes.Event{wire.Event(wire.EventTruthReceived, "evm_chain_id", track.U64s(m.EvmChainId), "evm_block", track.U64s(m.EvmBlock),
 		"validator", env.Chain.ValidatorName(tx.Validator))}
-	evs = append(evs, settleTruth(env, r, false)...)
-	st.Save(store.KeyTruth(m.EvmChainId, m.EvmBlock), r)
-	return evs
+	return append(evs, settleTruth(env, r, false)...)
 }
 
 // settleTruth aggregates a pending truth round (weighted median of price and
-// of timestamp) and, once final, closes that EVM block for every gas agent.
-// The caller saves r.
+// of timestamp) and stores the outcome: still pending; final, closing that
+// EVM block for every gas agent; expired, when the chain closed past the
+// block first; or, at the deadline with at most 1/3 of the power reported,
+// dropped — the round goes and the EVM block stays open, so the votes of a
+// minority never refuse a later honest truth or prediction for it.
 func settleTruth(env track.Env, r *subnetv1.TruthRound, atDeadline bool) []abcitypes.Event {
 	st := env.St
+	k := store.KeyTruth(r.EvmChainId, r.EvmBlock)
 	gc := st.GasChain(r.EvmChainId)
 	if gc.HasClosed && r.EvmBlock <= gc.LastClosedBlock {
-		r.Status, r.ClosedHeight = track.StatusExpired, env.Block.Height
-		return nil
+		return endRound(env, r, track.StatusExpired, nil)
 	}
 	wv := make([]quorum.Vote, len(r.Votes))
 	for i, v := range r.Votes {
@@ -53,19 +54,40 @@ func settleTruth(env track.Env, r *subnetv1.TruthRound, atDeadline bool) []abcit
 	r.ReportedPower = out.ReportedPower
 	switch out.Status {
 	case quorum.StatusPending:
+		st.Save(k, r)
 		return nil
 	case quorum.StatusExpired:
-		r.Status, r.ClosedHeight = track.StatusExpired, env.Block.Height
+		endRound(env, r, "", nil)
+		st.Delete(k)
 		return nil
 	}
 	ts := out.Values[1].IntPart()
 	if gc.HasClosed && ts < gc.LastTimestamp {
 		// votes cast before a later block closed the chain can aggregate to
 		// a time before that close; agents' times must never go backwards
-		r.Status, r.ClosedHeight = track.StatusExpired, env.Block.Height
+		return endRound(env, r, track.StatusExpired, nil)
+	}
+	r.MinPrice, r.Timestamp = track.FmtDec(out.Values[0]), ts
+	return endRound(env, r, track.StatusFinal, func() []abcitypes.Event { return closeGasBlock(env, gc, r, out.Values[0]) })
+}
+
+// endRound takes r out of pending: every voter's open-round count goes
+// down, and with a status r is stored as ended at this height (after close,
+// when given, ran).
+func endRound(env track.Env, r *subnetv1.TruthRound, status string, close func() []abcitypes.Event) []abcitypes.Event {
+	st := env.St
+	for _, v := range r.Votes {
+		open := store.KeyOpenRounds(int(v.Validator), r.EvmChainId)
+		st.SetU64(open, st.U64(open)-1)
+	}
+	if status == "" {
 		return nil
 	}
-	r.Status, r.ClosedHeight = track.StatusFinal, env.Block.Height
-	r.MinPrice, r.Timestamp = track.FmtDec(out.Values[0]), ts
-	return closeGasBlock(env, gc, r, out.Values[0])
+	r.Status, r.ClosedHeight = status, env.Block.Height
+	var evs []abcitypes.Event
+	if close != nil {
+		evs = close()
+	}
+	st.Save(store.KeyTruth(r.EvmChainId, r.EvmBlock), r)
+	return evs
 }

@@ -21,7 +21,7 @@ const (
 	// 0x07 was never written by any version; it stays unassigned.
 	PrefixTaskMiner     byte = 0x08 // task id, uid → submission id (one submission per miner per task)
 	PrefixSubmission    byte = 0x09 // Submission by id
-	PrefixDue           byte = 0x0a // DueList by height
+	PrefixDue           byte = 0x0a // retired: the DueList by height of the first version; never written now
 	PrefixWindow        byte = 0x0b // Window by track byte, uid
 	PrefixBaseline      byte = 0x0c // Baseline by task id
 	PrefixGasChain      byte = 0x0d // GasChain by EVM chain id
@@ -29,6 +29,12 @@ const (
 	PrefixPredictionSet byte = 0x0f // PredictionSet by EVM chain id, block
 	PrefixTruth         byte = 0x10 // TruthRound by EVM chain id, block
 	PrefixEpoch         byte = 0x11 // Epoch by number
+	PrefixDueBucket     byte = 0x12 // due kind, height → head, tail, resume index (u64s)
+	PrefixDueEntry      byte = 0x13 // due kind, height, seq → the entry's ids (u64s)
+	PrefixDueCursor     byte = 0x14 // due kind → lowest height with undone entries, buckets pending (u64s)
+	PrefixTaskSub       byte = 0x15 // task id, index → submission id (a task's submissions in arrival order)
+	PrefixOpenTasks     byte = 0x16 // validator index → tasks it posted whose settlement is not done (u64)
+	PrefixOpenRounds    byte = 0x17 // validator index, EVM chain id → pending truth rounds it voted in (u64)
 )
 
 // ValueKind says how a prefix's values are encoded.
@@ -40,6 +46,7 @@ const (
 	KindJSON                   // raw JSON bytes
 	KindText                   // UTF-8 text
 	KindU64                    // one big-endian uint64
+	KindU64s                   // big-endian uint64s
 )
 
 // Prefix describes one key prefix of the state.
@@ -67,7 +74,6 @@ var Layout = []Prefix{
 	{Byte: PrefixTask, Name: "task", Kind: KindProto, New: func() proto.Message { return &subnetv1.Task{} }},
 	{Byte: PrefixTaskMiner, Name: "task_miner", Kind: KindU64},
 	{Byte: PrefixSubmission, Name: "submission", Score: true, Kind: KindProto, New: func() proto.Message { return &subnetv1.Submission{} }},
-	{Byte: PrefixDue, Name: "due", Kind: KindProto, New: func() proto.Message { return &subnetv1.DueList{} }},
 	{Byte: PrefixWindow, Name: "window", Score: true, Kind: KindProto, New: func() proto.Message { return &subnetv1.Window{} }},
 	{Byte: PrefixBaseline, Name: "baseline", Kind: KindProto, New: func() proto.Message { return &subnetv1.Baseline{} }},
 	{Byte: PrefixGasChain, Name: "gas_chain", Kind: KindProto, New: func() proto.Message { return &subnetv1.GasChain{} }},
@@ -75,6 +81,12 @@ var Layout = []Prefix{
 	{Byte: PrefixPredictionSet, Name: "prediction_set", Kind: KindProto, New: func() proto.Message { return &subnetv1.PredictionSet{} }},
 	{Byte: PrefixTruth, Name: "truth", Kind: KindProto, New: func() proto.Message { return &subnetv1.TruthRound{} }},
 	{Byte: PrefixEpoch, Name: "epoch", Score: true, Kind: KindProto, New: func() proto.Message { return &subnetv1.Epoch{} }},
+	{Byte: PrefixDueBucket, Name: "due_bucket", Kind: KindU64s},
+	{Byte: PrefixDueEntry, Name: "due_entry", Kind: KindU64s},
+	{Byte: PrefixDueCursor, Name: "due_cursor", Kind: KindU64s},
+	{Byte: PrefixTaskSub, Name: "task_sub", Kind: KindU64},
+	{Byte: PrefixOpenTasks, Name: "open_tasks", Kind: KindU64},
+	{Byte: PrefixOpenRounds, Name: "open_rounds", Kind: KindU64},
 }
 
 // PrefixOf returns the layout entry of key's first byte; ok is false for an
@@ -129,8 +141,16 @@ func KeyTaskMiner(task uint64, uid uint32) []byte { return key(PrefixTaskMiner, 
 // KeySubmission is a submission by id.
 func KeySubmission(id uint64) []byte { return key(PrefixSubmission, id) }
 
-// KeyDue is the due list of a height.
-func KeyDue(height int64) []byte { return key(PrefixDue, uint64(height)) }
+// KeyTaskSub is the index-th submission of a task (in arrival order).
+func KeyTaskSub(task, index uint64) []byte { return key(PrefixTaskSub, task, index) }
+
+// KeyOpenTasks counts a validator's tasks whose settlement is not done.
+func KeyOpenTasks(validator int) []byte { return key(PrefixOpenTasks, uint64(validator)) }
+
+// KeyOpenRounds counts the pending truth rounds of an EVM chain a validator voted in.
+func KeyOpenRounds(validator int, chain uint64) []byte {
+	return key(PrefixOpenRounds, uint64(validator), chain)
+}
 
 // KeyWindow is a miner's window of a track (WindowWorkflow, WindowArena).
 func KeyWindow(track byte, uid uint32) []byte { return key(PrefixWindow, uint64(track), uint64(uid)) }

@@ -81,12 +81,6 @@ func (s State) Predictions(chain, block uint64) *subnetv1.PredictionSet {
 	return p
 }
 
-func (s State) Due(height int64) *subnetv1.DueList {
-	d := &subnetv1.DueList{}
-	s.Load(KeyDue(height), d)
-	return d
-}
-
 // TaskMiner returns the submission id of a miner's submission to a task.
 func (s State) TaskMiner(task uint64, uid uint32) (uint64, bool) {
 	bz, ok := s.O.Get(KeyTaskMiner(task, uid))

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"slices"
 	"sort"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -9,21 +10,55 @@ import (
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/budget"
 	"github.com/scoringsubnet/validatord/x/quorum"
 	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
-// ScoreArenaBatch scores the arena submissions that became final in this
-// block, task by task (ascending task id, then submission id), each against
-// its task's baseline as it stood before the block; then each task's
-// baseline takes the block's scored submissions at once.
-func ScoreArenaBatch(env track.Env) []abcitypes.Event {
-	batch := env.Block.ArenaBatch
-	subs := make([]*subnetv1.Submission, 0, len(batch))
-	for _, id := range batch {
-		sub, _ := env.St.Submission(id)
+// ScoreArena scores the arena submissions that became final (the DueArena
+// schedule), as many as the meter allows, task by task (ascending task id,
+// then submission id), each against its task's baseline as it stood before
+// this block's scoring; then each task's baseline takes the scored
+// submissions at once. Before taking a submission it reserves the bytes its
+// scoring can write (its record with a receipt, the miner's window, the
+// task's baseline); what does not fit waits, in order, for the next block
+// (carried is true).
+func ScoreArena(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
+	st, h := env.St, env.Block.Height
+	due := store.Due{St: st, Kind: store.DueArena}
+	var subs []*subnetv1.Submission
+	var tasks []uint64 // tasks already reserved for, ascending as first seen
+	reserved := 0
+	look := func() bool {
+		if !m.EndOpen(len(subs)) {
+			carried = true
+			return false
+		}
+		m.ChargeEnd(budget.UnitsLookup)
+		return true
+	}
+	for {
+		it, ok := due.Next(h, look)
+		if !ok {
+			break
+		}
+		sub, _ := st.Submission(it.IDs[0])
+		need := arenaItemBytes(st, sub)
+		if !slices.Contains(tasks, sub.TaskId) {
+			need += storedBytes(st, store.KeyBaseline(sub.TaskId))
+		}
+		if len(subs) > 0 && !m.EndFits(reserved+need) {
+			carried = true
+			break
+		}
+		reserved += need
+		m.ChargeEnd(budget.UnitsArena)
+		if !slices.Contains(tasks, sub.TaskId) {
+			tasks = append(tasks, sub.TaskId)
+		}
 		subs = append(subs, sub)
+		due.Done(it)
 	}
 	sort.Slice(subs, func(i, j int) bool {
 		if subs[i].TaskId != subs[j].TaskId {
@@ -31,7 +66,6 @@ func ScoreArenaBatch(env track.Env) []abcitypes.Event {
 		}
 		return subs[i].Id < subs[j].Id
 	})
-	var evs []abcitypes.Event
 	for i := 0; i < len(subs); {
 		j := i
 		for j < len(subs) && subs[j].TaskId == subs[i].TaskId {
@@ -40,8 +74,30 @@ func ScoreArenaBatch(env track.Env) []abcitypes.Event {
 		evs = append(evs, scoreArenaTask(env, subs[i:j])...)
 		i = j
 	}
-	env.Block.ArenaBatch = nil
-	return evs
+	return evs, carried
+}
+
+// Bounds of what scoring one arena submission adds to its records: the
+// receipt (the inputs, params, values and one power field per vote) and one
+// sample in the task's baseline.
+const (
+	arenaReceiptBytes   = 4096
+	receiptVoteBytes    = 64
+	baselineSampleBytes = 160
+)
+
+// arenaItemBytes bounds the writes of scoring sub: its record with a
+// receipt, the miner's arena window, and its sample in the task's baseline.
+func arenaItemBytes(st store.State, sub *subnetv1.Submission) int {
+	rec := sub.Size() + arenaReceiptBytes + receiptVoteBytes*len(sub.Votes) + store.EntryOverhead + 9
+	win := storedBytes(st, store.KeyWindow(store.WindowArena, sub.Uid)) + 64
+	return rec + win + baselineSampleBytes
+}
+
+// storedBytes is what rewriting the entry at k counts, at its present size.
+func storedBytes(st store.State, k []byte) int {
+	bz, _ := st.O.Get(k)
+	return len(k) + len(bz) + store.EntryOverhead
 }
 
 func scoreArenaTask(env track.Env, subs []*subnetv1.Submission) []abcitypes.Event {

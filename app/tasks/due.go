@@ -8,65 +8,55 @@ import (
 	"github.com/scoringsubnet/validatord/x/budget"
 )
 
-// SettleDue settles, at their report deadline (this height), every
-// still-pending submission of the tasks due now, task by task and in uid
-// order. When the meter closes settlement it carries the rest, in order, to
-// the front of the next height's due list and reports carried. Reports for
-// carried tasks are refused meanwhile (their deadline has passed).
+// SettleDue settles, at their report deadline, the still-pending
+// submissions of the tasks due by this height, task by task (in posting
+// order) and each task's own submissions in arrival order. Each settlement
+// asks the meter first; when it says stop, the task's resume index and the
+// rest of the schedule carry to the next block (carried is true). Reports
+// for a carried task are refused meanwhile (its deadline has passed).
 func SettleDue(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
-	h := env.Block.Height
-	if !env.St.Has(store.KeyDue(h)) {
-		return nil, false
-	}
-	due := env.St.Due(h)
-	settled := 0
-	for i, id := range due.Tasks {
-		from := uint64(0)
-		if i == 0 {
-			from = due.FirstFrom
+	st, h := env.St, env.Block.Height
+	due := store.Due{St: st, Kind: store.DueTasks}
+	done, stopped := 0, false
+	look := func() bool {
+		if !m.EndOpen(done) {
+			stopped = true
+			return false
 		}
-		e, stopped, next := settleTask(env, m, id, from, &settled)
-		evs = append(evs, e...)
-		if stopped {
-			carryOver(env.St, due.Tasks[i:], next, h+1)
-			return evs, true
-		}
+		m.ChargeEnd(budget.UnitsLookup)
+		return true
 	}
-	return evs, false
-}
-
-// settleTask settles a task's pending submissions from miner index from
-// on; stopped and next say where the meter closed settlement.
-func settleTask(env track.Env, m *budget.Meter, id, from uint64, settled *int) (evs []abcitypes.Event, stopped bool, next uint64) {
-	st := env.St
-	miners := uint64(st.Counters().Miners)
-	for n := from; n < miners; n++ {
-		sid, ok := st.TaskMiner(id, env.Chain.UIDAt(uint32(n)))
+	for {
+		it, ok := due.Next(h, look)
 		if !ok {
-			continue
+			return evs, stopped
 		}
-		sub, _ := st.Submission(sid)
-		if sub.Status != track.StatusPending {
-			continue
+		t, _ := st.Task(it.IDs[0])
+		for j := it.Resume; j < t.Submissions; j++ {
+			if !m.EndOpen(done) {
+				due.Resume(it, j)
+				return evs, true
+			}
+			sid := st.U64(store.KeyTaskSub(t.Id, j))
+			sub, _ := st.Submission(sid)
+			if sub.Status != track.StatusPending {
+				m.ChargeEnd(budget.UnitsLookup)
+				continue
+			}
+			done++
+			m.ChargeEnd(budget.UnitsSettle)
+			evs = append(evs, settle(env, sub, true)...)
+			st.Save(store.KeySubmission(sid), sub)
 		}
-		if !m.SettlementOpen(*settled) {
-			return evs, true, n
-		}
-		*settled++
-		evs = append(evs, settle(env, sub, true)...)
-		st.Save(store.KeySubmission(sid), sub)
+		due.Done(it)
+		closeTask(st, env.Chain, t.Poster)
 	}
-	return evs, false, miners
 }
 
-// carryOver puts tasks (the first from miner index from) in front of the
-// due list of height.
-func carryOver(st store.State, tasks []uint64, from uint64, height int64) {
-	next := st.Due(height)
-	if len(next.Tasks) > 0 && next.FirstFrom != 0 {
-		panic("tasks: a due list with a resume index is never carried onto")
+// closeTask ends a task's claim on its poster's open tasks.
+func closeTask(st store.State, c *track.Chain, poster []byte) {
+	if v := c.ValidatorIndex(poster); v >= 0 {
+		k := store.KeyOpenTasks(v)
+		st.SetU64(k, st.U64(k)-1)
 	}
-	next.Tasks = append(append([]uint64(nil), tasks...), next.Tasks...)
-	next.FirstFrom = from
-	st.Save(store.KeyDue(height), next)
 }

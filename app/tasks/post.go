@@ -17,6 +17,10 @@ func checkPostTask(env track.Env, tx *track.Tx, m *subnetv1.MsgPostTask) *wire.T
 	if terr := env.RequireValidator(tx, "post_task"); terr != nil {
 		return terr
 	}
+	if open, limit := env.St.U64(store.KeyOpenTasks(tx.Validator)), env.Chain.Gen.Chain.MaxOpenTasks; open >= limit {
+		return wire.Reject(wire.CodeTooManyOpenTasks, fmt.Sprintf("validator %q has %d tasks not yet settled; chain.max_open_tasks is %d",
+			env.Chain.ValidatorName(tx.Validator), open, limit))
+	}
 	switch t := m.Task.(type) {
 	case *subnetv1.MsgPostTask_Workflow:
 		if t.Workflow == nil {
@@ -117,9 +121,9 @@ func execPostTask(env track.Env, tx *track.Tx, m *subnetv1.MsgPostTask) []abcity
 	t.SubmitDeadline = h + sb
 	t.ReportDeadline = t.SubmitDeadline + rb
 	st.Save(store.KeyTask(t.Id), t)
-	due := st.Due(t.ReportDeadline)
-	due.Tasks = append(due.Tasks, t.Id)
-	st.Save(store.KeyDue(t.ReportDeadline), due)
+	store.Due{St: st, Kind: store.DueTasks}.Add(t.ReportDeadline, t.Id)
+	open := store.KeyOpenTasks(tx.Validator)
+	st.SetU64(open, st.U64(open)+1)
 	return []abcitypes.Event{wire.Event(wire.EventTaskPosted, "task_id", track.U64s(t.Id), "track", Track(t),
 		"submit_deadline", track.I64s(t.SubmitDeadline), "report_deadline", track.I64s(t.ReportDeadline))}
 }

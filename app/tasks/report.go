@@ -123,7 +123,7 @@ func settle(env track.Env, sub *subnetv1.Submission, atDeadline bool) []abcitype
 	}
 	if sub.Track == genesis.TrackArena {
 		sub.Status = track.StatusFinal
-		env.Block.ArenaBatch = append(env.Block.ArenaBatch, sub.Id)
+		store.Due{St: env.St, Kind: store.DueArena}.Add(env.Block.Height, sub.Id)
 		return nil
 	}
 	return scoreWorkflow(env, sub, out)

@@ -79,6 +79,7 @@ func execSubmit(env track.Env, tx *track.Tx, m *subnetv1.MsgSubmit) []abcitypes.
 	sub.ReportDeadline = t.ReportDeadline
 	st.Save(store.KeySubmission(sub.Id), sub)
 	st.SetTaskMiner(t.Id, uid, sub.Id)
+	st.O.Set(store.KeyTaskSub(t.Id, t.Submissions), store.U64Bytes(sub.Id))
 	t.Submissions++
 	st.Save(store.KeyTask(t.Id), t)
 	return []abcitypes.Event{wire.Event(wire.EventSubmissionAdded, "submission_id", track.U64s(sub.Id), "uid", track.U64s(uint64(uid)),

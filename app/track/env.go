@@ -10,23 +10,30 @@ import (
 )
 
 // Block is the block a transaction is validated and executed in: height and
-// time (unix seconds) come from the request, never from the clock. It also
-// carries what a block's transactions leave for its end.
+// time (unix seconds) come from the request, never from the clock.
 type Block struct {
 	Height int64
 	Time   int64
 	// Mempool is set for CheckTx.
 	Mempool bool
-	// ArenaBatch lists the arena submissions that became final in this
-	// block; the end of block scores them together.
-	ArenaBatch []uint64
 }
 
-// Env is what a track unit works with: the chain, the state and the block.
+// Env is what a track unit works with: the chain, the state and the block,
+// and where to charge work whose size only execution knows (an EVM block
+// close touches every agent of the chain).
 type Env struct {
 	Chain *Chain
 	St    store.State
 	Block *Block
+	// Charge, when set, receives units of work (x/budget) as they are spent.
+	Charge func(units int64)
+}
+
+// ChargeWork passes units to env.Charge, if any.
+func (env Env) ChargeWork(units int64) {
+	if env.Charge != nil {
+		env.Charge(units)
+	}
 }
 
 // Tx is a transaction whose envelope passed validity (size, decoding,

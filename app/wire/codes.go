@@ -49,6 +49,10 @@ const (
 	CodeBlockFull           uint32 = 40
 	CodeEVMChainUnanchored  uint32 = 41
 	CodeValidatorKey        uint32 = 42
+	CodeTooManyOpenTasks    uint32 = 43
+	CodeTruthTooFar         uint32 = 44
+	CodeTruthTimeFuture     uint32 = 45
+	CodeTooManyOpenRounds   uint32 = 46
 )
 
 // CodeInfo is one row of the code table: the number, the short name used in
@@ -104,6 +108,10 @@ var Codes = []CodeInfo{
 	{CodeBlockFull, "block_full", "the tx would take the block's writes past the 8 MiB budget; send it again. CheckTx gives it to a tx that alone writes more than 8 MiB (no block could include it)"},
 	{CodeEVMChainUnanchored, "evm_chain_unanchored", "a prediction on an EVM chain with no closed block yet: validators anchor a chain by posting the truth of a block, and predictions open once that truth is final"},
 	{CodeValidatorKey, "validator_key", "RegisterMiner from a validator's report key (a validator would report on its own submissions)"},
+	{CodeTooManyOpenTasks, "too_many_open_tasks", "PostTask from a validator that already has `chain.max_open_tasks` tasks whose settlement is not done"},
+	{CodeTruthTooFar, "truth_too_far", "a truth for an EVM block more than `chain.max_prediction_ahead` past the chain's last closed block"},
+	{CodeTruthTimeFuture, "truth_time_future", "a truth whose EVM timestamp is later than the block time + `chain.max_truth_drift_seconds`"},
+	{CodeTooManyOpenRounds, "too_many_open_rounds", "a truth from a validator that already votes in `chain.max_prediction_ahead` pending rounds of that EVM chain"},
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).

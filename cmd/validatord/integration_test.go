@@ -117,7 +117,7 @@ func TestNodeEndToEnd(t *testing.T) {
 	past := strconv.FormatInt(time.Now().Unix()-3600, 10)
 	tx(wire.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", "99", "--min-price", "20", "--timestamp", past)
 	tx(wire.EventSubmissionAdded, "submission_id", "submit", "gas", "--from", "bob", "--evm-chain-id", chain, "--evm-block", "100", "--price", "21.5")
-	future := strconv.FormatInt(time.Now().Unix()+3600, 10)
+	future := strconv.FormatInt(time.Now().Unix()+200, 10)
 	tx(wire.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", "100", "--min-price", "20", "--timestamp", future)
 	var agent struct {
 		Closed uint64 `json:"closed"`

@@ -41,7 +41,7 @@ func TestKeyName(t *testing.T) {
 		{[]byte{0x05, 1, 2}, "0x050102"},        // tail not whole uint64s
 		{[]byte{0x7f, 1}, "0x7f01"},             // unknown prefix
 		{nil, "0x"},                             // empty key
-		{u64s(0x12, 1), "0x120000000000000001"}, // first prefix past the layout
+		{u64s(0x7e, 1), "0x7e0000000000000001"}, // a prefix past the layout
 	} {
 		if got := KeyName(tc.key); got != tc.want {
 			t.Errorf("KeyName(%x) = %q, want %q", tc.key, got, tc.want)

@@ -4,12 +4,15 @@ package budget
 type Sizer interface{ Size() int }
 
 // Meter measures one block's work against its Limits. Every step of block
-// execution asks it before it spends: transactions, settlements, truth
-// closes. It holds no state of its own beyond the limits and the block's
-// writes, so it can be rebuilt at any point with the same answers.
+// execution asks it before it spends: each transaction, each item of each
+// end-of-block step. Bytes are read from the block overlay; units are
+// charged by the steps. It has no clock: the same block charges the same on
+// every node.
 type Meter struct {
-	lim   Limits
-	block Sizer
+	lim     Limits
+	block   Sizer
+	txWork  int64
+	endWork int64
 }
 
 // NewMeter meters the block whose writes block counts.
@@ -21,21 +24,40 @@ func (m *Meter) Limits() Limits { return m.lim }
 // Written is the bytes the block has written so far.
 func (m *Meter) Written() int { return m.block.Size() }
 
+// TxWork and EndWork are the units charged so far.
+func (m *Meter) TxWork() int64 { return m.txWork }
+
+// EndWork is the units the end of block charged so far.
+func (m *Meter) EndWork() int64 { return m.endWork }
+
 // TxAlone reports whether a transaction that writes txBytes could be
 // included in some block at all (CheckTx).
 func (m *Meter) TxAlone(txBytes int) bool { return txBytes <= m.lim.TxWrites }
+
+// ChargeTx charges a transaction's units; false (and nothing charged) when
+// the block's transaction work is spent.
+func (m *Meter) ChargeTx(units int64) bool {
+	if m.txWork+units > m.lim.TxWork {
+		return false
+	}
+	m.txWork += units
+	return true
+}
 
 // TxFits reports whether a transaction that writes txBytes still fits the
 // block's transaction budget.
 func (m *Meter) TxFits(txBytes int) bool { return m.Written()+txBytes <= m.lim.BlockWrites }
 
-// SettlementOpen reports whether the end of block may settle one more due
-// submission, settled being how many it settled in this block: always the
-// first, then while the block has written at most SettleWrites.
-func (m *Meter) SettlementOpen(settled int) bool {
-	return settled == 0 || m.Written() <= m.lim.SettleWrites
+// EndOpen reports whether an end-of-block step may start one more item:
+// always its first (done == 0), then while the block is within EndWrites
+// and EndWork.
+func (m *Meter) EndOpen(done int) bool {
+	return done == 0 || (m.Written() <= m.lim.EndWrites && m.endWork <= m.lim.EndWork)
 }
 
-// TruthFits reports whether a deadline truth close writing closeBytes
-// leaves the block within TruthWrites.
-func (m *Meter) TruthFits(closeBytes int) bool { return m.Written()+closeBytes <= m.lim.TruthWrites }
+// ChargeEnd charges end-of-block units (always: the step asked EndOpen first).
+func (m *Meter) ChargeEnd(units int64) { m.endWork += units }
+
+// EndFits reports whether an item that writes itemBytes keeps the block
+// within EndWrites.
+func (m *Meter) EndFits(itemBytes int) bool { return m.Written()+itemBytes <= m.lim.EndWrites }

@@ -1,0 +1,30 @@
+package budget
+
+// Units of work, 1 unit ≈ 1 µs of one core of the reference machine (2
+// cores, docs/performance.md), rounded up from the benchmarks named beside
+// each. They are consensus rules: every node charges the same, whatever its
+// own speed or caches.
+const (
+	// UnitsTx: one transaction — decoding, state reads, its ed25519
+	// verification (charged even when a node's cache already verified it,
+	// so that every node counts alike), execution and its share of the app
+	// hash (BenchmarkFinalizeBlockSubmissions/cold: ~155 µs).
+	UnitsTx int64 = 160
+	// UnitsSettle: one submission settled — a weighted median over its
+	// votes, the workflow formula or an arena queue entry, its receipt
+	// (BenchmarkAggregate100x7 8.5 µs, BenchmarkScoreWorkflow 2 µs, plus
+	// decoding and encoding the record).
+	UnitsSettle int64 = 60
+	// UnitsArena: one arena submission scored against its task's baseline,
+	// with its receipt, window and baseline update (BenchmarkScoreArena
+	// 12 µs, BenchmarkBaselineAdd 24 µs, plus records).
+	UnitsArena int64 = 120
+	// UnitsAgent: one gas agent's window closed by an EVM block close
+	// (BenchmarkGasClose 25 µs, plus the agent record).
+	UnitsAgent int64 = 60
+	// UnitsEpochMiner: one miner's aggregate on one track in an epoch.
+	UnitsEpochMiner int64 = 30
+	// UnitsLookup: one state read that finds nothing to do (an empty due
+	// bucket, a uid without an agent).
+	UnitsLookup int64 = 2
+)
