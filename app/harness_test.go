@@ -74,6 +74,8 @@ type node struct {
 	hashes [][]byte // app hash after each committed height (index = height)
 	// receipts counts the scored receipts verified after each block.
 	receipts int
+	// stats are the decided blocks' results (writes, work, carried steps).
+	stats []blockResult
 }
 
 func newNode(t testing.TB, dir string, g genesis.AppState) *node {
@@ -147,6 +149,11 @@ func (n *node) decide(height int64, at time.Time, txs [][]byte, hash []byte) (*a
 	resp, err := n.app.FinalizeBlock(ctx, &abcitypes.RequestFinalizeBlock{Height: height, Time: at, Txs: txs, Hash: hash})
 	if err != nil {
 		return nil, fmt.Errorf("FinalizeBlock: %w", err)
+	}
+	res := n.app.pending
+	n.stats = append(n.stats, *res)
+	if res.starved || res.written > n.app.limits.CommitWrites {
+		return nil, fmt.Errorf("height %d: the block wrote %d bytes (limit %d), starved %v: a bound is broken", height, res.written, n.app.limits.CommitWrites, res.starved)
 	}
 	var valid [][]byte
 	for i, r := range resp.TxResults {

@@ -62,6 +62,7 @@ func SettleDueTruths(env track.Env, m *budget.Meter) (evs []abcitypes.Event, car
 		if !ok {
 			return evs, carried
 		}
+		m.ChargeEnd(budget.UnitsDueItem)
 		child := env
 		child.St = store.State{O: store.NewOverlay(env.St.O)}
 		child.Charge = m.ChargeEnd

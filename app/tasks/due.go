@@ -10,8 +10,8 @@ import (
 
 // SettleDue settles, at their report deadline, the still-pending
 // submissions of the tasks due by this height, task by task (in posting
-// order) and each task's own submissions in arrival order. Each settlement
-// asks the meter first; when it says stop, the task's resume index and the
+// order) and each task's own submissions in arrival order. Each task and
+// each settlement asks the meter first; when it says stop, the task's resume index and the
 // rest of the schedule carry to the next block (carried is true). Reports
 // for a carried task are refused meanwhile (its deadline has passed).
 func SettleDue(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
@@ -31,9 +31,16 @@ func SettleDue(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried b
 		if !ok {
 			return evs, stopped
 		}
+		if !m.EndOpen(done) {
+			return evs, true
+		}
+		done++
+		m.ChargeEnd(budget.UnitsDueItem)
 		t, _ := st.Task(it.IDs[0])
 		for j := it.Resume; j < t.Submissions; j++ {
-			if !m.EndOpen(done) {
+			// the item's first submission always goes: every block that
+			// takes an item makes progress on it
+			if j > it.Resume && !m.EndOpen(done) {
 				due.Resume(it, j)
 				return evs, true
 			}

@@ -27,13 +27,19 @@ type Limits struct {
 	TxWork int64
 	// EndWork bounds the units of work of the end of block, like EndWrites.
 	EndWork int64
+	// CommitWrites is the last line: what one block may write at all, one
+	// badger transaction (MaxTxnBytes). A block whose end would pass it runs
+	// its end of block starved (Meter.Starve); the limits above keep every
+	// reachable block far below it, and tests check that it never runs.
+	CommitWrites int
 }
 
 // DefaultLimits are the chain's limits: 8 MiB and 600,000 units of
 // transactions, then an end of block up to 12 MiB and 400,000 units, all
 // inside badger's 19.2 MiB transaction and about 1 s of one core.
 func DefaultLimits() Limits {
-	return Limits{BlockWrites: 8 << 20, EndWrites: 12 << 20, TxWrites: 8 << 20, TxWork: 600_000, EndWork: 400_000}
+	return Limits{BlockWrites: 8 << 20, EndWrites: 12 << 20, TxWrites: 8 << 20, TxWork: 600_000, EndWork: 400_000,
+		CommitWrites: MaxTxnBytes}
 }
 
 // OrDefault replaces every zero field by its default.
@@ -53,6 +59,9 @@ func (l Limits) OrDefault() Limits {
 	}
 	if l.EndWork == 0 {
 		l.EndWork = d.EndWork
+	}
+	if l.CommitWrites == 0 {
+		l.CommitWrites = d.CommitWrites
 	}
 	return l
 }
@@ -85,7 +94,7 @@ func (l Limits) Validate() error {
 		name string
 		v    int64
 	}{{"block_writes", int64(l.BlockWrites)}, {"end_writes", int64(l.EndWrites)}, {"tx_writes", int64(l.TxWrites)},
-		{"tx_work", l.TxWork}, {"end_work", l.EndWork}} {
+		{"tx_work", l.TxWork}, {"end_work", l.EndWork}, {"commit_writes", int64(l.CommitWrites)}} {
 		if f.v <= 0 {
 			return &LimitError{f.name, f.v, "must be positive"}
 		}
@@ -93,7 +102,7 @@ func (l Limits) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"block_writes", l.BlockWrites}, {"end_writes", l.EndWrites}} {
+	}{{"block_writes", l.BlockWrites}, {"end_writes", l.EndWrites}, {"commit_writes", l.CommitWrites}} {
 		if f.v > MaxTxnBytes {
 			return &LimitError{f.name, int64(f.v), fmt.Sprintf("must fit one badger transaction (%d bytes)", MaxTxnBytes)}
 		}

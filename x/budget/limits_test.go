@@ -34,6 +34,7 @@ func TestValidateNamesTheField(t *testing.T) {
 		{func(l *Limits) { l.TxWrites = l.BlockWrites + 1 }, "tx_writes"},
 		{func(l *Limits) { l.TxWork = 0 }, "tx_work"},
 		{func(l *Limits) { l.EndWork = -5 }, "end_work"},
+		{func(l *Limits) { l.CommitWrites = MaxTxnBytes + 1 }, "commit_writes"},
 	}
 	for _, c := range cases {
 		l := DefaultLimits()

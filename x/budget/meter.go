@@ -13,6 +13,7 @@ type Meter struct {
 	block   Sizer
 	txWork  int64
 	endWork int64
+	starved bool
 }
 
 // NewMeter meters the block whose writes block counts.
@@ -50,10 +51,19 @@ func (m *Meter) TxFits(txBytes int) bool { return m.Written()+txBytes <= m.lim.B
 
 // EndOpen reports whether an end-of-block step may start one more item:
 // always its first (done == 0), then while the block is within EndWrites
-// and EndWork.
+// and EndWork. A starved meter opens nothing.
 func (m *Meter) EndOpen(done int) bool {
+	if m.starved {
+		return false
+	}
 	return done == 0 || (m.Written() <= m.lim.EndWrites && m.endWork <= m.lim.EndWork)
 }
+
+// Starve closes the end of block to every item, the first included: the
+// last line when a block's end would not fit one badger transaction (a
+// broken bound, which tests must catch), so that the block still commits
+// and its work waits in the queues.
+func (m *Meter) Starve() { m.starved = true }
 
 // ChargeEnd charges end-of-block units (always: the step asked EndOpen first).
 func (m *Meter) ChargeEnd(units int64) { m.endWork += units }

@@ -27,4 +27,7 @@ const (
 	// UnitsLookup: one state read that finds nothing to do (an empty due
 	// bucket, a uid without an agent).
 	UnitsLookup int64 = 2
+	// UnitsDueItem: taking one entry off a due schedule — reading it and
+	// what it names (a task, a round), and marking it done.
+	UnitsDueItem int64 = 10
 )
