@@ -58,6 +58,7 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	a.chain, a.genesis = chain, ov
 	a.initialHeight = max(req.InitialHeight, 1)
 	a.time = req.Time.Unix() // CheckTx's block time until the first block commits
+	a.publish()
 	a.genesisLanes = store.ApplyOverlay(a.lanes, ov, snap)
 	a.pending, a.proposals = nil, nil
 	a.resetCheck()

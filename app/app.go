@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	cmtlog "github.com/cometbft/cometbft/libs/log"
@@ -32,11 +33,13 @@ const memTableSize = 128 << 20
 type App struct {
 	abcitypes.BaseApplication
 
-	mu     sync.Mutex
-	db     *badger.DB
-	logger cmtlog.Logger
-	crash  CrashPoint
-	limits budget.Limits
+	mu      sync.Mutex
+	closeMu sync.RWMutex // Query holds it shared, Close exclusively
+	view    atomic.Pointer[committed]
+	db      *badger.DB
+	logger  cmtlog.Logger
+	crash   CrashPoint
+	limits  budget.Limits
 
 	// Committed state.
 	height  int64
@@ -87,6 +90,7 @@ func New(cfg Config) (*App, error) {
 		_ = db.Close()
 		return nil, err
 	}
+	a.publish()
 	return a, nil
 }
 
@@ -123,6 +127,8 @@ func (a *App) load() error {
 func (a *App) Close() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.closeMu.Lock()
+	defer a.closeMu.Unlock()
 	if a.snap != nil {
 		a.snap.Discard()
 		a.snap = nil

@@ -32,6 +32,7 @@ func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.Resp
 	a.snap = a.db.NewTransaction(false)
 	a.genesis, a.pending, a.proposals = nil, nil, nil
 	a.resetCheck()
+	a.publish()
 	a.crashAt(CrashCommitEnd, res.height)
 	return &abcitypes.ResponseCommit{}, nil
 }

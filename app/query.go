@@ -9,6 +9,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/shopspring/decimal"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -62,17 +63,27 @@ var queryRoutes = map[string]struct {
 
 // Query answers JSON views of the committed state (the wire.…View types). Paths are listed in
 // docs/queries.md; "/" prefixes are ignored, so "/submission/7" and
-// "submission/7" are the same. It never panics.
+// "submission/7" are the same. It never panics, and it does not take the
+// lock block execution holds: it reads the last committed state through a
+// badger read transaction of its own (before the first block, InitChain's
+// writes), so a flood of queries never delays consensus.
 func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcitypes.ResponseQuery, err error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	resp = &abcitypes.ResponseQuery{Height: a.height, Codespace: wire.Codespace}
+	a.closeMu.RLock()
+	defer a.closeMu.RUnlock()
+	resp = &abcitypes.ResponseQuery{Codespace: wire.Codespace}
+	if a.db == nil {
+		resp.Code, resp.Log = wire.QueryInternal, "the app is closed"
+		return resp, nil
+	}
+	view, done := a.committedView()
+	defer done()
+	resp.Height = view.height
 	defer func() {
 		if r := recover(); r != nil {
 			resp.Code, resp.Log, resp.Value = wire.QueryInternal, fmt.Sprintf("query %q failed: %v", req.Path, r), nil
 		}
 	}()
-	v, qerr := a.route(req.Path)
+	v, qerr := view.route(req.Path)
 	if qerr != nil {
 		resp.Code, resp.Log = qerr.code, qerr.msg
 		return resp, nil
@@ -86,7 +97,7 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 	return resp, nil
 }
 
-func (a *App) route(path string) (any, *queryError) {
+func (q *querier) route(path string) (any, *queryError) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	r, ok := queryRoutes[parts[0]]
 	if !ok {
@@ -95,21 +106,60 @@ func (a *App) route(path string) (any, *queryError) {
 	if len(parts)-1 != r.args {
 		return nil, badRequest("query %q takes %d argument(s)", parts[0], r.args)
 	}
-	if a.chain == nil && parts[0] != "status" {
+	if q.chain == nil && parts[0] != "status" {
 		return nil, notFound("the chain is not initialised yet")
 	}
-	b, _ := a.base()
-	q := &querier{a: a, st: store.State{O: store.NewOverlay(b)}}
 	return r.h(q, parts[1:])
 }
 
-// querier answers one query from a read-only view.
+// querier answers one query from a read-only view of the committed state.
 type querier struct {
-	a  *App
-	st store.State
+	chain   *track.Chain // nil before InitChain
+	height  int64
+	appHash []byte
+	st      store.State
+}
+
+// committed is what queries need of the last commit, swapped atomically by
+// InitChain and Commit: the chain, and before the first block InitChain's
+// writes (over an empty state), which never change once made.
+type committed struct {
+	chain   *track.Chain
+	genesis *store.Overlay
+	height  int64
+	appHash []byte
+}
+
+// committedView opens a read-only view of the last committed state; done
+// releases it.
+func (a *App) committedView() (*querier, func()) {
+	c := a.view.Load()
+	if c == nil {
+		return &querier{st: store.State{O: store.NewOverlay(store.Empty{})}}, func() {}
+	}
+	if c.genesis != nil {
+		return &querier{chain: c.chain, height: c.height, appHash: c.appHash, st: store.State{O: store.NewOverlay(c.genesis)}}, func() {}
+	}
+	txn := a.db.NewTransaction(false)
+	q := &querier{chain: c.chain, height: c.height, appHash: c.appHash, st: store.State{O: store.NewOverlay(store.Snapshot{Txn: txn})}}
+	meta := &subnetv1.Meta{}
+	if q.st.Load(store.KeyMeta, meta) { // the version this transaction reads, whatever Commit did since
+		q.height, q.appHash = meta.Height, meta.AppHash
+	}
+	return q, txn.Discard
+}
+
+// publish makes the committed position visible to queries.
+func (a *App) publish() {
+	c := &committed{chain: a.chain, height: a.height, appHash: a.appHash}
+	if a.genesis != nil {
+		c.genesis = store.NewOverlay(store.Empty{})
+		a.genesis.MergeInto(c.genesis)
+	}
+	a.view.Store(c)
 }
 
 // aggregate is uid's aggregate on the track named name (as epochs see it).
 func (q *querier) aggregate(name string, uid uint32) (decimal.Decimal, bool) {
-	return trackUnit(name).Aggregate(track.Env{Chain: q.a.chain, St: q.st, Block: &track.Block{Height: q.a.height}}, uid)
+	return trackUnit(name).Aggregate(track.Env{Chain: q.chain, St: q.st, Block: &track.Block{Height: q.height}}, uid)
 }

@@ -34,24 +34,24 @@ func parseUID(s string) (uint32, *queryError) {
 }
 
 func (q *querier) status(_ []string) (*wire.StatusView, *queryError) {
-	out := &wire.StatusView{Height: q.a.height, AppHash: hex.EncodeToString(q.a.appHash)}
-	if q.a.chain != nil {
-		out.ChainID = &q.a.chain.ID
+	out := &wire.StatusView{Height: q.height, AppHash: hex.EncodeToString(q.appHash)}
+	if q.chain != nil {
+		out.ChainID = &q.chain.ID
 	}
 	return out, nil
 }
 
 func (q *querier) params(_ []string) (*wire.ParamsView, *queryError) {
 	raw, _ := q.st.O.Get(store.KeyGenesis)
-	return &wire.ParamsView{ChainID: q.a.chain.ID, AppState: json.RawMessage(raw)}, nil
+	return &wire.ParamsView{ChainID: q.chain.ID, AppState: json.RawMessage(raw)}, nil
 }
 
 func (q *querier) validators(_ []string) (*wire.ValidatorsView, *queryError) {
-	vals := make([]wire.ValidatorView, len(q.a.chain.Gen.Validators))
-	for i, v := range q.a.chain.Gen.Validators {
+	vals := make([]wire.ValidatorView, len(q.chain.Gen.Validators))
+	for i, v := range q.chain.Gen.Validators {
 		vals[i] = wire.ValidatorView{Index: i, Name: v.Name, Address: v.Address, Power: v.Power, ReportKey: v.ReportKey}
 	}
-	return &wire.ValidatorsView{Validators: vals, TotalPower: q.a.chain.Total}, nil
+	return &wire.ValidatorsView{Validators: vals, TotalPower: q.chain.Total}, nil
 }
 
 func (q *querier) account(args []string) (*wire.AccountView, *queryError) {
@@ -64,8 +64,8 @@ func (q *querier) account(args []string) (*wire.AccountView, *queryError) {
 	if acc.Miner {
 		out.UID = &acc.Uid
 	}
-	if i := q.a.chain.ValidatorIndex(pub); i >= 0 {
-		out.Validator = &q.a.chain.Gen.Validators[i].Name
+	if i := q.chain.ValidatorIndex(pub); i >= 0 {
+		out.Validator = &q.chain.Gen.Validators[i].Name
 	}
 	return out, nil
 }
@@ -105,7 +105,7 @@ func (q *querier) task(args []string) (*wire.TaskView, *queryError) {
 func (q *querier) votes(vs []*subnetv1.Vote) []wire.VoteView {
 	out := make([]wire.VoteView, len(vs))
 	for i, v := range vs {
-		out[i] = wire.VoteView{Validator: q.a.chain.Gen.Validators[v.Validator].Name, Height: v.Height,
+		out[i] = wire.VoteView{Validator: q.chain.Gen.Validators[v.Validator].Name, Height: v.Height,
 			Workflow: wire.WorkflowMeasurementViewOf(v.Workflow), Arena: wire.ArenaMeasurementViewOf(v.Arena), Truth: wire.TruthViewOf(v.Truth)}
 	}
 	return out
@@ -151,7 +151,7 @@ func (q *querier) window(args []string) (*wire.WindowView, *queryError) {
 		w := track.WindowFromProto(pw)
 		view := &wire.TrackWindowView{Scores: wire.List(pw.Scores), TasksSeen: pw.TasksSeen, Mean: track.FmtDec(w.Mean())}
 		if tb == store.WindowWorkflow {
-			agg := track.FmtDec(w.Aggregate(q.a.chain.Gen.Window))
+			agg := track.FmtDec(w.Aggregate(q.chain.Gen.Window))
 			view.Aggregate = &agg
 			out.Workflow = view
 		} else {
@@ -172,9 +172,9 @@ func (q *querier) baseline(args []string) (*wire.BaselineView, *queryError) {
 	}
 	pb := &subnetv1.Baseline{}
 	q.st.Load(store.KeyBaseline(id), pb)
-	stats := track.BaselineStateFromProto(pb).StatsFor(q.a.chain.Gen.Window, track.BaselineFromProto(t.GetArena().DefaultBaseline))
+	stats := track.BaselineStateFromProto(pb).StatsFor(q.chain.Gen.Window, track.BaselineFromProto(t.GetArena().DefaultBaseline))
 	return &wire.BaselineView{TaskID: id, Samples: len(pb.Recent), Recent: wire.ArenaSampleViews(pb.Recent),
-		UsesDefault: len(pb.Recent) < q.a.chain.Gen.Window.BaselineMin, Baseline: wire.ArenaBaselineViewOf(track.BaselineToProto(stats))}, nil
+		UsesDefault: len(pb.Recent) < q.chain.Gen.Window.BaselineMin, Baseline: wire.ArenaBaselineViewOf(track.BaselineToProto(stats))}, nil
 }
 
 func (q *querier) gas(args []string) (*wire.GasAgentView, *queryError) {
@@ -203,13 +203,13 @@ type leaderEntry struct {
 // ties by uid ascending).
 func (q *querier) leaderboard(args []string) (*wire.LeaderboardView, *queryError) {
 	name := args[0]
-	if !q.a.chain.Gen.HasTrack(name) {
+	if !q.chain.Gen.HasTrack(name) {
 		return nil, badRequest("track %q does not run on this chain", name)
 	}
 	var rows []leaderEntry
 	miners := q.st.Counters().Miners
 	for n := uint32(0); n < miners; n++ {
-		uid := q.a.chain.UIDAt(n)
+		uid := q.chain.UIDAt(n)
 		if s, ok := q.aggregate(name, uid); ok {
 			rows = append(rows, leaderEntry{wire.LeaderboardEntry{UID: uid, Score: track.FmtDec(s)}, s})
 		}
@@ -220,7 +220,7 @@ func (q *querier) leaderboard(args []string) (*wire.LeaderboardView, *queryError
 		}
 		return rows[i].UID < rows[j].UID
 	})
-	out := &wire.LeaderboardView{Track: name, Height: q.a.height, Miners: make([]wire.LeaderboardEntry, len(rows))}
+	out := &wire.LeaderboardView{Track: name, Height: q.height, Miners: make([]wire.LeaderboardEntry, len(rows))}
 	for i := range rows {
 		rows[i].Rank = i + 1
 		out.Miners[i] = rows[i].LeaderboardEntry

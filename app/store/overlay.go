@@ -116,3 +116,9 @@ func (o *Overlay) Entries(fn func(k, val []byte, del bool)) {
 
 // Len is the number of buffered writes.
 func (o *Overlay) Len() int { return len(o.writes) }
+
+// Empty is a state with nothing stored.
+type Empty struct{}
+
+// Get finds nothing.
+func (Empty) Get([]byte) ([]byte, bool) { return nil, false }
