@@ -122,6 +122,7 @@ func (n *node) finalize(txs ...[]byte) *abcitypes.ResponseFinalizeBlock {
 	if err != nil {
 		n.t.Fatal(err)
 	}
+	n.stats = append(n.stats, *n.app.pending)
 	if _, err := n.app.Commit(ctx, &abcitypes.RequestCommit{}); err != nil {
 		n.t.Fatal(err)
 	}
