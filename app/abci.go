@@ -114,7 +114,7 @@ func (a *App) ProcessProposal(_ context.Context, req *abcitypes.RequestProcessPr
 	if a.chain == nil {
 		return nil, errNotInitialised
 	}
-	res := a.executeBlock(req.Height, req.Time.Unix(), req.Txs)
+	res := a.executeBlock(req.Height, req.Time.Unix(), req.Txs, true)
 	if res.rejected > 0 {
 		return &abcitypes.ResponseProcessProposal{Status: abcitypes.ResponseProcessProposal_REJECT}, nil
 	}
@@ -137,7 +137,7 @@ func (a *App) FinalizeBlock(_ context.Context, req *abcitypes.RequestFinalizeBlo
 	a.crashAt(CrashFinalizeBegin, req.Height)
 	res, ok := a.proposals[string(req.Hash)]
 	if !ok || len(req.Hash) == 0 || res.height != req.Height {
-		res = a.executeBlock(req.Height, req.Time.Unix(), req.Txs)
+		res = a.executeBlock(req.Height, req.Time.Unix(), req.Txs, false)
 	}
 	a.pending = res
 	a.crashAt(CrashFinalizeEnd, req.Height)

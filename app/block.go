@@ -35,7 +35,9 @@ func (f sizeFunc) Size() int { return f() }
 // against the state left by the ones before it and applied through its own
 // overlay (a rejected transaction leaves nothing behind, not even its
 // nonce), then the end of block, then the app hash over the full state.
-func (a *App) executeBlock(height, time int64, txs [][]byte) *blockResult {
+// With stopAtReject it stops at the first rejected transaction (the result
+// is then only good for counting the rejection).
+func (a *App) executeBlock(height, time int64, txs [][]byte, stopAtReject bool) *blockResult {
 	base, baseLanes := a.base()
 	bo := store.NewOverlay(base)
 	var eo *store.Overlay // the end of block's writes, over the transactions'
@@ -51,6 +53,9 @@ func (a *App) executeBlock(height, time int64, txs [][]byte) *blockResult {
 		res.txResults[i] = a.deliverTx(bo, raw, blk, m)
 		if res.txResults[i].Code != wire.CodeOK {
 			res.rejected++
+			if stopAtReject {
+				return res // ProcessProposal rejects the block: nothing more to compute
+			}
 		}
 	}
 	eo = store.NewOverlay(bo)
