@@ -57,12 +57,18 @@ func loadNodeFiles(home string) (*nodeFiles, error) {
 	return &nodeFiles{conf: conf, genDoc: genDoc, appState: appState, pv: pv, nodeKey: nodeKey}, nil
 }
 
-// loadGenesis reads CometBFT's genesis document and decodes its app_state
-// strictly; the app's validators must be CometBFT's validators.
+// loadGenesis reads CometBFT's genesis document, checks its consensus params
+// against the app's block bound (genesis.CheckConsensusParams, the rule init
+// and testnet write by) and decodes its app_state strictly; the app's
+// validators must be CometBFT's validators.
 func loadGenesis(path string) (*types.GenesisDoc, genesis.AppState, error) {
 	genDoc, err := types.GenesisDocFromFile(path)
 	if err != nil {
 		return nil, genesis.AppState{}, oneLine(fmt.Errorf("genesis %s: %w", path, err))
+	}
+	block := genDoc.ConsensusParams.Block
+	if err := genesis.CheckConsensusParams(block.MaxBytes, block.MaxGas); err != nil {
+		return nil, genesis.AppState{}, fmt.Errorf("%s: %w", path, err)
 	}
 	appState, err := genesis.Decode(genDoc.AppState)
 	if err != nil {

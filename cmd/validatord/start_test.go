@@ -45,6 +45,10 @@ func editText(t *testing.T, path, old, new string) {
 
 func appState(doc map[string]any) map[string]any { return doc["app_state"].(map[string]any) }
 
+func blockParams(doc map[string]any) map[string]any {
+	return doc["consensus_params"].(map[string]any)["block"].(map[string]any)
+}
+
 // TestStartRefusesBadFiles: each broken file gives one line naming the field,
 // exit code 1, and nothing starts (the app's data dir is never created).
 func TestStartRefusesBadFiles(t *testing.T) {
@@ -75,6 +79,18 @@ func TestStartRefusesBadFiles(t *testing.T) {
 		{"empty chain id", func(t *testing.T, home string) {
 			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { d["chain_id"] = "" })
 		}, "chain_id"},
+		{"consensus max_bytes 21 MiB", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { blockParams(d)["max_bytes"] = "22020096" })
+		}, "consensus_params.block.max_bytes = 22020096: must be in [1, 4194304]"},
+		{"consensus max_bytes unlimited", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { blockParams(d)["max_bytes"] = "-1" })
+		}, "consensus_params.block.max_bytes = -1: must be in [1, 4194304]"},
+		{"consensus params absent (CometBFT's 21 MiB)", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { delete(d, "consensus_params") })
+		}, "consensus_params.block.max_bytes = 22020096"},
+		{"consensus max_gas", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { blockParams(d)["max_gas"] = "1000000" })
+		}, "consensus_params.block.max_gas = 1000000"},
 		{"genesis not JSON", func(t *testing.T, home string) {
 			os.WriteFile(filepath.Join(home, "config", "genesis.json"), []byte("{\n\"chain_id\": \n"), 0o600)
 		}, "genesis"},
