@@ -5,8 +5,9 @@ import (
 	"fmt"
 )
 
-// ErrInvalidGenesis is wrapped by every *FieldError.
-var ErrInvalidGenesis = errors.New("invalid genesis app state")
+// ErrInvalidGenesis is wrapped by every *FieldError: of app_state and of the
+// consensus params (CheckConsensusParams).
+var ErrInvalidGenesis = errors.New("invalid genesis")
 
 // FieldError names the genesis field, its value and why it was rejected.
 type FieldError struct {

@@ -8,6 +8,8 @@
 # scripts/localnet-stop.sh stops them by those pids. Environment:
 #   LOCALNET_DIR (default .localnet)   LOCALNET_V (default 4)   VALIDATORD (default bin/validatord)
 #   LOCALNET_BUILD=0 skips `go build`  LOCALNET_WAIT (seconds to wait for block 1, default 60)
+# An existing $LOCALNET_DIR is reused as it is: one created before genesis bounded blocks to
+# 4 MiB is refused by `start` (consensus_params.block.max_bytes); remove it to make a new one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

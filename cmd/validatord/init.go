@@ -211,7 +211,7 @@ func claimHome(home string, force bool) error {
 }
 
 // buildGenesis makes the genesis document of the given homes: CometBFT's
-// validators and an app_state of genesis.DefaultGenesis() with the same
+// validators, consensus params within the app's block bound and an app_state of genesis.DefaultGenesis() with the same
 // validators and their report keys, validated by both.
 func buildGenesis(chainID string, genesisTime time.Time, setups []homeSetup) (*types.GenesisDoc, error) {
 	st := genesis.DefaultGenesis()
@@ -227,10 +227,14 @@ func buildGenesis(chainID string, genesisTime time.Time, setups []homeSetup) (*t
 	if err != nil {
 		return nil, err
 	}
+	params, err := consensusParams()
+	if err != nil {
+		return nil, err
+	}
 	genDoc := &types.GenesisDoc{
 		ChainID:         chainID,
 		GenesisTime:     genesisTime,
-		ConsensusParams: types.DefaultConsensusParams(),
+		ConsensusParams: params,
 		Validators:      vals,
 		AppState:        appState,
 	}
@@ -238,6 +242,19 @@ func buildGenesis(chainID string, genesisTime time.Time, setups []homeSetup) (*t
 		return nil, fmt.Errorf("genesis: %w", err)
 	}
 	return genDoc, nil
+}
+
+// consensusParams are CometBFT's defaults with the block bound of the app's
+// budget (genesis.ConsensusBlockMaxBytes, 4 MiB instead of 21 MiB, and no
+// gas limit), checked by the rule that start applies.
+func consensusParams() (*types.ConsensusParams, error) {
+	p := types.DefaultConsensusParams()
+	p.Block.MaxBytes = genesis.ConsensusBlockMaxBytes
+	p.Block.MaxGas = genesis.ConsensusBlockMaxGas
+	if err := genesis.CheckConsensusParams(p.Block.MaxBytes, p.Block.MaxGas); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // genesisValidatorOf is the app's view of a CometBFT genesis validator.

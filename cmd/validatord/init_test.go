@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cometbft/cometbft/types"
 
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
@@ -37,6 +40,12 @@ func TestInitCreatesAStartableHome(t *testing.T) {
 		t.Errorf("mempool max_tx_bytes %d, genesis chain.max_tx_bytes %d", c.Mempool.MaxTxBytes, files.appState.Chain.MaxTxBytes)
 	}
 	g, st := files.genDoc, files.appState
+	if b := g.ConsensusParams.Block; b.MaxBytes != 4<<20 || b.MaxGas != -1 || genesis.CheckConsensusParams(b.MaxBytes, b.MaxGas) != nil {
+		t.Errorf("consensus block params %+v, want max_bytes 4 MiB and max_gas -1 within the app's bound", b)
+	}
+	if want := types.DefaultConsensusParams(); g.ConsensusParams.Evidence != want.Evidence || !reflect.DeepEqual(g.ConsensusParams.Validator, want.Validator) {
+		t.Errorf("consensus evidence %+v validator %+v, want CometBFT's defaults", g.ConsensusParams.Evidence, g.ConsensusParams.Validator)
+	}
 	if g.ChainID != "test-1" || sum["chain_id"] != "test-1" || len(g.Validators) != 1 || g.Validators[0].Power != 7 {
 		t.Fatalf("genesis chain %q validators %+v", g.ChainID, g.Validators)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/cometbft/cometbft/p2p"
 	"github.com/cometbft/cometbft/privval"
 	"github.com/cometbft/cometbft/proxy"
+	sm "github.com/cometbft/cometbft/state"
 	"github.com/cometbft/cometbft/types"
 
 	"github.com/scoringsubnet/validatord/genesis"
@@ -57,12 +58,18 @@ func loadNodeFiles(home string) (*nodeFiles, error) {
 	return &nodeFiles{conf: conf, genDoc: genDoc, appState: appState, pv: pv, nodeKey: nodeKey}, nil
 }
 
-// loadGenesis reads CometBFT's genesis document and decodes its app_state
-// strictly; the app's validators must be CometBFT's validators.
+// loadGenesis reads CometBFT's genesis document, checks its consensus params
+// against the app's block bound (genesis.CheckConsensusParams, the rule init
+// and testnet write by) and decodes its app_state strictly; the app's
+// validators must be CometBFT's validators.
 func loadGenesis(path string) (*types.GenesisDoc, genesis.AppState, error) {
 	genDoc, err := types.GenesisDocFromFile(path)
 	if err != nil {
 		return nil, genesis.AppState{}, oneLine(fmt.Errorf("genesis %s: %w", path, err))
+	}
+	block := genDoc.ConsensusParams.Block
+	if err := genesis.CheckConsensusParams(block.MaxBytes, block.MaxGas); err != nil {
+		return nil, genesis.AppState{}, fmt.Errorf("%s: %w", path, err)
 	}
 	appState, err := genesis.Decode(genDoc.AppState)
 	if err != nil {
@@ -72,6 +79,32 @@ func loadGenesis(path string) (*types.GenesisDoc, genesis.AppState, error) {
 		return nil, genesis.AppState{}, fmt.Errorf("genesis %s: %w", path, err)
 	}
 	return genDoc, appState, nil
+}
+
+// checkStoredParams applies genesis.CheckConsensusParams to the consensus
+// params in force on a node that has run: CometBFT then loads them from its
+// state database, not from genesis.json, so a home whose chain began with
+// wider params (an older init: 21 MiB) is refused even when genesis.json was
+// edited since. The app never updates consensus params. A fresh node runs
+// genesis.json, which loadGenesis checked.
+func checkStoredParams(conf *cfg.Config) error {
+	db, err := cfg.DefaultDBProvider(&cfg.DBContext{ID: "state", Config: conf})
+	if err != nil {
+		return oneLine(fmt.Errorf("state database in %s: %w", conf.DBDir(), err))
+	}
+	defer db.Close()
+	st, err := sm.NewStore(db, sm.StoreOptions{}).Load()
+	if err != nil {
+		return oneLine(fmt.Errorf("state database in %s: %w", conf.DBDir(), err))
+	}
+	if st.IsEmpty() {
+		return nil
+	}
+	block := st.ConsensusParams.Block
+	if err := genesis.CheckConsensusParams(block.MaxBytes, block.MaxGas); err != nil {
+		return fmt.Errorf("state database in %s at height %d (the chain's params, whatever genesis.json says now; create the chain anew): %w", conf.DBDir(), st.LastBlockHeight, err)
+	}
+	return nil
 }
 
 // checkValidatorsAgree applies genesis.MatchValidators, the one rule the app

@@ -17,9 +17,9 @@ func init() {
 
 const startUsage = "start [--home DIR]"
 
-// runStart checks every file of the home, opens the app, starts CometBFT with
-// the app behind a local client, and on SIGINT/SIGTERM (ctx) stops the node,
-// then closes the app.
+// runStart checks every file of the home and the consensus params of its
+// state database, opens the app, starts CometBFT with the app behind a local
+// client, and on SIGINT/SIGTERM (ctx) stops the node, then closes the app.
 func runStart(ctx context.Context, env Env, args []string) error {
 	fs := newFlags("start")
 	home := homeFlag(fs)
@@ -32,6 +32,9 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	}
 	files, err := loadNodeFiles(*home)
 	if err != nil {
+		return err
+	}
+	if err := checkStoredParams(files.conf); err != nil {
 		return err
 	}
 	logger, err := newLogger(files.conf, env.Stderr)

@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	cmtlog "github.com/cometbft/cometbft/libs/log"
+
+	"github.com/scoringsubnet/validatord/app"
 )
 
 // editJSON rewrites a JSON file through f.
@@ -45,6 +49,10 @@ func editText(t *testing.T, path, old, new string) {
 
 func appState(doc map[string]any) map[string]any { return doc["app_state"].(map[string]any) }
 
+func blockParams(doc map[string]any) map[string]any {
+	return doc["consensus_params"].(map[string]any)["block"].(map[string]any)
+}
+
 // TestStartRefusesBadFiles: each broken file gives one line naming the field,
 // exit code 1, and nothing starts (the app's data dir is never created).
 func TestStartRefusesBadFiles(t *testing.T) {
@@ -75,6 +83,18 @@ func TestStartRefusesBadFiles(t *testing.T) {
 		{"empty chain id", func(t *testing.T, home string) {
 			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { d["chain_id"] = "" })
 		}, "chain_id"},
+		{"consensus max_bytes 21 MiB", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { blockParams(d)["max_bytes"] = "22020096" })
+		}, "consensus_params.block.max_bytes = 22020096: must be in [1, 4194304]"},
+		{"consensus max_bytes unlimited", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { blockParams(d)["max_bytes"] = "-1" })
+		}, "consensus_params.block.max_bytes = -1: must be in [1, 4194304]"},
+		{"consensus params absent (CometBFT's 21 MiB)", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { delete(d, "consensus_params") })
+		}, "consensus_params.block.max_bytes = 22020096"},
+		{"consensus max_gas", func(t *testing.T, home string) {
+			editJSON(t, filepath.Join(home, "config", "genesis.json"), func(d map[string]any) { blockParams(d)["max_gas"] = "1000000" })
+		}, "consensus_params.block.max_gas = 1000000"},
 		{"genesis not JSON", func(t *testing.T, home string) {
 			os.WriteFile(filepath.Join(home, "config", "genesis.json"), []byte("{\n\"chain_id\": \n"), 0o600)
 		}, "genesis"},
@@ -138,5 +158,39 @@ func TestStartRefusesBadCrashPoint(t *testing.T) {
 	}
 	if _, err := os.Stat(appDataDir(home)); !os.IsNotExist(err) {
 		t.Fatalf("the app's data dir exists after a refused start (err %v)", err)
+	}
+}
+
+// TestStartRefusesAStoredGenesisBeyondTheBound: once a node has run, CometBFT
+// takes the consensus params from its state database, not genesis.json. A
+// home whose chain began with 21 MiB blocks (InitChain ran with them) is
+// refused even though genesis.json says 4 MiB: one line naming the field and
+// the state directory.
+func TestStartRefusesAStoredGenesisBeyondTheBound(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	if code, _, errOut := runCmd(t, "init", "--home", home); code != 0 {
+		t.Fatal(errOut)
+	}
+	files, err := loadNodeFiles(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files.genDoc.ConsensusParams.Block.MaxBytes = 22_020_096 // as an older init wrote it
+	a, err := app.New(app.Config{DataDir: appDataDir(home)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dbs, err := newNode(files, a, cmtlog.NewNopLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbs.closeAll()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCmd(t, "start", "--home", home)
+	if code != 1 || out != "" || strings.Count(errOut, "\n") != 1 ||
+		!strings.Contains(errOut, "consensus_params.block.max_bytes = 22020096") || !strings.Contains(errOut, filepath.Join(home, "data")) {
+		t.Fatalf("code %d stdout %q stderr %q: want one line naming the stored max_bytes", code, out, errOut)
 	}
 }

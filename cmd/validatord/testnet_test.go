@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
 )
 
@@ -71,6 +72,9 @@ func TestTestnetCreatesFourWiredHomes(t *testing.T) {
 			genesisBytes = gb
 		} else if string(gb) != string(genesisBytes) {
 			t.Errorf("node%d genesis.json differs from node0's", i)
+		}
+		if b := files.genDoc.ConsensusParams.Block; b.MaxBytes != genesis.ConsensusBlockMaxBytes || genesis.CheckConsensusParams(b.MaxBytes, b.MaxGas) != nil {
+			t.Errorf("node%d consensus block params %+v, want max_bytes 4 MiB within the app's bound", i, b)
 		}
 		st := files.appState
 		if len(st.Validators) != 4 {
