@@ -39,6 +39,11 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	if err != nil {
 		return nil, err
 	}
+	if cp := req.ConsensusParams; cp != nil && cp.Block != nil {
+		if err := genesis.CheckConsensusParams(cp.Block.MaxBytes, cp.Block.MaxGas); err != nil {
+			return nil, fmt.Errorf("app: %w", err)
+		}
+	}
 	cons := make([]genesis.ConsensusValidator, len(req.Validators))
 	for i, v := range req.Validators {
 		cons[i] = genesis.ConsensusValidator{PubKey: v.PubKey.GetEd25519(), Power: v.Power}

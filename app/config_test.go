@@ -1,7 +1,11 @@
 package app
 
 import (
+	"context"
+	"strings"
 	"testing"
+
+	cmtproto "github.com/cometbft/cometbft/proto/tendermint/types"
 
 	"github.com/scoringsubnet/validatord/app/wire"
 )
@@ -61,5 +65,25 @@ func TestQueryErrors(t *testing.T) {
 		if _, got := n.query(path); got != want {
 			t.Errorf("query %q: code %d, want %d", path, got, want)
 		}
+	}
+}
+
+// TestInitChainRefusesUnboundedBlocks: consensus params beyond the app's
+// block bound (here CometBFT's default 21 MiB) are refused at InitChain
+// too, for nodes not started through `validatord start`.
+func TestInitChainRefusesUnboundedBlocks(t *testing.T) {
+	a, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	req := initRequest(t, testGenesis(1))
+	req.ConsensusParams = &cmtproto.ConsensusParams{Block: &cmtproto.BlockParams{MaxBytes: 22020096, MaxGas: -1}}
+	if _, err := a.InitChain(context.Background(), req); err == nil || !strings.Contains(err.Error(), "block.max_bytes") {
+		t.Fatalf("InitChain with 21 MiB blocks: %v", err)
+	}
+	req.ConsensusParams.Block.MaxBytes = 4 << 20
+	if _, err := a.InitChain(context.Background(), req); err != nil {
+		t.Fatalf("InitChain with 4 MiB blocks: %v", err)
 	}
 }

@@ -83,7 +83,11 @@ func startNode(t *testing.T) *testNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := types.GenesisDoc{ChainID: testChainID, GenesisTime: cmttime.Now(), ConsensusParams: types.DefaultConsensusParams(),
+	params, err := genesis.ConsensusParams()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := types.GenesisDoc{ChainID: testChainID, GenesisTime: cmttime.Now(), ConsensusParams: params,
 		Validators: []types.GenesisValidator{{Address: pub.Address(), PubKey: pub, Power: 10, Name: "val0"}},
 		AppState:   json.RawMessage(state)}
 	if err := doc.SaveAs(conf.GenesisFile()); err != nil {

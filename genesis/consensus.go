@@ -1,6 +1,10 @@
 package genesis
 
-import "fmt"
+import (
+	"fmt"
+
+	cmttypes "github.com/cometbft/cometbft/types"
+)
 
 // Consensus params of genesis.json that the app's block budget relies on
 // (docs/codes.md, "Block bound"). `validatord init` and `testnet` write them;
@@ -43,4 +47,17 @@ func CheckConsensusParams(maxBytes, maxGas int64) error {
 			fmt.Sprintf("must be %d: the app bounds a block by units of work, not gas (%s)", ConsensusBlockMaxGas, blockBoundDoc))
 	}
 	return nil
+}
+
+// ConsensusParams are the consensus params a chain of this app is created
+// with: CometBFT's defaults with the block bounded as CheckConsensusParams
+// requires.
+func ConsensusParams() (*cmttypes.ConsensusParams, error) {
+	p := cmttypes.DefaultConsensusParams()
+	p.Block.MaxBytes = ConsensusBlockMaxBytes
+	p.Block.MaxGas = ConsensusBlockMaxGas
+	if err := CheckConsensusParams(p.Block.MaxBytes, p.Block.MaxGas); err != nil {
+		return nil, err
+	}
+	return p, nil
 }

@@ -227,7 +227,7 @@ func buildGenesis(chainID string, genesisTime time.Time, setups []homeSetup) (*t
 	if err != nil {
 		return nil, err
 	}
-	params, err := consensusParams()
+	params, err := genesis.ConsensusParams()
 	if err != nil {
 		return nil, err
 	}
@@ -242,19 +242,6 @@ func buildGenesis(chainID string, genesisTime time.Time, setups []homeSetup) (*t
 		return nil, fmt.Errorf("genesis: %w", err)
 	}
 	return genDoc, nil
-}
-
-// consensusParams are CometBFT's defaults with the block bound of the app's
-// budget (genesis.ConsensusBlockMaxBytes, 4 MiB instead of 21 MiB, and no
-// gas limit), checked by the rule that start applies.
-func consensusParams() (*types.ConsensusParams, error) {
-	p := types.DefaultConsensusParams()
-	p.Block.MaxBytes = genesis.ConsensusBlockMaxBytes
-	p.Block.MaxGas = genesis.ConsensusBlockMaxGas
-	if err := genesis.CheckConsensusParams(p.Block.MaxBytes, p.Block.MaxGas); err != nil {
-		return nil, err
-	}
-	return p, nil
 }
 
 // genesisValidatorOf is the app's view of a CometBFT genesis validator.

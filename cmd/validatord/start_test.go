@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	cmtlog "github.com/cometbft/cometbft/libs/log"
 
@@ -180,7 +183,7 @@ func TestStartRefusesAStoredGenesisBeyondTheBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, dbs, err := newNode(files, a, cmtlog.NewNopLogger())
+	_, dbs, err := newNode(files, olderApp{a}, cmtlog.NewNopLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,4 +196,14 @@ func TestStartRefusesAStoredGenesisBeyondTheBound(t *testing.T) {
 		!strings.Contains(errOut, "consensus_params.block.max_bytes = 22020096") || !strings.Contains(errOut, filepath.Join(home, "data")) {
 		t.Fatalf("code %d stdout %q stderr %q: want one line naming the stored max_bytes", code, out, errOut)
 	}
+}
+
+// olderApp is the app as built before the block bound: its InitChain took
+// any consensus params.
+type olderApp struct{ *app.App }
+
+func (o olderApp) InitChain(ctx context.Context, req *abcitypes.RequestInitChain) (*abcitypes.ResponseInitChain, error) {
+	r := *req
+	r.ConsensusParams = nil
+	return o.App.InitChain(ctx, &r)
 }
