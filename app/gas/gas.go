@@ -49,14 +49,7 @@ func Execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 func SettleDueTruths(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
 	due := store.Due{St: env.St, Kind: store.DueTruths}
 	done := 0
-	look := func() bool {
-		if !m.EndOpen(done) {
-			carried = true
-			return false
-		}
-		m.ChargeEnd(budget.UnitsLookup)
-		return true
-	}
+	look := m.Looker(&done, &carried)
 	for {
 		it, ok := due.Next(env.Block.Height, look)
 		if !ok {

@@ -29,15 +29,8 @@ func ScoreArena(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried 
 	due := store.Due{St: st, Kind: store.DueArena}
 	var subs []*subnetv1.Submission
 	var tasks []uint64 // tasks already reserved for, ascending as first seen
-	reserved := 0
-	look := func() bool {
-		if !m.EndOpen(len(subs)) {
-			carried = true
-			return false
-		}
-		m.ChargeEnd(budget.UnitsLookup)
-		return true
-	}
+	reserved, done := 0, 0
+	look := m.Looker(&done, &carried)
 	for {
 		it, ok := due.Next(h, look)
 		if !ok {
@@ -58,6 +51,7 @@ func ScoreArena(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried 
 			tasks = append(tasks, sub.TaskId)
 		}
 		subs = append(subs, sub)
+		done++
 		due.Done(it)
 	}
 	sort.Slice(subs, func(i, j int) bool {

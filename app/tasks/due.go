@@ -18,14 +18,7 @@ func SettleDue(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried b
 	st, h := env.St, env.Block.Height
 	due := store.Due{St: st, Kind: store.DueTasks}
 	done, stopped := 0, false
-	look := func() bool {
-		if !m.EndOpen(done) {
-			stopped = true
-			return false
-		}
-		m.ChargeEnd(budget.UnitsLookup)
-		return true
-	}
+	look := m.Looker(&done, &stopped)
 	for {
 		it, ok := due.Next(h, look)
 		if !ok {

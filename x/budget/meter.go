@@ -71,3 +71,17 @@ func (m *Meter) ChargeEnd(units int64) { m.endWork += units }
 // EndFits reports whether an item that writes itemBytes keeps the block
 // within EndWrites.
 func (m *Meter) EndFits(itemBytes int) bool { return m.Written()+itemBytes <= m.lim.EndWrites }
+
+// Looker returns the function a step hands to a due schedule for each
+// height it reads: while the step may go on (*done items so far) it charges
+// one lookup and says yes; when it may not, it sets *stopped and says no.
+func (m *Meter) Looker(done *int, stopped *bool) func() bool {
+	return func() bool {
+		if !m.EndOpen(*done) {
+			*stopped = true
+			return false
+		}
+		m.ChargeEnd(UnitsLookup)
+		return true
+	}
+}
