@@ -139,6 +139,50 @@ func TestArenaFloodCannotHaltCommit(t *testing.T) {
 	t.Logf("300 final arena submissions scored over %d blocks; largest block %d bytes", carried+1, maxWritten(n))
 }
 
+// TestDeadlineFloodCannotHaltCommit is the attack-free variant of finding
+// 1: only 2 of 4 validators report, so nothing settles before the shared
+// report deadline, and an empty block at that deadline settles every
+// submission at once (> 1/3 reported) and queues them for scoring. Every
+// block fits, and every submission is scored.
+func TestDeadlineFloodCannotHaltCommit(t *testing.T) {
+	n := newNodeLimits(t, t.TempDir(), boundGenesis(), smallLimits)
+	miners := make([]*signer, 60)
+	var txs [][]byte
+	for i := range miners {
+		miners[i] = newSigner(fmt.Sprint("deadline-miner-", i))
+		txs = append(txs, miners[i].tx(t, msgRegister()))
+	}
+	r := []*signer{reporter(0), reporter(1)}
+	for k := 0; k < 5; k++ {
+		txs = append(txs, r[k%2].tx(t, msgArenaTask(5, 3, 3))) // report deadline 1+3+3 = 7
+	}
+	mustOK(t, n.block(txs...))
+	txs = nil
+	for k := 0; k < 5; k++ {
+		for _, m := range miners {
+			txs = append(txs, m.tx(t, msgArenaSubmit(uint64(k))))
+		}
+	}
+	mustOK(t, n.block(txs...))
+	txs = nil
+	for sid := uint64(0); sid < 300; sid++ {
+		txs = append(txs, r[0].tx(t, msgArenaReport(sid, arenaM())), r[1].tx(t, msgArenaReport(sid, arenaM())))
+	}
+	mustOK(t, n.block(txs...))
+	for n.height < 7 || (!drained(n) && n.height < 60) {
+		n.block()
+	}
+	if !drained(n) {
+		t.Fatal("the deadline's work did not drain")
+	}
+	checkBlockBounds(t, n)
+	for sid := 0; sid < 300; sid++ {
+		if s, _ := n.query(fmt.Sprintf("submission/%d", sid)); s["status"] != "scored" {
+			t.Fatalf("submission %d = %v", sid, s["status"])
+		}
+	}
+}
+
 func maxWritten(n *node) int {
 	m := 0
 	for _, r := range n.stats {

@@ -124,6 +124,7 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"truth before the last closed timestamp", r1.next(msgTruth(1, 301, "10", 1_699_999_999)), wire.CodeTruthTimeBackwards},
 		{"truth by a miner", a.next(msgTruth(1, 301, "10", 1_700_000_100)), wire.CodeNotValidator},
 		{"inconsistent default baseline", r0.next(badBaseline), wire.CodeBadBaseline},
+		{"post task by a miner, signature bad too (cheap checks first)", badSig(a.next(msgWorkflowTask(4, 5, 5))), wire.CodeNotValidator},
 		{"truth too far past the last closed block", r1.next(msgTruth(1, 100+1001, "10", 1_700_000_100)), wire.CodeTruthTooFar},
 		{"truth timestamp past the block time + drift", r1.next(msgTruth(1, 301, "10", blockTime(n.height+1).Unix()+1000)), wire.CodeTruthTimeFuture},
 	}
@@ -181,4 +182,11 @@ func TestTrackDisabled(t *testing.T) {
 			t.Fatalf("code %d (%s), want track_disabled", resp.TxResults[0].Code, resp.TxResults[0].Log)
 		}
 	}
+}
+
+// badSig flips the last byte of a signed transaction's signature.
+func badSig(tx []byte) []byte {
+	out := append([]byte(nil), tx...)
+	out[len(out)-1] ^= 1
+	return out
 }
