@@ -83,9 +83,13 @@ func TestValidate(t *testing.T) {
 		{"close bound: larger memory", func(g *AppState) { g.Gas.MemorySize = 11 }, "chain.max_prediction_ahead"},
 		{"close bound: huge memory", func(g *AppState) { g.Gas.MemorySize = 1_000_001 }, "gas.memory_size"},
 		{"close bound: no gas track", func(g *AppState) {
-			g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 1000, MaxUIDLimit-1
+			g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 1000, 13_333
 			g.Tracks = []Track{{TrackWorkflow, d("1")}}
 		}, ""},
+		{"epoch bound", func(g *AppState) {
+			g.Chain.MaxUIDs = MaxUIDLimit - 1
+			g.Tracks = []Track{{TrackWorkflow, d("1")}}
+		}, "chain.max_uids"},
 		{"bad workflow params", func(g *AppState) { g.Workflow.WSuccess = d("0.9") }, "workflow"},
 		{"bad gas params", func(g *AppState) { g.Gas.MemorySize = 0 }, "gas"},
 		{"bad window params", func(g *AppState) { g.Window.EpochBlocks = 0 }, "window"},
@@ -149,5 +153,21 @@ func TestGasCloseBytes(t *testing.T) {
 	}
 	if g.GasCloseBytes() > MaxGasCloseBytes {
 		t.Fatalf("the default genesis exceeds its own close bound")
+	}
+}
+
+// TestEpochBound: an epoch is never split, so max_uids × tracks is bounded
+// by the end of block's work budget.
+func TestEpochBound(t *testing.T) {
+	g := DefaultGenesis()
+	g.Tracks = []Track{{Name: TrackWorkflow, Share: decimal.NewFromInt(1)}}
+	g.Chain.MaxUIDs = 13_333 // × 1 track × 30 = 399,990 units
+	if err := g.validateEpochBound(); err != nil {
+		t.Fatalf("13,333 uids on one track: %v", err)
+	}
+	g.Chain.MaxUIDs = 13_334
+	var fe *FieldError
+	if err := g.validateEpochBound(); !errors.As(err, &fe) || fe.Field != "chain.max_uids" {
+		t.Fatalf("13,334 uids on one track: %v, want a FieldError on chain.max_uids", err)
 	}
 }

@@ -27,5 +27,8 @@ func (s AppState) Validate() error {
 	if err := wrapParams("window", s.Window.Validate()); err != nil {
 		return err
 	}
+	if err := s.validateEpochBound(); err != nil {
+		return err
+	}
 	return s.validateGasBound()
 }
