@@ -142,10 +142,13 @@ func TestArenaFloodCannotHaltCommit(t *testing.T) {
 // TestDeadlineFloodCannotHaltCommit is the attack-free variant of finding
 // 1: only 2 of 4 validators report, so nothing settles before the shared
 // report deadline, and an empty block at that deadline settles every
-// submission at once (> 1/3 reported) and queues them for scoring. Every
+// submission at once and queues them for scoring. The two reporters hold
+// 30 of 50: more than the deadline quorum (1/2), not more than 2/3. Every
 // block fits, and every submission is scored.
 func TestDeadlineFloodCannotHaltCommit(t *testing.T) {
-	n := newNodeLimits(t, t.TempDir(), boundGenesis(), smallLimits)
+	g := boundGenesis()
+	g.Validators[0].Power, g.Validators[1].Power = 15, 15
+	n := newNodeLimits(t, t.TempDir(), g, smallLimits)
 	miners := make([]*signer, 60)
 	var txs [][]byte
 	for i := range miners {

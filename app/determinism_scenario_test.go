@@ -8,6 +8,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/genesis"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
@@ -17,6 +18,7 @@ import (
 // workload returns 14 blocks of signed transactions touching every message
 // and every end-of-block path (quorum, deadline, expiry, arena batches, gas
 // closes, two epochs). Blocks are bytes: every node can be fed the same ones.
+// Run it on workloadGenesis.
 func workload(t testing.TB) [][][]byte {
 	miners := make([]*signer, 5)
 	for i := range miners {
@@ -71,7 +73,7 @@ func workload(t testing.TB) [][][]byte {
 	for h := 6; h <= 14; h++ {
 		var bx [][]byte
 		if h == 6 {
-			bx = append(bx, r[1].tx(t, msgWorkflowReport(21, twoSteps())), r[2].tx(t, msgTruth(8453, 7, "0.02", 1_700_000_010)))
+			bx = append(bx, r[1].tx(t, msgWorkflowReport(21, twoSteps())), r[0].tx(t, msgTruth(8453, 7, "0.02", 1_700_000_010)))
 		}
 		if h == 8 {
 			bx = append(bx, miners[0].tx(t, msgGas(1, 12, "10")), r[0].tx(t, msgWorkflowTask(3, 2, 2)))
@@ -87,13 +89,19 @@ func workload(t testing.TB) [][][]byte {
 	return blocks
 }
 
+// workloadGenesis has four validators of power 12, 10, 10, 10 (total 42):
+// the workload's deadline settlements (submission 21 by validators 0 and 1,
+// the truth of 8453/7 by validators 3 and 0) hold 22, more than the deadline
+// quorum 1/2 and not more than 2/3; any three validators are a quorum.
+func workloadGenesis() genesis.AppState { return powersGenesis(12, 10, 10, 10) }
+
 // TestTwoAppsSameHashes: two apps (one in memory, one on disk) fed the same
 // blocks agree on every tx code and app hash at every height, and the
 // workload does change the hash at each block with transactions.
 func TestTwoAppsSameHashes(t *testing.T) {
 	blocks := workload(t)
-	n1 := newNode(t, "", testGenesis(4))
-	n2 := newNode(t, t.TempDir(), testGenesis(4))
+	n1 := newNode(t, "", workloadGenesis())
+	n2 := newNode(t, t.TempDir(), workloadGenesis())
 	for i, txs := range blocks {
 		r1, r2 := n1.block(txs...), n2.block(txs...)
 		if !bytes.Equal(r1.AppHash, r2.AppHash) {
@@ -151,7 +159,7 @@ func checkFullHash(t *testing.T, a *App) {
 // same hashes as an uninterrupted node.
 func TestRestartContinues(t *testing.T) {
 	blocks := workload(t)
-	g := testGenesis(4)
+	g := workloadGenesis()
 	ref := newNode(t, "", g)
 	for _, txs := range blocks {
 		ref.block(txs...)

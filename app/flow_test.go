@@ -14,7 +14,9 @@ import (
 // reaching quorum, a report settling at the deadline, an expiry, truths
 // closing gas windows (with a late prediction), and an epoch.
 func TestEveryMessage(t *testing.T) {
-	n := newNode(t, "", testGenesis(4))
+	// Powers 11, 11, 10, 10 (total 42): three reporters (32) are a quorum
+	// (> 28), two (22) settle at the deadline (> 21, the deadline quorum 1/2).
+	n := newNode(t, "", powersGenesis(11, 11, 10, 10))
 	a, b := newSigner("miner-a"), newSigner("miner-b")
 	r := []*signer{reporter(0), reporter(1), reporter(2), reporter(3)}
 
@@ -97,7 +99,7 @@ func TestEveryMessage(t *testing.T) {
 		t.Fatalf("weights + unallocated = %s, want 1", total)
 	}
 
-	// h6, h7: at the report deadline (7) submission 1 settles on 2 of 4 (> 1/3) and 3 expires (1 of 4).
+	// h6, h7: at the report deadline (7) submission 1 settles on 22 of 42 (> 1/2) and 3 expires (10 of 42).
 	n.block()
 	resp = n.block()
 	mustOK(t, resp)

@@ -1,6 +1,13 @@
 package genesis
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/scoringsubnet/validatord/x/quorum"
+)
 
 // Bounds of the chain parameters.
 const (
@@ -45,12 +52,19 @@ type ChainParams struct {
 	// most the block time plus this, so that no vote can push an EVM
 	// chain's clock into the future.
 	MaxTruthDriftSeconds int64 `json:"max_truth_drift_seconds"`
+	// DeadlineQuorum is the fraction of the total voting power that a
+	// report's or a truth round's reported power must strictly exceed at its
+	// deadline to settle (else it expires, or the round is dropped); early,
+	// strictly more than 2/3 settles it. In [1/3, 2/3), at most 18 places
+	// (quorum.NewRule; docs/scoring.md §6.5).
+	DeadlineQuorum decimal.Decimal `json:"deadline_quorum"`
 }
 
 // DefaultChainParams: 16 KiB transactions, 256 uids, tasks open for up to
 // 1000 blocks, truths reported within 20 blocks, Ethereum (1) and Base (8453),
 // predictions up to 8 EVM blocks past the last closed one, 10,000 unsettled
-// tasks per validator, EVM timestamps at most 5 minutes past the block time.
+// tasks per validator, EVM timestamps at most 5 minutes past the block time,
+// and strictly more than half of the power to settle at a deadline.
 func DefaultChainParams() ChainParams {
 	return ChainParams{
 		MaxTxBytes:           16 * 1024,
@@ -62,6 +76,7 @@ func DefaultChainParams() ChainParams {
 		MaxPredictionAhead:   8,
 		MaxOpenTasks:         10_000,
 		MaxTruthDriftSeconds: 300,
+		DeadlineQuorum:       quorum.DefaultRule().DeadlineQuorum(),
 	}
 }
 
@@ -95,7 +110,24 @@ func (c ChainParams) Validate() error {
 	if c.MaxTruthDriftSeconds < 0 || c.MaxTruthDriftSeconds > MaxTruthDriftLimit {
 		return fieldErr("chain.max_truth_drift_seconds", c.MaxTruthDriftSeconds, fmt.Sprintf("must be in [0, %d]", MaxTruthDriftLimit))
 	}
+	if err := validateDeadlineQuorum(c.DeadlineQuorum); err != nil {
+		return err
+	}
 	return validateGasChains(c.GasChains)
+}
+
+// validateDeadlineQuorum applies quorum.NewRule, the one check of the range.
+func validateDeadlineQuorum(q decimal.Decimal) error {
+	_, err := quorum.NewRule(q)
+	if err == nil {
+		return nil
+	}
+	reason := err.Error()
+	var ie *quorum.InputError
+	if errors.As(err, &ie) {
+		reason = ie.Reason
+	}
+	return fieldErr("chain.deadline_quorum", q.String(), reason)
 }
 
 func validateGasChains(ids []uint64) error {

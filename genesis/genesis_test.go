@@ -68,6 +68,14 @@ func TestValidate(t *testing.T) {
 			g.Chain.GasChains = nil
 			g.Tracks = []Track{{TrackWorkflow, d("1")}}
 		}, ""},
+		{"deadline quorum 1/2 (default)", func(g *AppState) { g.Chain.DeadlineQuorum = d("0.5") }, ""},
+		{"deadline quorum missing (0)", func(g *AppState) { g.Chain.DeadlineQuorum = decimal.Decimal{} }, "chain.deadline_quorum"},
+		{"deadline quorum just above 1/3", func(g *AppState) { g.Chain.DeadlineQuorum = d("0.333333333333333334") }, ""},
+		{"deadline quorum just below 1/3", func(g *AppState) { g.Chain.DeadlineQuorum = d("0.333333333333333333") }, "chain.deadline_quorum"},
+		{"deadline quorum just below 2/3", func(g *AppState) { g.Chain.DeadlineQuorum = d("0.666666666666666666") }, ""},
+		{"deadline quorum just above 2/3", func(g *AppState) { g.Chain.DeadlineQuorum = d("0.666666666666666667") }, "chain.deadline_quorum"},
+		{"deadline quorum 1", func(g *AppState) { g.Chain.DeadlineQuorum = d("1") }, "chain.deadline_quorum"},
+		{"deadline quorum 19 places", func(g *AppState) { g.Chain.DeadlineQuorum = d("0.5000000000000000001") }, "chain.deadline_quorum"},
 		{"prediction ahead 0", func(g *AppState) { g.Chain.MaxPredictionAhead = 0 }, "chain.max_prediction_ahead"},
 		{"prediction ahead above limit, no gas track", func(g *AppState) {
 			g.Chain.MaxPredictionAhead = MaxPredictionAheadLimit + 1
@@ -132,12 +140,18 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 func TestDecodeRejects(t *testing.T) {
 	bz, _ := valid().Encode()
 	cases := map[string]string{
-		"unknown field":  strings.Replace(string(bz), `"chain": {`, `"chain": {"bogus": 1,`, 1),
-		"trailing data":  string(bz) + "{}",
-		"not json":       "app_state",
-		"invalid inside": strings.Replace(string(bz), `"max_uids": 256`, `"max_uids": 0`, 1),
+		"unknown field":       strings.Replace(string(bz), `"chain": {`, `"chain": {"bogus": 1,`, 1),
+		"trailing data":       string(bz) + "{}",
+		"not json":            "app_state",
+		"invalid inside":      strings.Replace(string(bz), `"max_uids": 256`, `"max_uids": 0`, 1),
+		"deadline quorum 1/4": strings.Replace(string(bz), `"deadline_quorum": "0.5"`, `"deadline_quorum": "0.25"`, 1),
+		"no deadline quorum (0)": strings.Replace(string(bz), `,
+    "deadline_quorum": "0.5"`, ``, 1),
 	}
 	for name, in := range cases {
+		if in == string(bz) {
+			t.Errorf("%s: the case changes nothing in the valid genesis", name)
+		}
 		if _, err := Decode([]byte(in)); !errors.Is(err, ErrInvalidGenesis) {
 			t.Errorf("%s: want ErrInvalidGenesis, got %v", name, err)
 		}

@@ -56,8 +56,8 @@ func checkPrediction(env track.Env, g *subnetv1.GasPredict, uid uint32) *wire.Tx
 // block's and not past the block time + max_truth_drift_seconds; and fewer
 // than max_prediction_ahead pending rounds of the chain holding the
 // validator's vote. So one validator can open only a bounded number of
-// rounds, each of which, below 1/3 of the power, is dropped at its deadline
-// and refuses nobody.
+// rounds, each of which, at or below chain.deadline_quorum of the power, is
+// dropped at its deadline and refuses nobody.
 func checkTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) *wire.TxError {
 	st := env.St
 	if terr := env.RequireValidator(tx, "truth"); terr != nil {

@@ -32,9 +32,10 @@ func execTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) []abcitypes.Ev
 // settleTruth aggregates a pending truth round (weighted median of price and
 // of timestamp) and stores the outcome: still pending; final, closing that
 // EVM block for every gas agent; expired, when the chain closed past the
-// block first; or, at the deadline with at most 1/3 of the power reported,
-// dropped — the round goes and the EVM block stays open, so the votes of a
-// minority never refuse a later honest truth or prediction for it.
+// block first; or, at the deadline with at most chain.deadline_quorum of the
+// power reported, dropped — the round goes and the EVM block stays open, so
+// the votes of a minority never refuse a later honest truth or prediction
+// for it.
 func settleTruth(env track.Env, r *subnetv1.TruthRound, atDeadline bool) []abcitypes.Event {
 	st := env.St
 	k := store.KeyTruth(r.EvmChainId, r.EvmBlock)
@@ -47,7 +48,7 @@ func settleTruth(env track.Env, r *subnetv1.TruthRound, atDeadline bool) []abcit
 		wv[i] = quorum.Vote{Validator: env.Chain.Address(int(v.Validator)), Power: env.Chain.Power(int(v.Validator)),
 			Values: []decimal.Decimal{track.Dec(v.Truth.MinPrice), decimal.NewFromInt(v.Truth.Timestamp)}}
 	}
-	out, err := quorum.Aggregate(wv, env.Chain.Total, atDeadline)
+	out, err := quorum.Aggregate(wv, env.Chain.Total, atDeadline, env.Chain.Quorum)
 	if err != nil {
 		panic("gas: truth aggregation of validated votes: " + err.Error())
 	}

@@ -96,7 +96,7 @@ func aggregate(c *track.Chain, votes []*subnetv1.Vote, atDeadline bool) (quorum.
 	for i, v := range votes {
 		wv[i] = quorum.Vote{Validator: c.Address(int(v.Validator)), Power: c.Power(int(v.Validator)), Values: voteValues(v)}
 	}
-	return quorum.Aggregate(wv, c.Total, atDeadline)
+	return quorum.Aggregate(wv, c.Total, atDeadline, c.Quorum)
 }
 
 // settle aggregates a pending submission's votes and, when they settle,
@@ -117,7 +117,7 @@ func settle(env track.Env, sub *subnetv1.Submission, atDeadline bool) []abcitype
 		sub.Status = track.StatusExpired
 		sub.Receipt = &subnetv1.Receipt{Height: h, Track: sub.Track, Status: track.StatusExpired,
 			ReportedPower: out.ReportedPower, TotalPower: out.TotalPower,
-			Note: "report deadline reached with at most 1/3 of the voting power reported"}
+			Note: "report deadline reached with at most " + env.Chain.Quorum.DeadlineQuorum().String() + " of the voting power reported (chain.deadline_quorum)"}
 		return []abcitypes.Event{wire.Event(wire.EventSubmissionExpired, "submission_id", track.U64s(sub.Id), "uid", track.U64s(uint64(sub.Uid)),
 			"reported_power", track.I64s(out.ReportedPower), "total_power", track.I64s(out.TotalPower))}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/x/quorum"
 )
 
 // Chain is what the chain fixed at genesis, decoded once: params,
@@ -14,11 +15,18 @@ type Chain struct {
 	reportKeys map[string]int // report key bytes → validator index
 	addresses  [][]byte       // consensus addresses, by validator index
 	Total      int64          // total voting power
+	// Quorum is how votes settle: > 2/3 early, > chain.deadline_quorum at
+	// a deadline.
+	Quorum quorum.Rule
 }
 
 // NewChain decodes the validators' keys of gen.
 func NewChain(chainID string, gen genesis.AppState) (*Chain, error) {
-	c := &Chain{ID: chainID, Gen: gen, reportKeys: make(map[string]int)}
+	rule, err := quorum.NewRule(gen.Chain.DeadlineQuorum)
+	if err != nil {
+		return nil, fmt.Errorf("app: genesis chain.deadline_quorum: %w", err)
+	}
+	c := &Chain{ID: chainID, Gen: gen, reportKeys: make(map[string]int), Quorum: rule}
 	for i, v := range gen.Validators {
 		rk, err := v.ReportKeyBytes()
 		if err != nil {

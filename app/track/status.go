@@ -4,7 +4,7 @@ package track
 const (
 	StatusPending  = "pending"  // waiting for reports (or for the EVM block's truth)
 	StatusScored   = "scored"   // final, with a score receipt
-	StatusExpired  = "expired"  // the deadline came with at most 1/3 of the power reported
+	StatusExpired  = "expired"  // the deadline came with at most chain.deadline_quorum of the power reported
 	StatusFailed   = "failed"   // final, but the formula rejected the aggregated inputs (receipt says why)
 	StatusLate     = "late"     // gas: included at or after the EVM block's timestamp; stored, not scored
 	StatusUnscored = "unscored" // gas: its EVM block was skipped by a truth for a later block

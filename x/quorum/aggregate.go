@@ -33,13 +33,18 @@ type Outcome struct {
 // values that count. Votes are ordered by validator address first, so the
 // result does not depend on their arrival order. The item is final once the
 // reported power is strictly more than 2/3 of totalPower; at the deadline it
-// is final if the reported power is strictly more than 1/3, else expired;
-// otherwise it is pending. Each field's value is WeightedMedian over the votes.
+// is final if the reported power is strictly more than rule's deadline
+// quorum of totalPower, else expired; otherwise it is pending (Rule.Status).
+// Each field's value is WeightedMedian over the votes.
 //
-// Errors: totalPower ≤ 0, an empty validator address, a duplicate validator,
-// a non-positive power, reported power above totalPower, votes with no
-// values or with different numbers of values, a value with more than 18 places.
-func Aggregate(votes []Vote, totalPower int64, atDeadline bool) (Outcome, error) {
+// Errors: the zero Rule, totalPower ≤ 0, an empty validator address, a
+// duplicate validator, a non-positive power, reported power above
+// totalPower, votes with no values or with different numbers of values, a
+// value with more than 18 places.
+func Aggregate(votes []Vote, totalPower int64, atDeadline bool, rule Rule) (Outcome, error) {
+	if !rule.valid() {
+		return Outcome{}, inputErr("rule", "(zero)", "make the rule with NewRule or DefaultRule")
+	}
 	if totalPower <= 0 {
 		return Outcome{}, inputErr("totalPower", totalPower, "must be positive")
 	}
@@ -59,7 +64,7 @@ func Aggregate(votes []Vote, totalPower int64, atDeadline bool) (Outcome, error)
 		return Outcome{}, inputErr("reportedPower", reported, fmt.Sprintf("exceeds total power %d", totalPower))
 	}
 	out := Outcome{ReportedPower: reported, TotalPower: totalPower, Reporters: len(sorted)}
-	out.Status = quorumStatus(reported, totalPower, atDeadline)
+	out.Status = rule.Status(reported, totalPower, atDeadline)
 	if out.Status != StatusFinal {
 		return out, nil
 	}

@@ -34,7 +34,7 @@ func BenchmarkAggregate100x7(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Aggregate(votes, 1000, false); err != nil {
+		if _, err := Aggregate(votes, 1000, false, DefaultRule()); err != nil {
 			b.Fatal(err)
 		}
 	}

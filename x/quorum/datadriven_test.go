@@ -16,11 +16,12 @@ import (
 // Commands (arguments key=value; lists comma-separated):
 //
 //	power total=                            set the total voting power
+//	rule deadline=                          set the deadline quorum (default 0.5)
 //	report item= validator= power= values=  one validator's report on an item
 //	deadline item=                          the item's report deadline has come
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
-		h := &harness{votes: map[string][]Vote{}, totalPower: 1}
+		h := &harness{votes: map[string][]Vote{}, totalPower: 1, rule: DefaultRule()}
 		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
 			run, ok := ddCommands[td.Cmd]
 			if !ok {
@@ -38,10 +39,12 @@ func TestScenarios(t *testing.T) {
 type harness struct {
 	votes      map[string][]Vote
 	totalPower int64
+	rule       Rule
 }
 
 var ddCommands = map[string]func(h *harness, a map[string]string) (string, error){
 	"power":    (*harness).cmdPower,
+	"rule":     (*harness).cmdRule,
 	"report":   (*harness).cmdReport,
 	"deadline": (*harness).cmdDeadline,
 }
@@ -64,6 +67,19 @@ func (h *harness) cmdPower(a map[string]string) (string, error) {
 	return fmt.Sprintf("total power %d\n", total), nil
 }
 
+func (h *harness) cmdRule(a map[string]string) (string, error) {
+	q, err := decimal.NewFromString(a["deadline"])
+	if err != nil {
+		return "", err
+	}
+	r, err := NewRule(q)
+	if err != nil {
+		return "", err
+	}
+	h.rule = r
+	return fmt.Sprintf("deadline quorum %s\n", r.DeadlineQuorum()), nil
+}
+
 func (h *harness) cmdReport(a map[string]string) (string, error) {
 	power, err := strconv.ParseInt(a["power"], 10, 64)
 	if err != nil {
@@ -79,7 +95,7 @@ func (h *harness) cmdReport(a map[string]string) (string, error) {
 	}
 	item := a["item"]
 	votes := append(append([]Vote(nil), h.votes[item]...), Vote{Validator: []byte(a["validator"]), Power: power, Values: values})
-	out, err := Aggregate(votes, h.totalPower, false)
+	out, err := Aggregate(votes, h.totalPower, false, h.rule)
 	if err != nil {
 		return "", err
 	}
@@ -89,7 +105,7 @@ func (h *harness) cmdReport(a map[string]string) (string, error) {
 
 func (h *harness) cmdDeadline(a map[string]string) (string, error) {
 	item := a["item"]
-	out, err := Aggregate(h.votes[item], h.totalPower, true)
+	out, err := Aggregate(h.votes[item], h.totalPower, true, h.rule)
 	if err != nil {
 		return "", err
 	}

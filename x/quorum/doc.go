@@ -5,9 +5,15 @@
 //
 //   - Quorum: an item is final once the reported power is strictly more than
 //     2/3 of the total power; before that it is pending.
-//   - Deadline: at the deadline an item is final if strictly more than 1/3 of
-//     the power reported, else expired. Both comparisons are exact in 128-bit
-//     integers, so no total power overflows them.
+//   - Deadline: at the deadline an item is final if strictly more than the
+//     Rule's deadline quorum q of the power reported, else expired. q is a
+//     chain parameter in [1/3, 2/3) (NewRule; default 1/2), passed in, never
+//     read here. Both comparisons are exact in 128-bit integers (q × 10^18
+//     is an integer), so no total power overflows them.
+//   - Bound: when the honest reporters hold strictly more than half of the
+//     reported power, every median lies within the honest values; at a
+//     deadline this holds whenever the adversary holds at most q/2 of the
+//     total power (1/4 with the default), at the early quorum 1/3.
 //   - Median: each field's value is the power-weighted median; when the
 //     cumulative power reaches exactly half, ties resolve downward, and the
 //     result is always one of the reported values (never an average).
@@ -22,7 +28,7 @@
 //		{Validator: addrA, Power: 40, Values: []decimal.Decimal{decimal.RequireFromString("0.8")}},
 //		{Validator: addrB, Power: 30, Values: []decimal.Decimal{decimal.RequireFromString("0.6")}},
 //	}
-//	out, err := quorum.Aggregate(votes, 100, false)
+//	out, err := quorum.Aggregate(votes, 100, false, quorum.DefaultRule())
 //	// 70 of 100 > 2/3: out.Status == quorum.StatusFinal, out.Values[0] = 0.8
 //	// (0.6 holds 30 of 70, less than half; 0.8 brings it to 70 ≥ 35).
 //

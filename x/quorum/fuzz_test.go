@@ -67,7 +67,7 @@ func FuzzAggregate(f *testing.F) {
 	f.Add([]byte{}, int64(0), false)
 	f.Fuzz(func(t *testing.T, data []byte, total int64, deadline bool) {
 		votes := decodeVotes(data, 2)
-		out, err := Aggregate(votes, total, deadline)
+		out, err := Aggregate(votes, total, deadline, DefaultRule())
 		if err != nil {
 			if !errors.Is(err, ErrInvalidInput) {
 				t.Fatalf("untyped error %v", err)
@@ -77,11 +77,11 @@ func FuzzAggregate(f *testing.F) {
 		if out.ReportedPower > out.TotalPower || (out.Status == StatusFinal) != (out.Values != nil) {
 			t.Fatalf("inconsistent outcome %+v", out)
 		}
-		if out.Status == StatusFinal && !mulGreater(out.ReportedPower, 3, total, 1) {
-			t.Fatalf("final with at most 1/3 of the power: %+v", out)
+		if out.Status == StatusFinal && !mulGreater(out.ReportedPower, 2, total, 1) {
+			t.Fatalf("final with at most 1/2 of the power (the default deadline quorum): %+v", out)
 		}
 		slices.Reverse(votes)
-		again, err := Aggregate(votes, total, deadline)
+		again, err := Aggregate(votes, total, deadline, DefaultRule())
 		if err != nil || again.Status != out.Status || !slices.EqualFunc(again.Values, out.Values, decimal.Decimal.Equal) {
 			t.Fatalf("vote order changed the outcome: %+v vs %+v (%v)", again, out, err)
 		}
