@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -34,6 +35,7 @@ type adversaryFigures struct {
 	FinalHeight        int64             `json:"final_height"`
 	HeightsCompared    int64             `json:"heights_compared"`
 	BusiestBlock       string            `json:"busiest_block"`
+	LargestStack       string            `json:"largest_deadline_stack"`
 	HonestCommitted    int               `json:"honest_txs_committed"`
 	AdversaryCommitted map[string]int    `json:"adversary_txs_committed"`
 	AdversaryRefused   map[string]int    `json:"adversary_refusals_by_code"`
@@ -105,6 +107,14 @@ func TestAdversaryMinority(t *testing.T) {
 	if fig.BusiestBlock, err = busiestBlock(nw, settle); err != nil {
 		t.Fatal(err)
 	}
+	stack, at, err := largestStack(nw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig.LargestStack = fmt.Sprintf("%d tasks with report deadline %d", stack, at)
+	if stack < adversaryMaxOpenTasks/4 {
+		t.Errorf("at most %d tasks share a report deadline: the task flood did not stack", stack)
+	}
 
 	checkRefusals(t, statsPath, &fig)
 	fig.TxsLost, fig.Submissions = checkCommitted(t, nw, honest, validators-1)
@@ -171,6 +181,36 @@ func checkRefusals(t *testing.T, path string, fig *adversaryFigures) {
 			t.Errorf("the adversary got no refusal with code %d (%s): its floods did not reach that bound; refusals %v", c, wire.CodeName(c), fig.AdversaryRefused)
 		}
 	}
+}
+
+// largestStack asks node0 for every task (ids from 0 until one is not found) and returns
+// the most that share one report deadline, and that deadline (at most 100,000 tasks read).
+func largestStack(nw *network) (n int, at int64, err error) {
+	perDeadline := map[int64]int{}
+	for id := 0; id < 100_000; id++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		res, err := nw.clients[0].ABCIQuery(ctx, fmt.Sprintf("task/%d", id), nil)
+		cancel()
+		if err != nil {
+			return 0, 0, err
+		}
+		if res.Response.Code == wire.QueryNotFound {
+			break
+		}
+		var task struct {
+			ReportDeadline int64 `json:"report_deadline"`
+		}
+		if err := json.Unmarshal(res.Response.Value, &task); err != nil {
+			return 0, 0, fmt.Errorf("task/%d: %w", id, err)
+		}
+		perDeadline[task.ReportDeadline]++
+	}
+	for h, c := range perDeadline {
+		if c > n || c == n && h < at {
+			n, at = c, h
+		}
+	}
+	return n, at, nil
 }
 
 // busiestBlock is node0's block with the most transactions among 1..h.
