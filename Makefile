@@ -76,7 +76,8 @@ localnet:
 localnet-stop:
 	bash scripts/localnet-stop.sh
 
-## e2e: reliability under SIGKILL of validators, crash points inside FinalizeBlock/Commit, replay.
+## e2e: reliability under SIGKILL of validators, crash points inside FinalizeBlock/Commit, a
+## validator below 1/3 attacking (loadgen --adversary), replay.
 e2e:
 	$(GO) build -o bin/validatord ./cmd/validatord
 	$(GO) build -o bin/loadgen ./scripts/loadgen

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cosmos/gogoproto/proto"
 
+	"github.com/scoringsubnet/validatord/app/store"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -58,6 +59,9 @@ func TestDecodeValue(t *testing.T) {
 	}{
 		{"u64", u64s(0x08, 1, 0), u64s(0, 9)[1:], "9", ""},
 		{"u64 wrong length is hex", u64s(0x08, 1, 0), []byte{1, 2}, "", "0102"},
+		{"u64s", []byte{store.PrefixDueBucket}, append(u64s(0, 3)[1:], u64s(0, 1<<40)[1:]...), "[3,1099511627776]", ""},
+		{"u64s empty", []byte{store.PrefixDueEntry}, nil, "[]", ""},
+		{"u64s wrong length is hex", []byte{store.PrefixDueCursor}, []byte{1, 2, 3}, "", "010203"},
 		{"chain id text", []byte{0x02}, []byte("subnet-1"), `"subnet-1"`, ""},
 		{"invalid utf8 is hex", []byte{0x02}, []byte{0xff}, "", "ff"},
 		{"genesis json compacted", []byte{0x01}, []byte("{ \"a\": 1 }"), `{"a":1}`, ""},
@@ -138,5 +142,18 @@ func TestScoreDigest(t *testing.T) {
 	b := ScoreDigest([]KV{{Key: []byte{0x09}, Value: []byte{1, 2}}})
 	if a == b {
 		t.Fatal("key/value boundary not in the digest")
+	}
+}
+
+// TestDecodeEveryPrefix: every prefix of store.Layout decodes an empty value and 8 bytes
+// without panicking (a value kind added to the layout without a case here used to reach
+// the proto branch with no message and crash `validatord export`).
+func TestDecodeEveryPrefix(t *testing.T) {
+	for _, p := range store.Layout {
+		for _, val := range [][]byte{nil, u64s(0, 7)[1:]} {
+			if v := DecodeValue([]byte{p.Byte}, val); v.JSON == nil && v.Hex != "" && len(val) == 0 {
+				t.Errorf("%s: empty value gave hex %q", p.Name, v.Hex)
+			}
+		}
 	}
 }

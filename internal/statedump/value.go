@@ -43,6 +43,16 @@ func decodeKnown(p Prefix, val []byte) (json.RawMessage, bool) {
 			return nil, false
 		}
 		return json.RawMessage(strconv.FormatUint(binary.BigEndian.Uint64(val), 10)), true
+	case store.KindU64s:
+		if len(val)%8 != 0 {
+			return nil, false
+		}
+		ns := make([]uint64, len(val)/8)
+		for i := range ns {
+			ns[i] = binary.BigEndian.Uint64(val[8*i:])
+		}
+		bz, err := json.Marshal(ns)
+		return bz, err == nil
 	case store.KindText:
 		if !utf8.Valid(val) {
 			return nil, false
@@ -55,7 +65,10 @@ func decodeKnown(p Prefix, val []byte) (json.RawMessage, bool) {
 			return nil, false
 		}
 		return buf.Bytes(), true
-	default:
+	case store.KindProto:
+		if p.New == nil {
+			return nil, false
+		}
 		m := p.New()
 		if err := proto.Unmarshal(val, m); err != nil {
 			return nil, false
@@ -70,4 +83,5 @@ func decodeKnown(p Prefix, val []byte) (json.RawMessage, bool) {
 		}
 		return bz, true
 	}
+	return nil, false
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cometbft/cometbft/types"
 )
 
 // record is one line of loadgen's --out file.
@@ -69,17 +71,11 @@ func compareAppHashes(nw *network, h int64) (int64, error) {
 // taken from the header of each block h+1 too (so the last one is covered by its header).
 func headers(nw *network, i int, h int64) (map[int64]string, error) {
 	out := make(map[int64]string, h)
-	for lo := int64(1); lo <= h; lo += 20 {
-		hi := min(lo+19, h)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		res, err := nw.clients[i].BlockchainInfo(ctx, lo, hi)
-		cancel()
-		if err != nil {
-			return nil, fmt.Errorf("node%d /blockchain %d-%d: %w", i, lo, hi, err)
-		}
-		for _, m := range res.BlockMetas {
-			out[m.Header.Height] = fmt.Sprintf("app_hash=%X block=%X", m.Header.AppHash, m.BlockID.Hash)
-		}
+	err := eachBlockMeta(nw, i, h, func(m *types.BlockMeta) {
+		out[m.Header.Height] = fmt.Sprintf("app_hash=%X block=%X", m.Header.AppHash, m.BlockID.Hash)
+	})
+	if err != nil {
+		return nil, err
 	}
 	for height := int64(1); height <= h; height++ {
 		if _, ok := out[height]; !ok {
@@ -87,6 +83,23 @@ func headers(nw *network, i int, h int64) (map[int64]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// eachBlockMeta calls f with node i's block metas of heights 1..h (/blockchain, 20 a call).
+func eachBlockMeta(nw *network, i int, h int64, f func(m *types.BlockMeta)) error {
+	for lo := int64(1); lo <= h; lo += 20 {
+		hi := min(lo+19, h)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		res, err := nw.clients[i].BlockchainInfo(ctx, lo, hi)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("node%d /blockchain %d-%d: %w", i, lo, hi, err)
+		}
+		for _, m := range res.BlockMetas {
+			f(m)
+		}
+	}
+	return nil
 }
 
 // checkTxs checks that every committed transaction is on every node, at the same height,
@@ -187,6 +200,24 @@ func checkSubmissions(nw *network, recs []record, validators int) (submissionFig
 	return f, errs
 }
 
+// checkCommitted runs checkTxs and checkSubmissions (a submission with reports from all
+// reporters must be final) and fails t with their first errors, or when nothing was scored.
+func checkCommitted(t *testing.T, nw *network, recs []record, reporters int) (lost int, subs submissionFigures) {
+	t.Helper()
+	lost, errs := checkTxs(nw, recs)
+	for _, e := range firstN(errs, 20) {
+		t.Error(e)
+	}
+	subs, errs = checkSubmissions(nw, recs, reporters)
+	for _, e := range firstN(errs, 20) {
+		t.Error(e)
+	}
+	if subs.Scored == 0 {
+		t.Error("no submission was scored")
+	}
+	return lost, subs
+}
+
 // replaySummary is the part of `validatord replay`'s JSON the harness reads.
 type replaySummary struct {
 	ToHeight       int64  `json:"to_height"`
@@ -212,6 +243,31 @@ func replayHome(t *testing.T, home string, h int64) (replaySummary, error) {
 		return s, fmt.Errorf("replay output: %w: %s", err, out)
 	}
 	return s, nil
+}
+
+// replayAll replays every stopped node's block store to h: each must check h heights, and
+// all must print the same score digest. It returns the heights checked and the digest.
+func replayAll(t *testing.T, nw *network, h int64) ([]int64, string) {
+	t.Helper()
+	var heights []int64
+	var digests []string
+	for i := range nw.homes {
+		s, err := replayHome(t, nw.homes[i], h)
+		if err != nil {
+			t.Fatalf("replay node%d: %v", i, err)
+		}
+		if s.HeightsChecked != h {
+			t.Errorf("replay node%d checked %d heights, want %d", i, s.HeightsChecked, h)
+		}
+		heights = append(heights, s.HeightsChecked)
+		digests = append(digests, s.ScoreDigest)
+	}
+	for i, d := range digests {
+		if d != digests[0] {
+			t.Errorf("replay score digest of node%d %s differs from node0's %s", i, d, digests[0])
+		}
+	}
+	return heights, digests[0]
 }
 
 // exportHeader is the head of `validatord export`'s document.

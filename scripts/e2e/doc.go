@@ -1,6 +1,7 @@
 // Package e2e is the reliability harness of `make e2e`: real validatord processes on
 // 127.0.0.1 under the load of scripts/loadgen, with validators killed and restarted, crash
-// points injected, and `validatord replay` run over the resulting block stores.
+// points injected, a validator below 1/3 of the power attacking (loadgen --adversary), and
+// `validatord replay` run over the resulting block stores.
 //
 // The tests carry the build tag e2e and expect built binaries (make e2e builds them):
 //
@@ -10,6 +11,7 @@
 //
 // Environment: E2E_BIN_DIR (default ../../bin), E2E_PORT (first port, default 46000),
 // E2E_LOAD_SECONDS (kill/restart phase, default 130, at least 120 for the issue's bar),
+// E2E_ADVERSARY_SECONDS (the adversary's attack, default 60),
 // E2E_REPORT (a JSON file for the figures of the run, default $E2E_BIN_DIR/e2e-report.json).
 // docs/reliability.md describes each scenario and the figures of the last run.
 package e2e

@@ -36,14 +36,7 @@ func TestKillRestartUnderLoad(t *testing.T) {
 	const validators = 4
 	loadFor := time.Duration(envInt("E2E_LOAD_SECONDS", 130)) * time.Second
 	nw := newNetwork(t, validators, basePort, "500ms")
-	for i := 0; i < validators; i++ {
-		nw.start(i)
-	}
-	for i := 0; i < validators; i++ {
-		if err := nw.waitHeight(i, 2, 60*time.Second); err != nil {
-			t.Fatal(err)
-		}
-	}
+	nw.startAll()
 	mon := watch(nw, 250*time.Millisecond)
 	out := filepath.Join(nw.dir, "load.jsonl")
 	load := nw.ps.start(t, "loadgen", filepath.Join(nw.dir, "loadgen.log"), nil, bin("loadgen"),
@@ -94,48 +87,18 @@ func TestKillRestartUnderLoad(t *testing.T) {
 	}
 	// Let every report deadline pass, so that every submission is final, then compare.
 	settle := maxRecordHeight(recs) + 45
-	for i := 0; i < validators; i++ {
-		if err := nw.waitHeight(i, settle, 2*time.Minute); err != nil {
-			t.Fatal(err)
-		}
+	if err := nw.waitAll(settle, 2*time.Minute); err != nil {
+		t.Fatal(err)
 	}
 	if fig.HeightsCompared, err = compareAppHashes(nw, settle); err != nil {
 		t.Fatal(err)
 	}
 	fig.FinalHeight = settle
-	lost, errs := checkTxs(nw, recs)
-	fig.TxChecks, fig.TxsLost = len(recs)*validators, lost
-	for _, e := range firstN(errs, 20) {
-		t.Error(e)
-	}
-	subs, errs := checkSubmissions(nw, recs, validators)
-	fig.Submissions = subs
-	for _, e := range firstN(errs, 20) {
-		t.Error(e)
-	}
-	if subs.Scored == 0 {
-		t.Error("no submission was scored")
-	}
+	fig.TxChecks = len(recs) * validators
+	fig.TxsLost, fig.Submissions = checkCommitted(t, nw, recs, validators)
 
 	nw.stopAll()
-	var digests []string
-	for i := 0; i < validators; i++ {
-		s, err := replayHome(t, nw.homes[i], settle)
-		if err != nil {
-			t.Fatalf("replay node%d: %v", i, err)
-		}
-		if s.HeightsChecked != settle {
-			t.Errorf("replay node%d checked %d heights, want %d", i, s.HeightsChecked, settle)
-		}
-		fig.ReplayedHeights = append(fig.ReplayedHeights, s.HeightsChecked)
-		digests = append(digests, s.ScoreDigest)
-	}
-	for i, d := range digests {
-		if d != digests[0] {
-			t.Errorf("replay score digest of node%d %s differs from node0's %s", i, d, digests[0])
-		}
-	}
-	fig.ReplayScoreDigest = digests[0]
+	fig.ReplayedHeights, fig.ReplayScoreDigest = replayAll(t, nw, settle)
 	report(t, "kill_restart", fig)
 }
 

@@ -3,8 +3,11 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -83,6 +86,27 @@ func (nw *network) waitHeight(i int, h int64, d time.Duration) error {
 	return fmt.Errorf("node%d at height %d (%v), not %d after %s", i, last, lastErr, h, d)
 }
 
+// startAll starts every node and waits until each has committed height 2.
+func (nw *network) startAll() {
+	nw.t.Helper()
+	for i := range nw.nodes {
+		nw.start(i)
+	}
+	if err := nw.waitAll(2, 60*time.Second); err != nil {
+		nw.t.Fatal(err)
+	}
+}
+
+// waitAll waits until every node has committed h, at most d each.
+func (nw *network) waitAll(h int64, d time.Duration) error {
+	for i := range nw.nodes {
+		if err := nw.waitHeight(i, h, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // maxHeight is the highest height any node reports.
 func (nw *network) maxHeight() int64 {
 	var m int64
@@ -101,6 +125,38 @@ func (nw *network) stopAll() {
 			if err := p.stop(20 * time.Second); err != nil {
 				nw.t.Errorf("stop %s: %v", p.name, err)
 			}
+		}
+	}
+}
+
+// setChainParam sets app_state.chain.<name> in every node's genesis.json (before any node
+// starts: the nodes must share one genesis). Numbers are kept as written (json.Number).
+func (nw *network) setChainParam(name string, v int64) {
+	nw.t.Helper()
+	for _, home := range nw.homes {
+		path := filepath.Join(home, "config", "genesis.json")
+		bz, err := os.ReadFile(path)
+		if err != nil {
+			nw.t.Fatal(err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(bz))
+		dec.UseNumber()
+		var doc map[string]any
+		if err := dec.Decode(&doc); err != nil {
+			nw.t.Fatalf("%s: %v", path, err)
+		}
+		st, _ := doc["app_state"].(map[string]any)
+		chain, ok := st["chain"].(map[string]any)
+		if !ok {
+			nw.t.Fatalf("%s: no app_state.chain", path)
+		}
+		chain[name] = v
+		out, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			nw.t.Fatal(err)
+		}
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			nw.t.Fatal(err)
 		}
 	}
 }

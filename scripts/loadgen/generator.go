@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -28,8 +29,11 @@ type generator struct {
 	limit   *limiter
 	elapsed time.Duration
 
-	validators []*actor
+	validators []*actor // the honest ones: every validator but the adversary
 	miners     []*actor
+	adv        *adversary // nil unless --adversary
+	// closed is the last EVM block whose round's truths the honest validators sent.
+	closed atomic.Uint64
 }
 
 // round is what one round's phases hand to the next.
@@ -51,7 +55,9 @@ func (g *generator) run(ctx context.Context) error {
 	start := time.Now()
 	defer func() { g.elapsed = time.Since(start) }()
 	for i, k := range g.net.reportKeys {
-		g.validators = append(g.validators, &actor{name: fmt.Sprintf("validator%d", i), s: client.NewSigner(g.pool, g.net.chainID, k), g: g})
+		if i != g.o.adv.validator {
+			g.validators = append(g.validators, &actor{name: fmt.Sprintf("validator%d", i), s: client.NewSigner(g.pool, g.net.chainID, k), g: g})
+		}
 	}
 	for i := 0; i < g.o.miners; i++ {
 		seed := sha256.Sum256([]byte(fmt.Sprintf("%s/miner/%d", g.o.seed, i)))
@@ -60,13 +66,20 @@ func (g *generator) run(ctx context.Context) error {
 	}
 	evmBase := uint64(start.Unix())
 	g.anchor(ctx, evmBase-1)
+	g.closed.Store(evmBase - 1)
+	var attack sync.WaitGroup
+	if g.adv != nil {
+		attack.Go(func() { g.adv.run(ctx) })
+	}
 	for n := 0; time.Since(start) < g.o.duration && ctx.Err() == nil; n++ {
 		r := &round{n: n, tasks: map[string]uint64{}, evmBlock: evmBase + uint64(n)}
 		g.register(ctx)
 		g.postTasks(ctx, r)
 		g.submit(ctx, r)
 		g.report(ctx, r)
+		g.closed.Store(r.evmBlock)
 	}
+	attack.Wait()
 	return nil
 }
 
@@ -218,6 +231,9 @@ func (g *generator) submit(ctx context.Context, r *round) {
 func (g *generator) report(ctx context.Context, r *round) {
 	st := g.net.state
 	ts := time.Now().Unix() + 60
+	if g.adv != nil {
+		g.adv.hold(r.n, r.subs)
+	}
 	g.each(g.validators, func(v int, a *actor) {
 		for _, s := range r.subs {
 			var msg *subnetv1.Msg

@@ -10,10 +10,20 @@
 // Transactions go to any live node of the testnet: when a node is down, the next one is
 // used, so the load survives validators being killed. A transaction counts as committed only
 // once a node returned it from /tx with code 0.
+//
+// With --adversary I, validator I (its report key from the testnet, less than 1/3 of the
+// power) leaves the honest rounds and attacks beside them for --adversary-duration (issue 9):
+// task floods stacked on one report deadline up to chain.max_open_tasks, truth floods past
+// the gas window and into the future, and its reports on the honest submissions held back
+// and released in one burst. Its refusals (40, 43, 44, 45, 46, …) are counted by code under
+// the kinds adversary/…, never errors:
+//
+//	go run ./scripts/loadgen --testnet .localnet --duration 60s --adversary 3 --stats stats.json
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -41,6 +51,8 @@ type options struct {
 	out      string
 	seed     string
 	timeout  time.Duration
+	stats    string
+	adv      adversaryOptions
 }
 
 func parse(args []string) (options, error) {
@@ -54,6 +66,12 @@ func parse(args []string) (options, error) {
 	fs.StringVar(&o.out, "out", "", "write committed transactions as JSON lines to this file")
 	fs.StringVar(&o.seed, "seed", "loadgen", "seed of the miners' keys (same seed, same miners)")
 	fs.DurationVar(&o.timeout, "tx-timeout", 30*time.Second, "how long to wait for one transaction's block")
+	fs.StringVar(&o.stats, "stats", "", "write the counts (sent, committed, rejected by kind and code) as JSON to this file")
+	fs.IntVar(&o.adv.validator, "adversary", -1, "index of a validator (below 1/3 of the power) that attacks beside the honest load; -1: none")
+	fs.DurationVar(&o.adv.duration, "adversary-duration", 0, "how long the adversary attacks (default: --duration)")
+	fs.Float64Var(&o.adv.rate, "adversary-rate", 100, "the adversary's transactions per second, beside --rate")
+	fs.IntVar(&o.adv.tasks, "adversary-tasks", 200, "tasks per flood burst of the adversary")
+	fs.Int64Var(&o.adv.lead, "adversary-lead", 40, "blocks from the current height to the report deadline its floods stack on")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -63,8 +81,19 @@ func parse(args []string) (options, error) {
 	if o.rate <= 0 || o.miners < 1 || o.miners > 256 || o.duration <= 0 || o.timeout <= 0 {
 		return o, fmt.Errorf("--rate > 0, 1 <= --miners <= 256, --duration > 0 and --tx-timeout > 0 required")
 	}
+	if o.adv.duration == 0 {
+		o.adv.duration = o.duration
+	}
+	if o.adv.validator < -1 || o.adv.duration < 0 || o.adv.rate <= 0 || o.adv.tasks < 1 || o.adv.lead < minSpan+1 {
+		return o, fmt.Errorf("--adversary >= -1, --adversary-duration >= 0, --adversary-rate > 0, --adversary-tasks >= 1 and --adversary-lead >= %d required", minSpan+1)
+	}
+	o.adv.wait = min(o.timeout, burstWait)
 	return o, nil
 }
+
+// burstWait bounds the wait for a burst's blocks: a transaction of a burst that was evicted
+// (a report on a submission the honest majority closed in the block before) is never seen.
+const burstWait = 10 * time.Second
 
 func run(ctx context.Context, args []string) error {
 	o, err := parse(args)
@@ -84,11 +113,13 @@ func run(ctx context.Context, args []string) error {
 		return err
 	}
 	g := &generator{o: o, net: net, pool: p, rec: rec, limit: newLimiter(o.rate)}
+	if o.adv.validator >= 0 {
+		if g.adv, err = newAdversary(o, net, p, rec, g.closed.Load); err != nil {
+			return err
+		}
+	}
 	runErr := g.run(ctx)
 	closeErr := rec.close()
 	rec.stats.print(os.Stdout, g.elapsed)
-	if runErr != nil {
-		return runErr
-	}
-	return closeErr
+	return errors.Join(runErr, closeErr, rec.stats.save(o.stats))
 }

@@ -35,7 +35,11 @@ func newPool(addrs []string) (*pool, error) {
 
 // do runs f against the nodes in turn until one answers; the error is the last node's.
 func (p *pool) do(ctx context.Context, f func(c *client.Client) error) error {
-	start := p.next.Add(1)
+	return p.doFrom(ctx, p.next.Add(1), f)
+}
+
+// doFrom is do starting at node start (modulo the number of nodes).
+func (p *pool) doFrom(ctx context.Context, start uint64, f func(c *client.Client) error) error {
 	var errs []error
 	for i := range p.clients {
 		if ctx.Err() != nil {
@@ -69,9 +73,14 @@ func (p *pool) NextNonce(ctx context.Context, pub ed25519.PublicKey) (uint64, er
 // answered calls f on the nodes in turn with a per-node timeout; a *client.TxError is an
 // answer (the app refused the transaction), not a node that failed.
 func (p *pool) answered(ctx context.Context, per time.Duration, f func(ctx context.Context, c *client.Client) (client.TxResult, error)) (client.TxResult, error) {
+	return p.answeredFrom(ctx, p.next.Add(1), per, f)
+}
+
+// answeredFrom is answered starting at node start.
+func (p *pool) answeredFrom(ctx context.Context, start uint64, per time.Duration, f func(ctx context.Context, c *client.Client) (client.TxResult, error)) (client.TxResult, error) {
 	var res client.TxResult
 	var verdict error
-	err := p.do(ctx, func(c *client.Client) error {
+	err := p.doFrom(ctx, start, func(c *client.Client) error {
 		cctx, cancel := context.WithTimeout(ctx, per)
 		defer cancel()
 		r, err := f(cctx, c)
@@ -101,5 +110,31 @@ func (p *pool) WaitTx(ctx context.Context, hash string, timeout time.Duration) (
 		return p.answered(ctx, 2*time.Second, func(ctx context.Context, c *client.Client) (client.TxResult, error) {
 			return c.Tx(ctx, hash)
 		})
+	})
+}
+
+// Height is the last committed height of a live node.
+func (p *pool) Height(ctx context.Context) (int64, error) {
+	var h int64
+	err := p.do(ctx, func(c *client.Client) error {
+		st, err := c.NodeStatus(ctx)
+		h = st.Height
+		return err
+	})
+	return h, err
+}
+
+// pinned is the pool as a client.Node that broadcasts to one node first (the next ones only
+// when it does not answer). A key that keeps several transactions in the mempool at once
+// must: a node that has not yet seen nonce n refuses n+1 as a gap (code 8).
+type pinned struct {
+	*pool
+	home uint64
+}
+
+// Broadcast sends tx with broadcast_tx_sync to the pinned node, or the next one that answers.
+func (p pinned) Broadcast(ctx context.Context, tx []byte) (client.TxResult, error) {
+	return p.answeredFrom(ctx, p.home, 5*time.Second, func(ctx context.Context, c *client.Client) (client.TxResult, error) {
+		return c.Broadcast(ctx, tx)
 	})
 }

@@ -126,3 +126,15 @@ func (s stats) print(w io.Writer, elapsed time.Duration) {
 		fmt.Fprintf(w, "  rejected %-24s %5d\n", k, s.Rejected[k])
 	}
 }
+
+// save writes the counts as indented JSON to path (nothing when path is empty).
+func (s stats) save(path string) error {
+	if path == "" {
+		return nil
+	}
+	bz, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(bz, '\n'), 0o644)
+}

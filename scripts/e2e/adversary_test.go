@@ -1,0 +1,225 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cometbft/cometbft/types"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+)
+
+// The adversary scenario's settings: validator 3 of 4 equal powers (1/4, below 1/3) attacks;
+// chain.max_open_tasks is lowered so that its task floods reach the cap within the run.
+const (
+	adversaryIndex        = 3
+	adversaryMaxOpenTasks = 1000
+	adversaryLead         = 40 // blocks from a flood to the report deadline it stacks on
+)
+
+// adversaryFigures are the figures of the adversary scenario.
+type adversaryFigures struct {
+	AttackSeconds      int               `json:"attack_seconds"`
+	MaxOpenTasks       int               `json:"max_open_tasks"`
+	LoadSummary        string            `json:"loadgen_summary"`
+	MaxStall           string            `json:"max_stall"`
+	FinalHeight        int64             `json:"final_height"`
+	HeightsCompared    int64             `json:"heights_compared"`
+	BusiestBlock       string            `json:"busiest_block"`
+	LargestStack       string            `json:"largest_deadline_stack"`
+	HonestCommitted    int               `json:"honest_txs_committed"`
+	AdversaryCommitted map[string]int    `json:"adversary_txs_committed"`
+	AdversaryRefused   map[string]int    `json:"adversary_refusals_by_code"`
+	HonestRefused      map[string]int    `json:"honest_refusals_by_code"`
+	Unconfirmed        int               `json:"unconfirmed"`
+	TxsLost            int               `json:"honest_txs_lost"`
+	Submissions        submissionFigures `json:"submissions"`
+	ReplayedHeights    []int64           `json:"replayed_heights"`
+	ReplayScoreDigest  string            `json:"replay_score_digest"`
+}
+
+// TestAdversaryMinority: 4 validators under the honest load while validator 3 (1/4 of the
+// power) floods tasks on one deadline up to max_open_tasks, floods truths past the gas
+// window and into the future, and releases its held-back reports in bursts, for
+// E2E_ADVERSARY_SECONDS (default 60); then calm until every deadline it stacked has passed.
+// Pass: no stall over 10 s, no node exits, the floods reached every bound (refusals 43, 44,
+// 45, 46), identical headers (app hashes) at every height on every node, every honest
+// transaction and submission on every node, and replay matching everywhere.
+func TestAdversaryMinority(t *testing.T) {
+	const validators = 4
+	attackFor := time.Duration(envInt("E2E_ADVERSARY_SECONDS", 60)) * time.Second
+	nw := newNetwork(t, validators, basePort+200, "500ms")
+	nw.setChainParam("max_open_tasks", adversaryMaxOpenTasks)
+	nw.startAll()
+	mon := watch(nw, 250*time.Millisecond)
+	out, statsPath := filepath.Join(nw.dir, "load.jsonl"), filepath.Join(nw.dir, "stats.json")
+	load := nw.ps.start(t, "loadgen", filepath.Join(nw.dir, "loadgen.log"), nil, bin("loadgen"),
+		"--testnet", nw.dir, "--duration", attackFor.String(), "--rate", "25", "--miners", "4", "--out", out, "--stats", statsPath,
+		"--adversary", fmt.Sprint(adversaryIndex), "--adversary-rate", "100", "--adversary-tasks", "250",
+		"--adversary-lead", fmt.Sprint(adversaryLead))
+	if err := load.wait(attackFor + 2*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if code := load.exitCode(); code != 0 {
+		t.Fatalf("loadgen exited %d (see %s)", code, filepath.Join(nw.dir, "loadgen.log"))
+	}
+	fig := adversaryFigures{AttackSeconds: int(attackFor / time.Second), MaxOpenTasks: adversaryMaxOpenTasks,
+		LoadSummary: loadSummary(filepath.Join(nw.dir, "loadgen.log"))}
+	recs, err := loadRecords(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	honest, adv := splitAdversary(recs)
+	fig.HonestCommitted, fig.AdversaryCommitted = len(honest), countKinds(adv)
+	if len(honest) == 0 || fig.AdversaryCommitted["adversary/post-task"] == 0 || fig.AdversaryCommitted["adversary/truth"] == 0 {
+		t.Fatalf("committed: %d honest, adversary %v", len(honest), fig.AdversaryCommitted)
+	}
+
+	// Calm: every deadline the floods stacked (and the honest tasks') passes and settles
+	// under the stall monitor.
+	settle := maxRecordHeight(recs) + max(45, adversaryLead+10)
+	if err := nw.waitAll(settle, 2*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	stall, stallAt, _ := mon.finish()
+	fig.MaxStall = stall.Round(100 * time.Millisecond).String()
+	if stall > 10*time.Second {
+		t.Errorf("the chain stopped for %s after height %d (limit 10s)", stall, stallAt)
+	}
+	for i, p := range nw.nodes {
+		if !p.running() {
+			t.Errorf("node%d exited with code %d (see %s)", i, p.exitCode(), filepath.Join(nw.homes[i], "node.log"))
+		}
+	}
+	fig.FinalHeight = settle
+	if fig.HeightsCompared, err = compareAppHashes(nw, settle); err != nil {
+		t.Fatal(err)
+	}
+	if fig.BusiestBlock, err = busiestBlock(nw, settle); err != nil {
+		t.Fatal(err)
+	}
+	stack, at, err := largestStack(nw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig.LargestStack = fmt.Sprintf("%d tasks with report deadline %d", stack, at)
+	if stack < adversaryMaxOpenTasks/4 {
+		t.Errorf("at most %d tasks share a report deadline: the task flood did not stack", stack)
+	}
+
+	checkRefusals(t, statsPath, &fig)
+	fig.TxsLost, fig.Submissions = checkCommitted(t, nw, honest, validators-1)
+
+	nw.stopAll()
+	fig.ReplayedHeights, fig.ReplayScoreDigest = replayAll(t, nw, settle)
+	report(t, "adversary", fig)
+}
+
+// splitAdversary separates the honest generator's records from the adversary's.
+func splitAdversary(recs []record) (honest, adv []record) {
+	for _, r := range recs {
+		if strings.HasPrefix(r.Kind, "adversary/") {
+			adv = append(adv, r)
+		} else {
+			honest = append(honest, r)
+		}
+	}
+	return honest, adv
+}
+
+func countKinds(recs []record) map[string]int {
+	out := map[string]int{}
+	for _, r := range recs {
+		out[r.Kind]++
+	}
+	return out
+}
+
+// loadStats is the part of loadgen's --stats file the harness reads.
+type loadStats struct {
+	Rejected  map[string]int `json:"rejected"` // "kind code N"
+	Uncertain int            `json:"uncertain"`
+}
+
+// checkRefusals reads loadgen's counts, sums the refusals by code (adversary and honest
+// apart) and requires the adversary's floods to have reached every bound: 43, 44, 45, 46.
+func checkRefusals(t *testing.T, path string, fig *adversaryFigures) {
+	t.Helper()
+	bz, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s loadStats
+	if err := json.Unmarshal(bz, &s); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	fig.AdversaryRefused, fig.HonestRefused, fig.Unconfirmed = map[string]int{}, map[string]int{}, s.Uncertain
+	for k, n := range s.Rejected {
+		kind, codeStr, ok := strings.Cut(k, " code ")
+		code, err := strconv.ParseUint(codeStr, 10, 32)
+		if !ok || err != nil {
+			t.Fatalf("%s: rejection key %q", path, k)
+		}
+		name := fmt.Sprintf("%d %s", code, wire.CodeName(uint32(code)))
+		if strings.HasPrefix(kind, "adversary/") {
+			fig.AdversaryRefused[name] += n
+		} else {
+			fig.HonestRefused[name] += n
+		}
+	}
+	for _, c := range []uint32{wire.CodeTooManyOpenTasks, wire.CodeTruthTooFar, wire.CodeTruthTimeFuture, wire.CodeTooManyOpenRounds} {
+		if fig.AdversaryRefused[fmt.Sprintf("%d %s", c, wire.CodeName(c))] == 0 {
+			t.Errorf("the adversary got no refusal with code %d (%s): its floods did not reach that bound; refusals %v", c, wire.CodeName(c), fig.AdversaryRefused)
+		}
+	}
+}
+
+// largestStack asks node0 for every task (ids from 0 until one is not found) and returns
+// the most that share one report deadline, and that deadline (at most 100,000 tasks read).
+func largestStack(nw *network) (n int, at int64, err error) {
+	perDeadline := map[int64]int{}
+	for id := 0; id < 100_000; id++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		res, err := nw.clients[0].ABCIQuery(ctx, fmt.Sprintf("task/%d", id), nil)
+		cancel()
+		if err != nil {
+			return 0, 0, err
+		}
+		if res.Response.Code == wire.QueryNotFound {
+			break
+		}
+		var task struct {
+			ReportDeadline int64 `json:"report_deadline"`
+		}
+		if err := json.Unmarshal(res.Response.Value, &task); err != nil {
+			return 0, 0, fmt.Errorf("task/%d: %w", id, err)
+		}
+		perDeadline[task.ReportDeadline]++
+	}
+	for h, c := range perDeadline {
+		if c > n || c == n && h < at {
+			n, at = c, h
+		}
+	}
+	return n, at, nil
+}
+
+// busiestBlock is node0's block with the most transactions among 1..h.
+func busiestBlock(nw *network, h int64) (string, error) {
+	var best types.BlockMeta
+	err := eachBlockMeta(nw, 0, h, func(m *types.BlockMeta) {
+		if m.NumTxs > best.NumTxs {
+			best = *m
+		}
+	})
+	return fmt.Sprintf("%d txs at height %d", best.NumTxs, best.Header.Height), err
+}
