@@ -211,7 +211,7 @@ func scenarioTracks(g *genesis.AppState, a args) error {
 		if err != nil {
 			return err
 		}
-		g.Tracks = append(g.Tracks, genesis.Track{Name: name, Share: d})
+		g.Tracks = append(g.Tracks, genesis.Track{Name: name, Share: d, ActivityCutoffBlocks: genesis.DefaultActivityCutoff(name)})
 	}
 	return nil
 }
