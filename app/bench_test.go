@@ -38,7 +38,7 @@ func benchSubmissions(b *testing.B, checked bool) {
 	g.Chain.MaxUIDs = miners
 	// The gas track bounds max_uids (one EVM block close rewrites every agent, and genesis proves
 	// that fits a block); this benchmark measures workflow submissions, so it runs that track alone.
-	g.Tracks = []genesis.Track{{Name: "workflow", Share: decimal.NewFromInt(1)}}
+	g.Tracks = []genesis.Track{{Name: "workflow", Share: decimal.NewFromInt(1), ActivityCutoffBlocks: genesis.DefaultTaskActivityCutoff}}
 	n := newNode(b, b.TempDir(), g)
 	signers := make([]*signer, miners)
 	var regs [][]byte
@@ -107,7 +107,7 @@ func worstCaseSetup(b *testing.B) (*node, [][]byte) {
 	const miners, tasks, perBlock = 250, 28, 2000 // 7,000 submissions
 	g := testGenesis(4)
 	g.Chain.MaxUIDs = 2 * miners
-	g.Tracks = []genesis.Track{{Name: "workflow", Share: decimal.NewFromInt(1)}}
+	g.Tracks = []genesis.Track{{Name: "workflow", Share: decimal.NewFromInt(1), ActivityCutoffBlocks: genesis.DefaultTaskActivityCutoff}}
 	n := newNode(b, b.TempDir(), g)
 	signers := make([]*signer, 2*miners)
 	var txs [][]byte

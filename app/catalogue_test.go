@@ -172,7 +172,7 @@ func finalizeOnly(t *testing.T, n *node, h int64, txs [][]byte) *abcitypes.Respo
 // TestTrackDisabled: messages of a track the chain does not run are rejected.
 func TestTrackDisabled(t *testing.T) {
 	g := testGenesis(1)
-	g.Tracks = []genesis.Track{{Name: genesis.TrackWorkflow, Share: track.Dec("1")}}
+	g.Tracks = []genesis.Track{{Name: genesis.TrackWorkflow, Share: track.Dec("1"), ActivityCutoffBlocks: genesis.DefaultTaskActivityCutoff}}
 	n := newNode(t, "", g)
 	a, r := newSigner("miner-a"), reporter(0)
 	mustOK(t, n.block(a.tx(t, msgRegister())))

@@ -47,6 +47,7 @@ func testGenesis(n int) genesis.AppState {
 	}
 	g.Window.EpochBlocks = 5
 	g.Window.WarmupTasks = 2
+	g.Window.ArenaWarmupTasks = 2
 	g.Gas.MemorySize = 2
 	return g
 }

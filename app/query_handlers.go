@@ -149,12 +149,15 @@ func (q *querier) window(args []string) (*wire.WindowView, *queryError) {
 			continue
 		}
 		w := track.WindowFromProto(pw)
-		view := &wire.TrackWindowView{Scores: wire.List(pw.Scores), TasksSeen: pw.TasksSeen, Mean: track.FmtDec(w.Mean())}
+		view := &wire.TrackWindowView{Scores: wire.List(pw.Scores), TasksSeen: pw.TasksSeen, Mean: track.FmtDec(w.Mean()),
+			LastHeight: pw.LastHeight}
 		if tb == store.WindowWorkflow {
 			agg := track.FmtDec(w.Aggregate(q.chain.Gen.Window))
 			view.Aggregate = &agg
 			out.Workflow = view
 		} else {
+			agg := track.FmtDec(w.Warmed(q.chain.Gen.Window.ArenaWarmupTasks))
+			view.Aggregate = &agg
 			out.Arena = view
 		}
 	}

@@ -145,6 +145,7 @@ func recordedGenesis() genesis.AppState {
 	g.Window.EpochBlocks = 10
 	g.Window.WindowSize = 8
 	g.Window.WarmupTasks = 3
+	g.Window.ArenaWarmupTasks = 3
 	g.Window.BaselineK = 12
 	g.Gas.MemorySize = 3
 	return g

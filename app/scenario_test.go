@@ -18,6 +18,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
 // TestAppScenarios runs the scripts in testdata/scenarios/*.txt through
@@ -30,7 +31,8 @@ import (
 //
 //	init validators=N                starts a new chain (may be repeated)
 //	     [powers=..] [tracks=workflow,arena,gas] [shares=..]
-//	     [epoch=E] [warmup=W] [memory=M] [cap=C] [max-uids=U]
+//	     [epoch=E] [warmup=W] [arena-warmup=W] [memory=M] [cap=C] [max-uids=U]
+//	     [cutoff=B (every track's activity_cutoff_blocks)] [stale=miss|carry]
 //	register miner=m1 | miners=m1,m2,...
 //	post-task workflow [by=v1] steps= budget= latency= [submit=3] [report=3]
 //	post-task arena [by=v1] criteria= [category=] [difficulty=] [submit=3] [report=3]
@@ -211,18 +213,31 @@ func scenarioTracks(g *genesis.AppState, a args) error {
 		if err != nil {
 			return err
 		}
-		g.Tracks = append(g.Tracks, genesis.Track{Name: name, Share: d})
+		g.Tracks = append(g.Tracks, genesis.Track{Name: name, Share: d, ActivityCutoffBlocks: genesis.DefaultActivityCutoff(name)})
 	}
 	return nil
 }
 
 func scenarioParams(g *genesis.AppState, a args) error {
-	v, err := a.ints([]string{"epoch", "warmup", "memory", "max-uids"},
-		[]int64{g.Window.EpochBlocks, int64(g.Window.WarmupTasks), int64(g.Gas.MemorySize), int64(g.Chain.MaxUIDs)})
+	v, err := a.ints([]string{"epoch", "warmup", "memory", "max-uids", "arena-warmup"},
+		[]int64{g.Window.EpochBlocks, int64(g.Window.WarmupTasks), int64(g.Gas.MemorySize), int64(g.Chain.MaxUIDs), int64(g.Window.ArenaWarmupTasks)})
 	if err != nil {
 		return err
 	}
 	g.Window.EpochBlocks, g.Window.WarmupTasks, g.Gas.MemorySize, g.Chain.MaxUIDs = v[0], int(v[1]), int(v[2]), int(v[3])
+	g.Window.ArenaWarmupTasks = int(v[4])
+	if c, ok := a["cutoff"]; ok {
+		n, err := strconv.ParseInt(c, 10, 64)
+		if err != nil {
+			return err
+		}
+		for i := range g.Tracks {
+			g.Tracks[i].ActivityCutoffBlocks = n
+		}
+	}
+	if sp, ok := a["stale"]; ok {
+		g.Gas.StalePrediction = scoring.StalePolicy(sp)
+	}
 	if c, ok := a["cap"]; ok {
 		if g.Window.Cap, err = decimal.NewFromString(c); err != nil {
 			return err

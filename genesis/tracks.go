@@ -18,10 +18,61 @@ const (
 // TrackNames lists every known track in canonical order.
 var TrackNames = []string{TrackWorkflow, TrackArena, TrackGas}
 
-// Track is one track the chain runs and its share of the epoch weights.
+// Track is one track the chain runs, its share of the epoch weights and
+// who takes part in it.
 type Track struct {
 	Name  string          `json:"name"`
 	Share decimal.Decimal `json:"share"`
+	// ActivityCutoffBlocks: a miner whose latest scored work on the track (a
+	// scored task in its workflow or arena window; for gas, a close that
+	// judged a fresh prediction) is more than this many blocks older than
+	// the epoch takes no part in the track's share (window.Active).
+	ActivityCutoffBlocks int64 `json:"activity_cutoff_blocks"`
+}
+
+// Default activity cutoffs, in blocks; both are multiples of the default
+// epoch (window.DefaultParams().EpochBlocks = 10). Tasks come as validators
+// post them, and a task's score lands only at its settlement, up to
+// max_submission_blocks + max_report_blocks after posting: 50 epochs lets a
+// miner miss a few rounds of tasks without dropping out, yet ends the
+// weight of a miner that stopped within an hour at 6 s blocks. A gas agent
+// can predict every EVM block (12 s on Ethereum, 2 s on Base), so 10 epochs
+// of silence means it stopped.
+const (
+	DefaultTaskActivityCutoff = 500
+	DefaultGasActivityCutoff  = 100
+)
+
+// DefaultActivityCutoff is the default activity_cutoff_blocks of a track.
+func DefaultActivityCutoff(name string) int64 {
+	if name == TrackGas {
+		return DefaultGasActivityCutoff
+	}
+	return DefaultTaskActivityCutoff
+}
+
+// Track returns the entry of the named track, if the chain runs it.
+func (s AppState) Track(name string) (Track, bool) {
+	for _, t := range s.Tracks {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Track{}, false
+}
+
+// validateActivity: every activity_cutoff_blocks in [EpochBlocks,
+// MaxBlocksLimit]. A cutoff shorter than the epoch would drop work done
+// inside the epoch being weighed.
+func (s AppState) validateActivity() error {
+	for i, t := range s.Tracks {
+		lo := s.Window.EpochBlocks
+		if t.ActivityCutoffBlocks < lo || t.ActivityCutoffBlocks > MaxBlocksLimit {
+			return fieldErr(fmt.Sprintf("tracks[%d].activity_cutoff_blocks", i), t.ActivityCutoffBlocks,
+				fmt.Sprintf("must be in [window.EpochBlocks = %d, %d]: a shorter cutoff would drop work done inside the epoch", lo, MaxBlocksLimit))
+		}
+	}
+	return nil
 }
 
 func knownTrack(name string) bool {

@@ -30,7 +30,7 @@ type GasWindowLine struct {
 	Chain         string      `json:"chain"`
 	Agent         string      `json:"agent"`
 	Window        uint64      `json:"window"`
-	Estimate      string      `json:"estimate"`
+	Estimate      *string     `json:"estimate"`
 	Truth         string      `json:"truth"`
 	Slot          GasSlotLine `json:"slot"`
 	HistoryPoints int         `json:"history_points"`
@@ -172,9 +172,15 @@ func (rp *GasReplay) closeOne(k gasAgentKey, n int, t int64, truth decimal.Decim
 		return nil, next, err
 	}
 	slot := next.Memory[len(next.Memory)-1]
+	// the estimate judged: the fresh one, the carried one, or none (missed)
+	var estimate *string
+	if pred != nil || rp.gp.StalePrediction == scoring.StaleCarry {
+		e := scoring.Format(next.Last)
+		estimate = &e
+	}
 	line := &GasWindowLine{
 		Line: n, Time: t, Chain: k.chain, Agent: k.agent, Window: next.Closed,
-		Estimate: scoring.Format(next.Last), Truth: scoring.Format(truth),
+		Estimate: estimate, Truth: scoring.Format(truth),
 		Slot:          GasSlotLine{Included: slot.Included, Overpayment: scoring.Format(slot.Overpayment), Fresh: slot.Fresh},
 		HistoryPoints: len(next.History),
 	}
@@ -214,7 +220,7 @@ func gasParamsFrom(p jsonObject) (scoring.GasParams, error) {
 		{"beta", &gp.Beta}, {"w_inclusion", &gp.WInclusion}, {"w_inclusion_stability", &gp.WInclusionStability},
 		{"w_overpayment", &gp.WOverpayment}, {"w_overpayment_stability", &gp.WOverpaymentStability}, {"w_liveliness", &gp.WLiveliness},
 	}
-	allowed := []string{"memory_size", "horizon_seconds"}
+	allowed := []string{"memory_size", "horizon_seconds", "stale_prediction"}
 	for _, d := range decs {
 		allowed = append(allowed, d.name)
 	}
@@ -237,6 +243,13 @@ func gasParamsFrom(p jsonObject) (scoring.GasParams, error) {
 			return gp, err
 		}
 		gp.HorizonSeconds = h
+	}
+	if _, ok := p["stale_prediction"]; ok {
+		v, err := p.str("stale_prediction")
+		if err != nil {
+			return gp, err
+		}
+		gp.StalePrediction = scoring.StalePolicy(v)
 	}
 	for _, d := range decs {
 		if _, ok := p[d.name]; !ok {

@@ -105,6 +105,9 @@ func closeAgent(env track.Env, r *subnetv1.TruthRound, uid uint32, pred *subnetv
 		judged = receipt.GasMemory(next.Memory)
 	}
 	track.GasAgentIntoProto(next, pa)
+	if pred != nil {
+		pa.LastFreshHeight = env.Block.Height
+	}
 	var evs []abcitypes.Event
 	if res != nil {
 		judged = append(judged, receipt.GasHistory(next.History)...)

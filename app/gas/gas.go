@@ -11,6 +11,7 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
 	"github.com/scoringsubnet/validatord/x/scoring"
+	"github.com/scoringsubnet/validatord/x/window"
 )
 
 // Check validates the gas track's messages: a gas Submit (the shell checked
@@ -75,18 +76,24 @@ func SettleDueTruths(env track.Env, m *budget.Meter) (evs []abcitypes.Event, car
 }
 
 // Track is the gas track: a miner's aggregate is the mean of its latest
-// TotalScore over the EVM chains where it has one.
+// TotalScore over the EVM chains where it has one and is active.
 var Track track.Track = gasTrack{}
 
 type gasTrack struct{}
 
 func (gasTrack) Name() string { return genesis.TrackGas }
 
+// Aggregate is the mean of the agent's latest TotalScore over the EVM chains
+// where it has one and where a close judged a fresh prediction of it at most
+// the gas track's activity_cutoff_blocks before env.Block.Height; with no
+// such chain the miner takes no part in the track.
 func (gasTrack) Aggregate(env track.Env, uid uint32) (decimal.Decimal, bool) {
+	tr, _ := env.Chain.Gen.Track(genesis.TrackGas)
 	var scores []decimal.Decimal
 	for _, chain := range env.Chain.Gen.Chain.GasChains {
 		pa := &subnetv1.GasAgent{}
-		if env.St.Load(store.KeyGasAgent(chain, uid), pa) && pa.HasScore {
+		if env.St.Load(store.KeyGasAgent(chain, uid), pa) && pa.HasScore &&
+			window.Active(pa.LastFreshHeight, env.Block.Height, tr.ActivityCutoffBlocks) {
 			scores = append(scores, track.Dec(pa.Score))
 		}
 	}

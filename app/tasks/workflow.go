@@ -12,6 +12,7 @@ import (
 	"github.com/scoringsubnet/validatord/x/quorum"
 	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
+	"github.com/scoringsubnet/validatord/x/window"
 )
 
 // scoreWorkflow scores a workflow submission from its aggregated
@@ -55,25 +56,25 @@ func pushWindow(env track.Env, tb byte, uid uint32, score decimal.Decimal) ([]ab
 	k := store.KeyWindow(tb, uid)
 	pw := &subnetv1.Window{}
 	st.Load(k, pw)
-	w, err := track.WindowFromProto(pw).Push(p, score)
+	w, err := track.WindowFromProto(pw).PushAt(p, env.Block.Height, score)
 	if err != nil {
 		return nil, err
 	}
 	st.Save(k, track.WindowToProto(w))
 	name, agg := genesis.TrackWorkflow, w.Aggregate(p)
 	if tb == store.WindowArena {
-		name, agg = genesis.TrackArena, w.Mean()
+		name, agg = genesis.TrackArena, w.Warmed(p.ArenaWarmupTasks)
 	}
 	return []abcitypes.Event{wire.Event(wire.EventWindowUpdated, "uid", track.U64s(uint64(uid)), "track", name,
 		"tasks_seen", track.U64s(w.TasksSeen), "aggregate", track.FmtDec(agg))}, nil
 }
 
 // Workflow is the workflow track: a miner's aggregate is its window's
-// warm-up-discounted mean.
+// mean, discounted over window.WarmupTasks.
 var Workflow track.Track = windowTrack{name: genesis.TrackWorkflow, tb: store.WindowWorkflow}
 
 // Arena is the arena track: a miner's aggregate is the mean of its recent
-// arena scores / 100.
+// arena scores / 100, discounted over window.ArenaWarmupTasks.
 var Arena track.Track = windowTrack{name: genesis.TrackArena, tb: store.WindowArena}
 
 type windowTrack struct {
@@ -83,14 +84,21 @@ type windowTrack struct {
 
 func (w windowTrack) Name() string { return w.name }
 
+// Aggregate is the miner's warmed window mean; a miner without a window, or
+// whose latest scored task is more than the track's activity_cutoff_blocks
+// before env.Block.Height, has none and takes no part in the track.
 func (w windowTrack) Aggregate(env track.Env, uid uint32) (decimal.Decimal, bool) {
 	pw := &subnetv1.Window{}
 	if !env.St.Load(store.KeyWindow(w.tb, uid), pw) {
 		return decimal.Decimal{}, false
 	}
-	mw := track.WindowFromProto(pw)
-	if w.tb == store.WindowArena {
-		return mw.Mean(), true
+	tr, _ := env.Chain.Gen.Track(w.name)
+	if !window.Active(pw.LastHeight, env.Block.Height, tr.ActivityCutoffBlocks) {
+		return decimal.Decimal{}, false
 	}
-	return mw.Aggregate(env.Chain.Gen.Window), true
+	mw, p := track.WindowFromProto(pw), env.Chain.Gen.Window
+	if w.tb == store.WindowArena {
+		return mw.Warmed(p.ArenaWarmupTasks), true
+	}
+	return mw.Aggregate(p), true
 }

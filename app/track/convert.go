@@ -69,7 +69,7 @@ func BaselineFromProto(p *subnetv1.ArenaBaseline) scoring.ArenaBaseline {
 }
 
 func WindowFromProto(w *subnetv1.Window) window.MinerWindow {
-	out := window.MinerWindow{TasksSeen: w.TasksSeen, Scores: make([]decimal.Decimal, len(w.Scores))}
+	out := window.MinerWindow{TasksSeen: w.TasksSeen, LastHeight: w.LastHeight, Scores: make([]decimal.Decimal, len(w.Scores))}
 	for i, s := range w.Scores {
 		out.Scores[i] = Dec(s)
 	}
@@ -77,7 +77,7 @@ func WindowFromProto(w *subnetv1.Window) window.MinerWindow {
 }
 
 func WindowToProto(w window.MinerWindow) *subnetv1.Window {
-	out := &subnetv1.Window{TasksSeen: w.TasksSeen, Scores: make([]string, len(w.Scores))}
+	out := &subnetv1.Window{TasksSeen: w.TasksSeen, LastHeight: w.LastHeight, Scores: make([]string, len(w.Scores))}
 	for i, s := range w.Scores {
 		out.Scores[i] = FmtDec(s)
 	}

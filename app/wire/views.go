@@ -140,12 +140,15 @@ type WindowView struct {
 }
 
 // TrackWindowView is a miner's window of one track, scores oldest first.
-// Aggregate is the workflow track's only (absent for arena).
+// Aggregate is the warmed mean (the track's aggregate while the miner is
+// active); LastHeight the height of its latest scored task, from which the
+// track's activity_cutoff_blocks is measured.
 type TrackWindowView struct {
-	Aggregate *string  `json:"aggregate,omitempty"`
-	Mean      string   `json:"mean"`
-	Scores    []string `json:"scores"`
-	TasksSeen uint64   `json:"tasks_seen"`
+	Aggregate  *string  `json:"aggregate,omitempty"`
+	LastHeight int64    `json:"last_height"`
+	Mean       string   `json:"mean"`
+	Scores     []string `json:"scores"`
+	TasksSeen  uint64   `json:"tasks_seen"`
 }
 
 // BaselineView answers "baseline/<task id>": the arena baseline the next

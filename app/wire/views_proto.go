@@ -129,6 +129,9 @@ type GasAgentView struct {
 	LastTime    int64                 `json:"last_time"`
 	Score       string                `json:"score"`
 	HasScore    bool                  `json:"has_score"`
+	// LastFreshHeight is the height of the latest close that judged a fresh
+	// prediction (0 before any): the gas track's activity is measured from it.
+	LastFreshHeight int64 `json:"last_fresh_height"`
 }
 
 // GasSlotView is one slot of a gas agent's memory.
@@ -287,7 +290,7 @@ func GasAgentViewOf(a *subnetv1.GasAgent) *GasAgentView {
 			return GasHistoryPointView{Time: p.Time, InclusionRate: p.InclusionRate, AvgOverpayment: p.AvgOverpayment}
 		}),
 		Last: a.Last, HasLast: a.HasLast, Closed: a.Closed, LastReceipt: ReceiptViewOf(a.LastReceipt),
-		LastTime: a.LastTime, Score: a.Score, HasScore: a.HasScore}
+		LastTime: a.LastTime, Score: a.Score, HasScore: a.HasScore, LastFreshHeight: a.LastFreshHeight}
 }
 
 // EpochResultViewOf is the view of a stored epoch.

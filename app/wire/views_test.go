@@ -99,7 +99,7 @@ func TestViewsKeepZeros(t *testing.T) {
 			`{"height":3,"track":"","status":"","reported_power":0,"total_power":0,"inputs":[{"name":"x","value":""}],"params":[],"values":[],"score":"","note":""}`},
 		{"nil receipt", ReceiptViewOf(nil), `null`},
 		{"vote without measurement", VoteView{Validator: "v1"}, `{"validator":"v1","height":0,"workflow":null,"arena":null,"truth":null}`},
-		{"arena window has no aggregate", TrackWindowView{Mean: "0", Scores: List[string](nil)}, `{"mean":"0","scores":[],"tasks_seen":0}`},
+		{"window without aggregate", TrackWindowView{Mean: "0", Scores: List[string](nil)}, `{"last_height":0,"mean":"0","scores":[],"tasks_seen":0}`},
 		{"miner without aggregates", &MinerView{UID: 1}, `{"arena":null,"gas":null,"pubkey":"","registered_height":0,"uid":1,"workflow":null}`},
 	}
 	for _, tc := range cases {

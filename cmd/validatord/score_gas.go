@@ -15,15 +15,19 @@ history, x/scoring gas score). Input: JSON lines, one event each, block times
 
   {"params": {"memory_size": 10, "horizon_seconds": 60, "beta": "3.2",
               "w_inclusion": "0.5", "w_inclusion_stability": "0.15", "w_overpayment": "0.15",
-              "w_overpayment_stability": "0.10", "w_liveliness": "0.10"}}
-      optional, first event only; every member optional (defaults: the seed's)
+              "w_overpayment_stability": "0.10", "w_liveliness": "0.10",
+              "stale_prediction": "miss"}}
+      optional, first event only; every member optional (defaults: the seed's,
+      and "miss")
   {"time": 12, "agent": "a", "chain": "eth", "predict": "21.5"}
       agent a's prediction for the next block window of chain eth ("chain" optional);
       a later prediction before the truth replaces it
   {"time": 13, "chain": "eth", "truth": "20"}
       the window closes with minimum non-zero gas price 20: every agent of the chain
-      that has ever predicted is judged, on its fresh prediction or else on its
-      latest earlier one (not fresh)
+      that has ever predicted is judged on its fresh prediction; without one the
+      window is missed (not included, overpayment 0, not fresh; "estimate" null)
+      under stale_prediction "miss", or judged on its latest earlier prediction
+      (not fresh) under "carry"
 
 Output: nothing for params and predictions; for each truth one JSON line per
 agent (in agent order) with the slot, the number of history points and the score,

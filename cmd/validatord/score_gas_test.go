@@ -63,10 +63,17 @@ func TestScoreGasScoreAbsentUntilMemoryFull(t *testing.T) {
 	if lines[0]["score"] != nil || lines[1]["score"] == nil {
 		t.Fatalf("score must be null for the first window and present for the second:\n%s", out)
 	}
-	// Second window: no fresh prediction, judged on 10 against 10.
+	// Second window: no fresh prediction, missed under the default policy.
 	slot := lines[1]["slot"].(map[string]any)
-	if slot["fresh"] != false || slot["included"] != true || lines[1]["liveliness"] != "0.500000000000000000" {
+	if slot["fresh"] != false || slot["included"] != false || lines[1]["estimate"] != nil || lines[1]["liveliness"] != "0.500000000000000000" {
 		t.Fatalf("second window = %v", lines[1])
+	}
+	// Under "carry" it is judged on 10 against 10.
+	out, _, code = runGas(t, strings.Replace(in, `"memory_size": 2`, `"memory_size": 2, "stale_prediction": "carry"`, 1))
+	lines = gasLines(t, out)
+	slot = lines[1]["slot"].(map[string]any)
+	if code != 0 || slot["fresh"] != false || slot["included"] != true || lines[1]["estimate"] != "10.000000000000000000" {
+		t.Fatalf("second window under carry = %v", lines[1])
 	}
 }
 
@@ -74,6 +81,7 @@ func TestScoreGasBadEvents(t *testing.T) {
 	tests := []struct{ name, line, want string }{
 		{"params not first", `{"params": {}}`, "first event"},
 		{"unknown param", `{"params": {"size": 3}}`, "unknown field"},
+		{"unknown param policy", `{"params": {"stale_prediction": "skip"}}`, "stale_prediction"},
 		{"unknown field", `{"time": 1, "agent": "a", "predict": "1", "extra": 1}`, "unknown field"},
 		{"both kinds", `{"time": 1, "agent": "a", "predict": "1", "truth": "1"}`, "exactly one"},
 		{"neither kind", `{"time": 1, "agent": "a"}`, "exactly one"},

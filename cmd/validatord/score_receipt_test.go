@@ -448,8 +448,10 @@ func TestReceiptTamper(t *testing.T) {
 		// the newest point is the memory's performance: {false, false} includes 0.
 		{"gas memory included", rcGasSpread, [][3]string{{"inputs", "memory.0.included", "false"}},
 			[]string{"inputs.history.1.inclusion_rate"}, "0.500000000000000000", "0.000000000000000000"},
+		// a slot recorded as not fresh must, under "miss", also be the missed slot
 		{"gas memory fresh", rcGasSpread, [][3]string{{"inputs", "memory.0.fresh", "false"}},
-			[]string{"liveliness", "u4", "total_score", "score"}, "1.000000000000000000", "0.500000000000000000"},
+			[]string{"inputs.memory.0.included", "inputs.memory.0.overpayment", "liveliness", "u4", "total_score", "score"},
+			"true", "false"},
 		{"gas answer price", rcGasSpread, [][3]string{{"values", "slot.fresh", "false"}}, []string{"slot.fresh"}, "false", "true"},
 	}
 	for _, tc := range cases {
@@ -634,8 +636,8 @@ func TestReceiptParamsFlag(t *testing.T) {
 	in := strings.Join(ans[:rcGasLate], "\n")
 	rows, code := runReceipt(t, in, "--params", write("same.json", g))
 	// + the recorded params, powers and total_power; arena: 8 constants, 4
-	// weights, the multiplier, 3 powers, total_power; gas: 8 params.
-	if code != 0 || len(rows) != 5 || rows[0].Checked != 19+8+3+1 || rows[1].Checked != 28+8+4+1+3+1 || rows[4].Checked != 29+8 {
+	// weights, the multiplier, 3 powers, total_power; gas: 9 params (stale_prediction too).
+	if code != 0 || len(rows) != 5 || rows[0].Checked != 19+8+3+1 || rows[1].Checked != 28+8+4+1+3+1 || rows[4].Checked != 29+9 {
 		t.Fatalf("the chain's own params: exit %d rows %+v", code, rows)
 	}
 	other := g

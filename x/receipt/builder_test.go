@@ -151,7 +151,7 @@ func TestGasBuildersMatchTheApp(t *testing.T) {
 		{"memory_size", "2"}, {"horizon_seconds", "60"}, {"beta", "3.200000000000000000"},
 		{"w_inclusion", "0.500000000000000000"}, {"w_inclusion_stability", "0.150000000000000000"},
 		{"w_overpayment", "0.150000000000000000"}, {"w_overpayment_stability", "0.100000000000000000"},
-		{"w_liveliness", "0.100000000000000000"}})
+		{"w_liveliness", "0.100000000000000000"}, {"stale_prediction", "miss"}})
 	wantFields(t, "gas values", append(receipt.GasSlot(mem[1]), receipt.GasValues(res)...), []nv{
 		{"slot.included", "false"}, {"slot.overpayment", "0.000000000000000000"}, {"slot.fresh", "true"},
 		{"inclusion_mean", "0.750000000000000000"}, {"inclusion_std", "0.250000000000000000"},

@@ -38,12 +38,13 @@ func gasPredictionSchema(g *gasInputs) []binding {
 }
 
 // gasParamSchema binds memory_size as int64 (GasParams has an int); the
-// caller copies it.
+// caller copies it. stale_prediction is the policy that judged the memory's
+// slots without a fresh prediction ("miss" or "carry").
 func gasParamSchema(p *scoring.GasParams, memory *int64) []binding {
 	return []binding{bInt("memory_size", memory), bInt("horizon_seconds", &p.HorizonSeconds), bDec("beta", &p.Beta),
 		bDec("w_inclusion", &p.WInclusion), bDec("w_inclusion_stability", &p.WInclusionStability),
 		bDec("w_overpayment", &p.WOverpayment), bDec("w_overpayment_stability", &p.WOverpaymentStability),
-		bDec("w_liveliness", &p.WLiveliness)}
+		bDec("w_liveliness", &p.WLiveliness), bStr("stale_prediction", (*string)(&p.StalePrediction))}
 }
 
 // slotSchema is one memory slot: a memory.<i>. row and the slot.* values.

@@ -43,6 +43,7 @@ func (c *check) gas(d doc) error {
 	for i, b := range slotSchema(&slot) {
 		c.same(last+b.name, slotSchema(&m)[i].text(), b.want())
 	}
+	c.staleSlots(g)
 	want := prefixed(slotPrefix, slotSchema(&slot))
 	if len(g.history) == 0 {
 		if len(g.memory) == g.params.MemorySize {
@@ -71,6 +72,28 @@ func (c *check) gas(d doc) error {
 	}
 	c.same("score", d.Score, expDec(res.Score))
 	return nil
+}
+
+// staleSlots checks the memory's slots without a fresh prediction under the
+// recorded stale_prediction policy: under "miss" each must be the missed slot
+// (not included, overpayment 0); under "carry" each was judged on an earlier
+// prediction that the receipt does not carry, so it is listed as unchecked.
+func (c *check) staleSlots(g gasRecorded) {
+	missed := scoring.GasMissed()
+	for i, m := range g.memory {
+		if m.Fresh {
+			continue
+		}
+		row := "inputs." + rowPrefix(memoryPrefix, i)
+		if g.params.StalePrediction == scoring.StaleCarry {
+			c.res.Unchecked = append(c.res.Unchecked, row+"included", row+"overpayment")
+			continue
+		}
+		recorded := slotSchema(&m)
+		for j, b := range slotSchema(&missed) {
+			c.same(row+b.name, recorded[j].text(), b.want())
+		}
+	}
 }
 
 // prefixed renames bindings with prefix before each name.

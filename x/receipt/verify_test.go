@@ -153,3 +153,63 @@ func TestMedians(t *testing.T) {
 		t.Error("gas has medians")
 	}
 }
+
+// gasStaleReceipt is the gas scenario's receipt with its first memory slot
+// silent (not fresh) as the policy gp.StalePrediction judged it: missed, or
+// carried from an earlier prediction of 10.5 (included, 0.05).
+func gasStaleReceipt(t *testing.T, policy scoring.StalePolicy, slot0 scoring.GasSlot) *subnetv1.Receipt {
+	t.Helper()
+	truth, pred, gp, mem, _, _ := gasScenario(t)
+	gp.StalePrediction = policy
+	mem = append([]scoring.GasSlot{slot0}, mem[1])
+	perf := scoring.MemoryPerformance(mem)
+	hist := []scoring.GasHistoryPoint{{Time: truth.Timestamp, InclusionRate: perf.InclusionRate, AvgOverpayment: perf.AvgOverpayment}}
+	res, err := scoring.ScoreGas(gp, hist, perf.Liveliness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &subnetv1.Receipt{Height: 5, Track: genesis.TrackGas, Status: "scored", ReportedPower: 30,
+		Inputs: append(append(receipt.GasInputs(truth, pred), receipt.GasMemory(mem)...), receipt.GasHistory(hist)...),
+		Params: receipt.GasParams(gp), Values: append(receipt.GasSlot(mem[1]), receipt.GasValues(res)...),
+		Score: scoring.Format(res.Score)}
+}
+
+// TestVerifyGasStalePrediction: the receipt records the stale_prediction
+// policy and is verified under it. Under "miss" a silent slot must be the
+// missed slot, so a silent slot recorded as included is a mismatch; under
+// "carry" it comes from an earlier prediction the receipt does not carry and
+// is listed as unchecked; an unknown policy is refused; and with the chain's
+// params a receipt of another policy than the chain's is a mismatch.
+func TestVerifyGasStalePrediction(t *testing.T) {
+	carried := scoring.GasSlot{Included: true, Overpayment: scoring.Round(d("0.05")), Fresh: false}
+	got, err := receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleMiss, scoring.GasMissed())})
+	if err != nil || !got.Verified {
+		t.Fatalf("miss, missed slot: %+v %v", got, err)
+	}
+	got, err = receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleMiss, carried)})
+	want := []receipt.Mismatch{{Name: "inputs.memory.0.included", Receipt: "true", Recomputed: "false"},
+		{Name: "inputs.memory.0.overpayment", Receipt: "0.050000000000000000", Recomputed: "0.000000000000000000"}}
+	if err != nil || got.Verified || !slices.Equal(got.Mismatches, want) {
+		t.Fatalf("miss, carried slot: %+v %v", got, err)
+	}
+	got, err = receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleCarry, carried)})
+	if err != nil || !got.Verified || !slices.Contains(got.Unchecked, "inputs.memory.0.included") {
+		t.Fatalf("carry: %+v %v", got, err)
+	}
+	bad := gasStaleReceipt(t, scoring.StaleMiss, scoring.GasMissed())
+	for _, f := range bad.Params {
+		if f.Name == "stale_prediction" {
+			f.Value = "skip"
+		}
+	}
+	if _, err := receipt.Verify(receipt.Input{Receipt: bad}); err == nil {
+		t.Fatal("an unknown stale_prediction policy verified")
+	}
+	g := genesis.DefaultGenesis()
+	g.Gas.MemorySize = 2
+	got, err = receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleCarry, carried), Chain: &g})
+	want = []receipt.Mismatch{{Name: "params.stale_prediction", Receipt: "carry", Recomputed: "miss"}}
+	if err != nil || got.Verified || !slices.Equal(got.Mismatches, want) {
+		t.Fatalf("carry against a miss chain: %+v %v", got, err)
+	}
+}

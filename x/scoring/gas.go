@@ -16,10 +16,27 @@ type GasParams struct {
 	WOverpayment          decimal.Decimal
 	WOverpaymentStability decimal.Decimal
 	WLiveliness           decimal.Decimal
+	// StalePrediction is how a block window without a fresh prediction is
+	// judged (the seed is silent): StaleMiss or StaleCarry.
+	StalePrediction StalePolicy
 }
 
+// StalePolicy names how a block window without a fresh prediction from an
+// agent that predicted before is judged.
+type StalePolicy string
+
+const (
+	// StaleMiss judges such a window as missed: not included, overpayment 0,
+	// liveliness 0 (GasMissed). The default: silence never pays.
+	StaleMiss StalePolicy = "miss"
+	// StaleCarry judges it on the agent's latest earlier prediction, with
+	// liveliness 0 (the reading before issue 10). One cheap high prediction
+	// then silence out-scores honest agents under it (docs/scoring.md §4).
+	StaleCarry StalePolicy = "carry"
+)
+
 // DefaultGasParams are the seed's values: memory 10, horizon 60 s, β = 3.2, weights
-// 0.5/0.15/0.15/0.10/0.10.
+// 0.5/0.15/0.15/0.10/0.10; a window without a fresh prediction is missed.
 func DefaultGasParams() GasParams {
 	return GasParams{
 		MemorySize:            10,
@@ -30,11 +47,16 @@ func DefaultGasParams() GasParams {
 		WOverpayment:          decimal.RequireFromString("0.15"),
 		WOverpaymentStability: decimal.RequireFromString("0.10"),
 		WLiveliness:           decimal.RequireFromString("0.10"),
+		StalePrediction:       StaleMiss,
 	}
 }
 
-// Validate checks sizes > 0, β > 0, every weight in [0, 1] and the weights summing to exactly 1.
+// Validate checks sizes > 0, β > 0, every weight in [0, 1], the weights summing
+// to exactly 1 and a known stale-prediction policy.
 func (p GasParams) Validate() error {
+	if p.StalePrediction != StaleMiss && p.StalePrediction != StaleCarry {
+		return inputErr("gas.stale_prediction", strconv.Quote(string(p.StalePrediction)), `must be "miss" or "carry"`)
+	}
 	if p.MemorySize < 1 {
 		return inputErr("gas.memory_size", strconv.Itoa(p.MemorySize), "must be at least 1")
 	}
@@ -82,6 +104,28 @@ func GasOutcome(estimate, minPrice decimal.Decimal, fresh bool) (GasSlot, error)
 		return GasSlot{Included: false, Overpayment: Zero, Fresh: fresh}, nil
 	}
 	return GasSlot{Included: true, Overpayment: Quo(estimate.Sub(minPrice), minPrice), Fresh: fresh}, nil
+}
+
+// GasMissed is the slot of a block window that an agent let pass without a
+// fresh prediction under StaleMiss: not included, overpayment 0, not fresh.
+func GasMissed() GasSlot {
+	return GasSlot{Included: false, Overpayment: Zero, Fresh: false}
+}
+
+// GasStale judges a block window without a fresh prediction under the
+// policy: StaleMiss gives GasMissed, StaleCarry judges last (the agent's
+// latest earlier prediction) with Fresh = false.
+func GasStale(policy StalePolicy, last, minPrice decimal.Decimal) (GasSlot, error) {
+	switch policy {
+	case StaleMiss:
+		if minPrice.Sign() <= 0 {
+			return GasSlot{}, inputErr("min_price", minPrice.String(), "must be positive (non-zero minimum gas price)")
+		}
+		return GasMissed(), nil
+	case StaleCarry:
+		return GasOutcome(last, minPrice, false)
+	}
+	return GasSlot{}, inputErr("gas.stale_prediction", strconv.Quote(string(policy)), `must be "miss" or "carry"`)
 }
 
 // GasPerformance is what one full memory array yields.

@@ -175,6 +175,7 @@ func TestGasParamsValidate(t *testing.T) {
 		"gas.weights":                 mod(func(p *GasParams) { p.WLiveliness = decOf("0.11") }),
 		"gas.w_inclusion":             mod(func(p *GasParams) { p.WInclusion = decOf("-0.5") }),
 		"gas.w_overpayment_stability": mod(func(p *GasParams) { p.WOverpaymentStability = decOf("1.1") }),
+		"gas.stale_prediction":        mod(func(p *GasParams) { p.StalePrediction = "skip" }),
 	}
 	for field, p := range bad {
 		var ie *InputError
@@ -226,5 +227,38 @@ func TestGasPropertyScoreInUnitInterval(t *testing.T) {
 		if rb.Score.Cmp(r.Score) < 0 {
 			t.Fatalf("full inclusion lowered the score: %s → %s", r.Score, rb.Score)
 		}
+	}
+}
+
+// TestGasStale: a window without a fresh prediction is missed under "miss"
+// (whatever the last prediction was) and judged on the last one, not fresh,
+// under "carry"; an unknown policy and a non-positive minimum are errors.
+func TestGasStale(t *testing.T) {
+	tests := []struct {
+		policy      StalePolicy
+		last, min   string
+		included    bool
+		overpayment string
+	}{
+		{StaleMiss, "1000000", "20", false, "0"},
+		{StaleMiss, "1", "20", false, "0"},
+		{StaleCarry, "1000000", "20", true, "49999"},
+		{StaleCarry, "30", "20", true, "0.5"},
+		{StaleCarry, "19", "20", false, "0"},
+	}
+	for _, tc := range tests {
+		s, err := GasStale(tc.policy, decOf(tc.last), decOf(tc.min))
+		mustNoErr(t, err)
+		if s.Fresh || s.Included != tc.included || !s.Overpayment.Equal(decOf(tc.overpayment)) {
+			t.Errorf("%s %s/%s: %+v", tc.policy, tc.last, tc.min, s)
+		}
+	}
+	for _, policy := range []StalePolicy{StaleMiss, StaleCarry} {
+		if _, err := GasStale(policy, One, Zero); !errors.Is(err, ErrInvalidInput) {
+			t.Errorf("%s: min price 0 accepted", policy)
+		}
+	}
+	if _, err := GasStale("", One, One); !errors.Is(err, ErrInvalidInput) {
+		t.Error("empty policy accepted")
 	}
 }

@@ -17,10 +17,15 @@ import (
 //
 // Commands (arguments key=value; lists comma-separated):
 //
-//	params window= warmup= k= min= epoch= cap= burn=    set window params (any subset)
-//	gas-params memory= horizon= [history-max=]           set gas params (any subset) and the history cap
-//	push miner= score= [repeat=]                         push a score (repeat times)
+//	params window= warmup= arena-warmup= k= min= epoch= cap= burn=
+//	                                                     set window params (any subset)
+//	gas-params memory= horizon= [history-max=] [stale=]  set gas params (any subset), the history cap
+//	                                                     and the stale-prediction policy (miss, carry)
+//	push miner= score= [repeat=] [height=]               push a score (repeat times) at a height
+//	                                                     (default: the miner's last)
 //	window miner=                                        print a miner's window
+//	active miner= height= cutoff=                        whether the miner is active (Active) and
+//	                                                     its arena aggregate (Warmed(arena-warmup))
 //	gas-close agent= time= min= [pred=]                  close a block window for an agent
 //	baseline-block task=                                 score the body's submissions against the
 //	                                                     baseline as it stood, then add them;
@@ -68,6 +73,7 @@ var ddCommands = map[string]ddCommand{
 	"gas-params":     (*harness).cmdGasParams,
 	"push":           (*harness).cmdPush,
 	"window":         (*harness).cmdWindow,
+	"active":         (*harness).cmdActive,
 	"gas-close":      (*harness).cmdGasClose,
 	"baseline-block": (*harness).cmdBaselineBlock,
 }
@@ -100,6 +106,22 @@ func (a args) int(key string, def int64) (int64, error) {
 	return strconv.ParseInt(v, 10, 64)
 }
 
+// ints reads required integer arguments.
+func (a args) ints(keys ...string) ([]int64, error) {
+	out := make([]int64, len(keys))
+	for i, k := range keys {
+		if _, ok := a[k]; !ok {
+			return nil, fmt.Errorf("missing %s=", k)
+		}
+		v, err := a.int(k, 0)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
 func (a args) dec(key string) (decimal.Decimal, error) {
 	v, ok := a[key]
 	if !ok {
@@ -115,7 +137,8 @@ func (h *harness) cmdParams(td *datadriven.TestData) (string, error) {
 	ints := []struct {
 		key string
 		dst *int
-	}{{"window", &h.p.WindowSize}, {"warmup", &h.p.WarmupTasks}, {"k", &h.p.BaselineK}, {"min", &h.p.BaselineMin}}
+	}{{"window", &h.p.WindowSize}, {"warmup", &h.p.WarmupTasks}, {"arena-warmup", &h.p.ArenaWarmupTasks},
+		{"k", &h.p.BaselineK}, {"min", &h.p.BaselineMin}}
 	for _, x := range ints {
 		v, err := a.int(x.key, int64(*x.dst))
 		if err != nil {
@@ -140,8 +163,8 @@ func (h *harness) cmdParams(td *datadriven.TestData) (string, error) {
 	if err := h.p.Validate(); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("window=%d warmup=%d k=%d min=%d epoch=%d cap=%s burn=%d\n", h.p.WindowSize, h.p.WarmupTasks,
-		h.p.BaselineK, h.p.BaselineMin, h.p.EpochBlocks, h.p.Cap.String(), h.p.BurnUID), nil
+	return fmt.Sprintf("window=%d warmup=%d arena-warmup=%d k=%d min=%d epoch=%d cap=%s burn=%d\n", h.p.WindowSize, h.p.WarmupTasks,
+		h.p.ArenaWarmupTasks, h.p.BaselineK, h.p.BaselineMin, h.p.EpochBlocks, h.p.Cap.String(), h.p.BurnUID), nil
 }
 
 func (h *harness) cmdGasParams(td *datadriven.TestData) (string, error) {
@@ -159,11 +182,17 @@ func (h *harness) cmdGasParams(td *datadriven.TestData) (string, error) {
 		return "", err
 	}
 	h.histMax = int(hm)
-	out := fmt.Sprintf("memory=%d horizon=%d\n", h.gp.MemorySize, h.gp.HorizonSeconds)
-	if h.histMax != DefaultGasHistoryMax {
-		out = fmt.Sprintf("memory=%d horizon=%d history-max=%d\n", h.gp.MemorySize, h.gp.HorizonSeconds, h.histMax)
+	if v, ok := a["stale"]; ok {
+		h.gp.StalePrediction = scoring.StalePolicy(v)
 	}
-	return out, h.gp.Validate()
+	out := fmt.Sprintf("memory=%d horizon=%d", h.gp.MemorySize, h.gp.HorizonSeconds)
+	if h.histMax != DefaultGasHistoryMax {
+		out += fmt.Sprintf(" history-max=%d", h.histMax)
+	}
+	if h.gp.StalePrediction != scoring.StaleMiss {
+		out += " stale=" + string(h.gp.StalePrediction)
+	}
+	return out + "\n", h.gp.Validate()
 }
 
 func (h *harness) cmdPush(td *datadriven.TestData) (string, error) {
@@ -181,8 +210,12 @@ func (h *harness) cmdPush(td *datadriven.TestData) (string, error) {
 		return "", err
 	}
 	w := h.miners[uint16(uid)]
+	height, err := a.int("height", w.LastHeight)
+	if err != nil {
+		return "", err
+	}
 	for i := int64(0); i < repeat; i++ {
-		if w, err = w.Push(h.p, score); err != nil {
+		if w, err = w.PushAt(h.p, height, score); err != nil {
 			return "", err
 		}
 	}
@@ -206,7 +239,19 @@ func (h *harness) cmdWindow(td *datadriven.TestData) (string, error) {
 
 func (h *harness) describeMiner(uid uint16) string {
 	w := h.miners[uid]
-	return fmt.Sprintf("miner %d: entries=%d seen=%d mean=%s aggregate=%s\n", uid, len(w.Scores), w.TasksSeen, f(w.Mean()), f(w.Aggregate(h.p)))
+	return fmt.Sprintf("miner %d: entries=%d seen=%d last=%d mean=%s aggregate=%s\n", uid, len(w.Scores), w.TasksSeen, w.LastHeight,
+		f(w.Mean()), f(w.Aggregate(h.p)))
+}
+
+func (h *harness) cmdActive(td *datadriven.TestData) (string, error) {
+	a := cmdArgs(td)
+	v, err := a.ints("miner", "height", "cutoff")
+	if err != nil {
+		return "", err
+	}
+	w := h.miners[uint16(v[0])]
+	return fmt.Sprintf("miner %d at %d (last %d, cutoff %d): active=%t arena-aggregate=%s\n", v[0], v[1], w.LastHeight, v[2],
+		Active(w.LastHeight, v[1], v[2]), f(w.Warmed(h.p.ArenaWarmupTasks))), nil
 }
 
 func (h *harness) cmdGasClose(td *datadriven.TestData) (string, error) {
@@ -241,6 +286,8 @@ func describeAgent(name string, a GasAgent, res *scoring.GasResult) string {
 	fmt.Fprintf(&b, "agent %s: closed=%d memory=%d/", name, a.Closed, len(a.Memory))
 	for _, s := range a.Memory {
 		switch {
+		case !s.Included && !s.Fresh:
+			b.WriteString(" -")
 		case !s.Included:
 			b.WriteString(" miss")
 		case s.Fresh:

@@ -34,8 +34,10 @@ type GasAgent struct {
 // full, the agent's score; before that the score is nil (absent, not 0).
 //
 // pred is the agent's fresh prediction for the window, or nil when it sent
-// none: the window is then judged on its latest earlier prediction with
-// Fresh = false (0 liveliness). An agent that has never predicted has nothing
+// none: the window is then judged by gp.StalePrediction — missed (not
+// included, overpayment 0) under scoring.StaleMiss, on its latest earlier
+// prediction under scoring.StaleCarry — with Fresh = false (0 liveliness)
+// either way. An agent that has never predicted has nothing
 // to be judged on: Close returns it unchanged with a nil score, so agents
 // enter the memory with their first prediction.
 //
@@ -78,7 +80,7 @@ func (a GasAgent) CloseCapped(gp scoring.GasParams, maxHistory int, blockTime in
 	if !fresh && !a.HasLast {
 		return a, nil, nil
 	}
-	slot, err := scoring.GasOutcome(estimate, minPrice, fresh)
+	slot, err := judgeWindow(gp, estimate, minPrice, fresh)
 	if err != nil {
 		return GasAgent{}, nil, err
 	}
@@ -104,6 +106,16 @@ func (a GasAgent) CloseCapped(gp scoring.GasParams, maxHistory int, blockTime in
 		return GasAgent{}, nil, err
 	}
 	return next, &res, nil
+}
+
+// judgeWindow is the slot of one closed window: the fresh prediction's
+// outcome, or without one the gas params' stale-prediction policy over the
+// latest earlier prediction (scoring.GasStale).
+func judgeWindow(gp scoring.GasParams, estimate, minPrice decimal.Decimal, fresh bool) (scoring.GasSlot, error) {
+	if fresh {
+		return scoring.GasOutcome(estimate, minPrice, true)
+	}
+	return scoring.GasStale(gp.StalePrediction, estimate, minPrice)
 }
 
 // withSlot returns a copy of a with slot pushed into a fresh memory array

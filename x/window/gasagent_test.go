@@ -46,11 +46,12 @@ type gasStep struct {
 
 func TestGasAgentFillsThenScores(t *testing.T) {
 	gp := smallGas()
+	gp.StalePrediction = scoring.StaleCarry
 	a, res := closeAll(t, gp, GasAgent{}, []gasStep{{0, "10", "10"}, {1, "12", "10"}})
 	if res != nil || len(a.History) != 0 || len(a.Memory) != 2 {
 		t.Fatalf("before the memory fills: res %v, %d points, %d slots", res, len(a.History), len(a.Memory))
 	}
-	// No fresh prediction: judged on 12 against 10, not fresh.
+	// No fresh prediction: under "carry" judged on 12 against 10, not fresh.
 	a, res = closeAll(t, gp, a, []gasStep{{2, "", "10"}})
 	if res == nil {
 		t.Fatal("a full memory must give a score")
@@ -129,5 +130,61 @@ func TestGasAgentMemoryShrinks(t *testing.T) {
 	a, res := closeAll(t, gp, a, []gasStep{{3, "10", "10"}})
 	if len(a.Memory) != 2 || res == nil {
 		t.Fatalf("memory = %d slots after MemorySize 2", len(a.Memory))
+	}
+}
+
+// TestGasAgentStaleMiss: under the default policy a window without a fresh
+// prediction is a missed slot whatever the last prediction was, the last
+// prediction stays for nothing but the record, and a fresh one is judged as
+// under "carry". The same closes under "carry" differ only in the silent slots.
+func TestGasAgentStaleMiss(t *testing.T) {
+	miss, carry := smallGas(), smallGas()
+	carry.StalePrediction = scoring.StaleCarry
+	steps := []gasStep{{0, "1000000", "10"}, {1, "", "10"}, {2, "", "10"}, {3, "11", "10"}}
+	a, res := closeAll(t, miss, GasAgent{}, steps)
+	b, _ := closeAll(t, carry, GasAgent{}, steps)
+	for i, s := range a.Memory {
+		silent := i < 2
+		if silent != (!s.Fresh && !s.Included && s.Overpayment.IsZero()) {
+			t.Errorf("miss: slot %d = %+v", i, s)
+		}
+		if silent != (!b.Memory[i].Fresh && b.Memory[i].Included) {
+			t.Errorf("carry: slot %d = %+v", i, b.Memory[i])
+		}
+	}
+	if !a.HasLast || !a.Last.Equal(d(t, "11")) {
+		t.Errorf("last = %s", a.Last)
+	}
+	assertDec(t, "inclusion under miss", a.History[1].InclusionRate, "0.333333333333333333")
+	assertDec(t, "inclusion under carry", b.History[1].InclusionRate, "1")
+	assertDec(t, "liveliness", res.Liveliness, "0.333333333333333333")
+	// An agent that never predicted is still not judged.
+	if n, r, err := (GasAgent{}).Close(miss, 5, nil, d(t, "10")); err != nil || r != nil || n.Closed != 0 {
+		t.Errorf("never predicted: %+v %v %v", n, r, err)
+	}
+	// An unknown policy is refused before anything changes.
+	bad := smallGas()
+	bad.StalePrediction = "skip"
+	if _, _, err := a.Close(bad, 4, nil, d(t, "10")); !errors.Is(err, scoring.ErrInvalidInput) {
+		t.Errorf("unknown policy: %v", err)
+	}
+}
+
+// TestActive pins the activity rule at its boundaries.
+func TestActive(t *testing.T) {
+	tests := []struct {
+		last, height, cutoff int64
+		want                 bool
+	}{
+		{0, 1, 1_000_000, false}, // no scored work yet
+		{1, 1, 10, true},
+		{10, 110, 100, true},  // exactly cutoff blocks ago
+		{10, 111, 100, false}, // one more
+		{50, 40, 100, false},  // after the asked height (a query at an older height)
+	}
+	for _, tc := range tests {
+		if got := Active(tc.last, tc.height, tc.cutoff); got != tc.want {
+			t.Errorf("Active(%d, %d, %d) = %t", tc.last, tc.height, tc.cutoff, got)
+		}
 	}
 }

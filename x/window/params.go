@@ -33,6 +33,10 @@ type Params struct {
 	// no longer discounted: aggregate × min(1, seen / WarmupTasks). 0 disables
 	// the warm-up.
 	WarmupTasks int
+	// ArenaWarmupTasks is the same warm-up for the arena track: a newcomer's
+	// arena aggregate (mean of its recent scores / 100) × min(1, seen /
+	// ArenaWarmupTasks). 0 disables it.
+	ArenaWarmupTasks int
 	// BaselineK is the number of most recent valid submissions an arena task's
 	// baseline keeps.
 	BaselineK int
@@ -53,19 +57,20 @@ type Params struct {
 }
 
 // DefaultParams returns the seeds' values: a 100-task window with a 20-task
-// warm-up, baselines over the last 1000 submissions (at least 5), an epoch
+// warm-up on both the workflow and the arena track, baselines over the last 1000 submissions (at least 5), an epoch
 // every 10 blocks, a 15% cap, uid 0 as the burn uid and at most 16 gas
 // history points per agent.
 func DefaultParams() Params {
 	return Params{
-		WindowSize:    100,
-		WarmupTasks:   20,
-		BaselineK:     1000,
-		BaselineMin:   SeedBaselineMin,
-		EpochBlocks:   10,
-		Cap:           decimal.RequireFromString("0.15"),
-		BurnUID:       0,
-		GasHistoryMax: DefaultGasHistoryMax,
+		WindowSize:       100,
+		WarmupTasks:      20,
+		ArenaWarmupTasks: 20,
+		BaselineK:        1000,
+		BaselineMin:      SeedBaselineMin,
+		EpochBlocks:      10,
+		Cap:              decimal.RequireFromString("0.15"),
+		BurnUID:          0,
+		GasHistoryMax:    DefaultGasHistoryMax,
 	}
 }
 
@@ -95,6 +100,9 @@ func (p Params) validateWindowSize() error {
 func (p Params) validateWarmup() error {
 	if p.WarmupTasks < 0 {
 		return paramErr("WarmupTasks", p.WarmupTasks, "must not be negative")
+	}
+	if p.ArenaWarmupTasks < 0 {
+		return paramErr("ArenaWarmupTasks", p.ArenaWarmupTasks, "must not be negative")
 	}
 	return nil
 }
@@ -142,6 +150,9 @@ func (p Params) validateGasHistoryMax() error {
 func (p Params) validateCross() error {
 	if p.WarmupTasks > p.WindowSize {
 		return paramErr("WarmupTasks", p.WarmupTasks, "must not exceed WindowSize (a full window would still be discounted)")
+	}
+	if p.ArenaWarmupTasks > p.WindowSize {
+		return paramErr("ArenaWarmupTasks", p.ArenaWarmupTasks, "must not exceed WindowSize (a full window would still be discounted)")
 	}
 	if p.BaselineMin > p.BaselineK {
 		return paramErr("BaselineMin", p.BaselineMin, "must not exceed BaselineK (the baseline would never leave the default)")

@@ -12,7 +12,7 @@ func TestDefaultParamsValid(t *testing.T) {
 	if err := p.Validate(); err != nil {
 		t.Fatalf("DefaultParams().Validate() = %v", err)
 	}
-	if p.WindowSize != 100 || p.WarmupTasks != 20 || p.BaselineK != 1000 || p.BaselineMin != 5 ||
+	if p.WindowSize != 100 || p.WarmupTasks != 20 || p.ArenaWarmupTasks != 20 || p.BaselineK != 1000 || p.BaselineMin != 5 ||
 		p.EpochBlocks != 10 || !p.Cap.Equal(decimal.RequireFromString("0.15")) || p.BurnUID != 0 ||
 		p.GasHistoryMax != 16 {
 		t.Fatalf("DefaultParams() = %+v, not the seeds' values", p)
@@ -25,7 +25,7 @@ func TestParamsValidate(t *testing.T) {
 		edit  func(*Params)
 		field string // "" = valid
 	}{
-		{"window 1 is the smallest", func(p *Params) { p.WindowSize = 1; p.WarmupTasks = 1 }, ""},
+		{"window 1 is the smallest", func(p *Params) { p.WindowSize = 1; p.WarmupTasks = 1; p.ArenaWarmupTasks = 1 }, ""},
 		{"window 0", func(p *Params) { p.WindowSize = 0 }, "WindowSize"},
 		{"window max", func(p *Params) { p.WindowSize = MaxWindowSize }, ""},
 		{"window above max", func(p *Params) { p.WindowSize = MaxWindowSize + 1 }, "WindowSize"},
@@ -33,6 +33,10 @@ func TestParamsValidate(t *testing.T) {
 		{"warm-up negative", func(p *Params) { p.WarmupTasks = -1 }, "WarmupTasks"},
 		{"warm-up equal to window", func(p *Params) { p.WarmupTasks = 100 }, ""},
 		{"warm-up beyond window", func(p *Params) { p.WarmupTasks = 101 }, "WarmupTasks"},
+		{"arena warm-up 0 disables it", func(p *Params) { p.ArenaWarmupTasks = 0 }, ""},
+		{"arena warm-up negative", func(p *Params) { p.ArenaWarmupTasks = -1 }, "ArenaWarmupTasks"},
+		{"arena warm-up equal to window", func(p *Params) { p.ArenaWarmupTasks = 100 }, ""},
+		{"arena warm-up beyond window", func(p *Params) { p.ArenaWarmupTasks = 101 }, "ArenaWarmupTasks"},
 		{"K 0", func(p *Params) { p.BaselineK = 0 }, "BaselineK"},
 		{"K max", func(p *Params) { p.BaselineK = MaxBaselineK }, ""},
 		{"K above max", func(p *Params) { p.BaselineK = MaxBaselineK + 1 }, "BaselineK"},

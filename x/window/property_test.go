@@ -130,3 +130,74 @@ func TestPropertyGasAgentMatchesFullHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestPropertyActivityMatchesPushes: after pushes at random non-decreasing
+// heights, Active(LastHeight, h, c) holds exactly when some push was at a
+// height in [h − c, h] (the naive rule over every push), and the arena
+// warm-up is the naive one over ArenaWarmupTasks.
+func TestPropertyActivityMatchesPushes(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for round := 0; round < 200; round++ {
+		p := DefaultParams()
+		p.WindowSize = 1 + r.IntN(20)
+		p.ArenaWarmupTasks = r.IntN(p.WindowSize + 1)
+		var w MinerWindow
+		var heights []int64
+		var all []decimal.Decimal
+		h := int64(1)
+		for i := 0; i < 30; i++ {
+			h += r.Int64N(50)
+			s := randScore(r)
+			next, err := w.PushAt(p, h, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, heights, all = next, append(heights, h), append(all, s)
+			q, cutoff := h+r.Int64N(100), 1+r.Int64N(100)
+			naive := false
+			for _, ph := range heights {
+				naive = naive || (ph >= q-cutoff && ph <= q)
+			}
+			if Active(w.LastHeight, q, cutoff) != naive {
+				t.Fatalf("round %d push %d: Active(%d, %d, %d) = %t, naive %t", round, i, w.LastHeight, q, cutoff, !naive, naive)
+			}
+			np := p
+			np.WarmupTasks = p.ArenaWarmupTasks
+			if _, agg := naiveWindow(all, np); !w.Warmed(p.ArenaWarmupTasks).Equal(agg) {
+				t.Fatalf("round %d push %d: arena aggregate %s, naive %s", round, i, w.Warmed(p.ArenaWarmupTasks), agg)
+			}
+		}
+	}
+}
+
+// TestPropertyStaleMissNeverIncludesSilence: under the default policy only a
+// fresh prediction can be included, so at every close the inclusion rate is
+// at most the liveliness and every silent slot is (not included, 0).
+func TestPropertyStaleMissNeverIncludesSilence(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	gp := scoring.DefaultGasParams()
+	gp.MemorySize = 5
+	for round := 0; round < 100; round++ {
+		var a GasAgent
+		for i := int64(0); i < 40; i++ {
+			var pred *decimal.Decimal
+			if r.IntN(3) > 0 {
+				v := decimal.New(1+r.Int64N(200), 0)
+				pred = &v
+			}
+			next, res, err := a.Close(gp, i*12, pred, decimal.New(50+r.Int64N(100), 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a = next
+			for _, s := range a.Memory {
+				if !s.Fresh && (s.Included || !s.Overpayment.IsZero()) {
+					t.Fatalf("round %d close %d: silent slot %+v", round, i, s)
+				}
+			}
+			if res != nil && a.History[len(a.History)-1].InclusionRate.Cmp(res.Liveliness) > 0 {
+				t.Fatalf("round %d close %d: inclusion %s above liveliness %s", round, i, a.History[len(a.History)-1].InclusionRate, res.Liveliness)
+			}
+		}
+	}
+}
