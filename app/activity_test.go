@@ -35,7 +35,7 @@ func TestInactiveMinerLosesWeight(t *testing.T) {
 	a := newSigner("miner-a")
 	r := []*signer{reporter(0), reporter(1), reporter(2)}
 	mustOK(t, n.block(a.tx(t, msgRegister()), r[0].tx(t, msgWorkflowTask(4, 3, 3))))
-	mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0, 1))))
+	mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0))))
 	mustOK(t, n.block(r[0].tx(t, msgWorkflowReport(0, workflowM())), r[1].tx(t, msgWorkflowReport(0, workflowM())),
 		r[2].tx(t, msgWorkflowReport(0, workflowM())))) // scored at height 3
 	for n.height < 500 {

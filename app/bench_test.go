@@ -54,7 +54,7 @@ func benchSubmissions(b *testing.B, checked bool) {
 	mustOK(b, n.block(append(regs, posts...)...))
 	txs := make([][]byte, b.N)
 	for k := range txs {
-		txs[k] = signers[k%miners].tx(b, msgWorkflowSubmit(uint64(k/miners), int64(k%3)))
+		txs[k] = signers[k%miners].tx(b, msgWorkflowSubmit(uint64(k/miners)))
 		if checked {
 			resp, _ := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: txs[k]})
 			if resp.Code != wire.CodeOK {
@@ -126,7 +126,7 @@ func worstCaseSetup(b *testing.B) (*node, [][]byte) {
 	txs = nil
 	for k := 0; k < tasks; k++ {
 		for _, s := range signers[:miners] {
-			txs = append(txs, s.tx(b, msgWorkflowSubmit(uint64(k), 0)))
+			txs = append(txs, s.tx(b, msgWorkflowSubmit(uint64(k))))
 		}
 	}
 	for start := 0; start < len(txs); start += perBlock {
@@ -153,7 +153,7 @@ func worstCaseSetup(b *testing.B) (*node, [][]byte) {
 	txs = nil
 	for k := 0; k < 3750; k++ {
 		s := signers[miners+k%miners]
-		txs = append(txs, s.tx(b, msgWorkflowSubmit(uint64(tasks+k/miners), 0)))
+		txs = append(txs, s.tx(b, msgWorkflowSubmit(uint64(tasks+k/miners))))
 	}
 	return n, txs
 }

@@ -104,7 +104,7 @@ func (a *App) deliverTx(bo *store.Overlay, raw []byte, blk *track.Block, m *budg
 	}
 	hash := txHash(raw)
 	if !a.sigs.verify(hash, tx.Body.Sender, tx.Tx.Body, tx.Tx.Signature) {
-		return txResult(wire.Reject(wire.CodeBadSignature, "signature does not verify for the sender over the body"))
+		return txResult(wire.Reject(wire.CodeBadSignature, wire.BadSignatureLog))
 	}
 	var work int64
 	env.Charge = func(u int64) { work += u }

@@ -216,7 +216,7 @@ func TestTaskFloodAtOneDeadline(t *testing.T) {
 		}
 		mustOK(t, n.block(txs...))
 	}
-	mustOK(t, n.block(m.tx(t, msgWorkflowSubmit(0, 0))))
+	mustOK(t, n.block(m.tx(t, msgWorkflowSubmit(0))))
 	for n.height < deadline || (!drained(n) && n.height < deadline+40) {
 		n.block()
 	}

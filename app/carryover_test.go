@@ -26,7 +26,7 @@ func TestSettlementCarryOver(t *testing.T) {
 	mustOK(t, n.block(txs...))
 	txs = nil
 	for _, m := range miners {
-		txs = append(txs, m.tx(t, msgWorkflowSubmit(0, 0)))
+		txs = append(txs, m.tx(t, msgWorkflowSubmit(0)))
 	}
 	mustOK(t, n.block(txs...))
 	n.block() // h3: settles submission 0 only

@@ -30,7 +30,7 @@ func catalogueChain(t testing.TB) (*node, map[string]*signer) {
 		"r0": reporter(0), "r1": reporter(1), "r2": reporter(2)}
 	mustOK(t, n.block(s["a"].tx(t, msgRegister()), s["b"].tx(t, msgRegister()),
 		s["r0"].tx(t, msgWorkflowTask(4, 10, 10)), s["r0"].tx(t, msgArenaTask(5, 10, 10)), s["r0"].tx(t, msgWorkflowTask(4, 1, 1))))
-	mustOK(t, n.block(s["a"].tx(t, msgWorkflowSubmit(0, 0)), s["a"].tx(t, msgArenaSubmit(1)), s["a"].tx(t, msgWorkflowSubmit(2, 0)),
+	mustOK(t, n.block(s["a"].tx(t, msgWorkflowSubmit(0)), s["a"].tx(t, msgArenaSubmit(1)), s["a"].tx(t, msgWorkflowSubmit(2)),
 		s["r0"].tx(t, msgTruth(1, 100, "10", 1_700_000_000)), s["r1"].tx(t, msgTruth(1, 100, "10", 1_700_000_000)),
 		s["r2"].tx(t, msgTruth(1, 100, "10", 1_700_000_000)), s["a"].tx(t, msgGas(1, 200, "5")),
 		s["r0"].tx(t, msgTruth(1, 300, "10", 1_700_000_050)),
@@ -67,7 +67,7 @@ func withWorkflow(edit func(*subnetv1.WorkflowMeasurement)) *subnetv1.WorkflowMe
 func TestRejectionCatalogue(t *testing.T) {
 	n, s := catalogueChain(t)
 	a, b, c, r0, r1 := s["a"], s["b"], s["c"], s["r0"], s["r1"]
-	valid := b.next(msgWorkflowSubmit(0, 0))
+	valid := b.next(msgWorkflowSubmit(0))
 	flipped := append([]byte(nil), valid...)
 	flipped[len(flipped)-1] ^= 1
 	badBaseline := msgArenaTask(5, 10, 10)
@@ -84,19 +84,21 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"unknown field appended", append(append([]byte(nil), valid...), 0x18, 0x01), wire.CodeNonCanonical},
 		{"31-byte sender", signAt(testChainID, a.key, a.pub()[:31], a.nonce, msgRegister()), wire.CodeBadSender},
 		{"bad signature", flipped, wire.CodeBadSignature},
-		{"wrong chain id", signAt("other-chain", a.key, a.pub(), a.nonce, msgWorkflowSubmit(0, 0)), wire.CodeWrongChainID},
-		{"reused nonce", a.at(a.nonce-1, msgWorkflowSubmit(0, 0)), wire.CodeNonceUsed},
-		{"future nonce", a.at(a.nonce+1, msgWorkflowSubmit(0, 0)), wire.CodeNonceFuture},
+		{"wrong chain id", signAt("other-chain", a.key, a.pub(), a.nonce, msgWorkflowSubmit(0)), wire.CodeWrongChainID},
+		{"reused nonce", a.at(a.nonce-1, msgWorkflowSubmit(0)), wire.CodeNonceUsed},
+		{"future nonce", a.at(a.nonce+1, msgWorkflowSubmit(0)), wire.CodeNonceFuture},
 		{"empty msg", a.next(&subnetv1.Msg{}), wire.CodeEmptyMsg},
 		{"post task by a miner", a.next(msgWorkflowTask(4, 5, 5)), wire.CodeNotValidator},
 		{"report by a miner", a.next(msgWorkflowReport(0, workflowM())), wire.CodeNotValidator},
-		{"submit by unknown key", c.next(msgWorkflowSubmit(0, 0)), wire.CodeNotMiner},
+		{"submit by unknown key", c.next(msgWorkflowSubmit(0)), wire.CodeNotMiner},
 		{"register twice", a.next(msgRegister()), wire.CodeAlreadyMiner},
 		{"uids full", c.next(msgRegister()), wire.CodeUIDsFull},
 		{"quality not a number", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.OutputQuality = "abc" }))), wire.CodeNotNumber},
 		{"cost with 19 places", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.Cost = "0.1234567890123456789" }))), wire.CodeTooManyPlaces},
 		{"quality above 1", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.OutputQuality = "1.5" }))), wire.CodeDecimalRange},
 		{"negative retries", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.Retries = -1 }))), wire.CodeNegativeCount},
+		{"negative retry budget", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.DeclaredRetryBudget = -1 }))), wire.CodeNegativeCount},
+		{"retry budget above 10^12", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.DeclaredRetryBudget = wire.MaxCount + 1 }))), wire.CodeCountRange},
 		{"zero total steps", r0.next(msgWorkflowTask(0, 5, 5)), wire.CodeCountRange},
 		{"steps above total", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.StepsCompleted = 5 }))), wire.CodeStepsExceedTotal},
 		{"criteria above total", r1.next(msgArenaReport(1, &subnetv1.ArenaMeasurement{TotalTokens: 1, ToolCalls: 1, Iterations: 1, ExecutionTime: "1", EstimatedCost: "1", CriteriaPassed: 6})), wire.CodeCriteriaExceedTotal},
@@ -105,11 +107,11 @@ func TestRejectionCatalogue(t *testing.T) {
 			Arena: &subnetv1.ArenaTask{Category: "chess", CriteriaTotal: 1, SubmissionBlocks: 1, ReportBlocks: 1}}}}}), wire.CodeUnknownCategory},
 		{"31-byte artifact hash", b.next(&subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{
 			Arena: &subnetv1.ArenaSubmit{TaskId: 1, ArtifactHash: make([]byte, 31)}}}}}), wire.CodeBadArtifactHash},
-		{"unknown task", b.next(msgWorkflowSubmit(99, 0)), wire.CodeUnknownTask},
+		{"unknown task", b.next(msgWorkflowSubmit(99)), wire.CodeUnknownTask},
 		{"arena submit to a workflow task", b.next(msgArenaSubmit(0)), wire.CodeWrongKind},
 		{"report on a gas prediction", r1.next(msgWorkflowReport(3, workflowM())), wire.CodeWrongKind},
-		{"past submission deadline", b.next(msgWorkflowSubmit(2, 0)), wire.CodeSubmissionDeadline},
-		{"second submission to a task", a.next(msgWorkflowSubmit(0, 0)), wire.CodeDuplicateSubmission},
+		{"past submission deadline", b.next(msgWorkflowSubmit(2)), wire.CodeSubmissionDeadline},
+		{"second submission to a task", a.next(msgWorkflowSubmit(0)), wire.CodeDuplicateSubmission},
 		{"second prediction for a block", a.next(msgGas(1, 200, "6")), wire.CodeDuplicateSubmission},
 		{"unknown submission", r1.next(msgWorkflowReport(99, workflowM())), wire.CodeUnknownSubmission},
 		{"report on an expired submission", r1.next(msgWorkflowReport(2, workflowM())), wire.CodeSubmissionFinal},

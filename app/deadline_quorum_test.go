@@ -39,7 +39,7 @@ func powersGenesis(powers ...int64) genesis.AppState {
 }
 
 // deadlineCase posts a workflow task (reports close at height 4), a miner
-// with a declared retry budget of 1 submits (submission 0, honest score
+// whose workflow declares a retry budget of 1 submits (submission 0, honest score
 // 0.8575), the dishonest validator 0 and the honest validators `honest`
 // report at height 3, and height 4 is the deadline. It returns the
 // submission after height 3 and after height 4.
@@ -49,7 +49,7 @@ func deadlineCase(t *testing.T, g genesis.AppState, honest ...int) (afterReports
 	a := newSigner("miner-a")
 	r0 := reporter(0)
 	mustOK(t, n.block(a.tx(t, msgRegister()), r0.tx(t, msgWorkflowTask(4, 1, 2))))
-	mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0, 1))))
+	mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0))))
 	txs := [][]byte{r0.tx(t, msgWorkflowReport(0, dishonestM()))}
 	for _, i := range honest {
 		txs = append(txs, reporter(i).tx(t, msgWorkflowReport(0, workflowM())))

@@ -37,7 +37,7 @@ func workload(t testing.TB) [][][]byte {
 	blocks = append(blocks, b1)
 	var b2 [][]byte
 	for i, m := range miners {
-		b2 = append(b2, m.tx(t, msgWorkflowSubmit(0, int64(i%3))), m.tx(t, msgArenaSubmit(1)),
+		b2 = append(b2, m.tx(t, msgWorkflowSubmit(0)), m.tx(t, msgArenaSubmit(1)),
 			m.tx(t, msgGas(1, 10, fmt.Sprintf("%d.5", 8+i))), m.tx(t, msgGas(8453, 7, fmt.Sprintf("0.0%d", i+1))))
 	}
 	blocks = append(blocks, b2)
@@ -60,7 +60,7 @@ func workload(t testing.TB) [][][]byte {
 	blocks = append(blocks, b3)
 	var b4 [][]byte
 	for i, m := range miners {
-		b4 = append(b4, m.tx(t, msgGas(1, 11, fmt.Sprintf("%d", 9+i%2))), m.tx(t, msgWorkflowSubmit(2, 1)))
+		b4 = append(b4, m.tx(t, msgGas(1, 11, fmt.Sprintf("%d", 9+i%2))), m.tx(t, msgWorkflowSubmit(2)))
 	}
 	b4 = append(b4, r[3].tx(t, msgTruth(8453, 7, "0.03", 1_700_000_010)))
 	blocks = append(blocks, b4)
@@ -82,7 +82,7 @@ func workload(t testing.TB) [][][]byte {
 			for v := 0; v < 3; v++ {
 				bx = append(bx, r[v].tx(t, msgTruth(1, 12, "10", 1_700_000_100)))
 			}
-			bx = append(bx, miners[1].tx(t, msgWorkflowSubmit(3, 0)))
+			bx = append(bx, miners[1].tx(t, msgWorkflowSubmit(3)))
 		}
 		blocks = append(blocks, bx)
 	}

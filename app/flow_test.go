@@ -31,7 +31,7 @@ func TestEveryMessage(t *testing.T) {
 	}
 
 	// h2: submissions 0..5.
-	mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0, 1)), b.tx(t, msgWorkflowSubmit(0, 0)),
+	mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0)), b.tx(t, msgWorkflowSubmit(0)),
 		a.tx(t, msgArenaSubmit(1)), b.tx(t, msgArenaSubmit(1)),
 		a.tx(t, msgGas(1, 100, "12")), b.tx(t, msgGas(1, 100, "9"))))
 

@@ -19,7 +19,7 @@ func FuzzDecodeTx(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("garbage"))
 	f.Add(a.tx(f, msgRegister()))
-	f.Add(a.tx(f, msgWorkflowSubmit(3, 1)))
+	f.Add(a.tx(f, msgWorkflowSubmit(3)))
 	f.Add(reporter(0).tx(f, msgArenaReport(4, arenaM())))
 	f.Add(reporter(0).tx(f, msgTruth(1, 2, "3.5", 4)))
 	f.Add([]byte{0x0a, 0x02, 0x22, 0x00, 0x12, 0x00})
@@ -46,7 +46,7 @@ func FuzzValidity(f *testing.F) {
 	n, s := catalogueChain(f)
 	a, r1 := s["a"], s["r1"]
 	seeds := []*subnetv1.Msg{
-		msgWorkflowSubmit(1, 0), msgArenaSubmit(1), msgGas(1, 250, "7"), msgRegister(), &subnetv1.Msg{},
+		msgWorkflowSubmit(1), msgArenaSubmit(1), msgGas(1, 250, "7"), msgRegister(), &subnetv1.Msg{},
 	}
 	for _, m := range seeds {
 		f.Add(a.next(m))

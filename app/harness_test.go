@@ -282,8 +282,8 @@ func artifact(label string) []byte {
 	return h[:]
 }
 
-func msgWorkflowSubmit(task uint64, budget int64) *subnetv1.Msg {
-	return client.SubmitWorkflow(task, budget, artifact(fmt.Sprint(task, budget)))
+func msgWorkflowSubmit(task uint64) *subnetv1.Msg {
+	return client.SubmitWorkflow(task, artifact(fmt.Sprint("workflow ", task)))
 }
 
 func msgArenaSubmit(task uint64) *subnetv1.Msg {
@@ -294,9 +294,11 @@ func msgGas(chain, block uint64, price string) *subnetv1.Msg {
 	return client.SubmitGas(chain, block, price)
 }
 
+// workflowM is a measurement of a workflow that declares one retry
+// (retry_count 1) and was measured retrying once: no unplanned retry.
 func workflowM() *subnetv1.WorkflowMeasurement {
 	return &subnetv1.WorkflowMeasurement{OutputQuality: "0.9", StepsCompleted: 4, Cost: "0.5", LatencySeconds: "20",
-		Retries: 1, Timeouts: 0, HardFailures: 0}
+		Retries: 1, DeclaredRetryBudget: 1, Timeouts: 0, HardFailures: 0}
 }
 
 func msgWorkflowReport(sub uint64, m *subnetv1.WorkflowMeasurement) *subnetv1.Msg {

@@ -90,7 +90,7 @@ func TestCheckTxSequentialNonces(t *testing.T) {
 	}
 	task := r.tx(t, msgWorkflowTask(2, 3, 3))
 	reg := a.tx(t, msgRegister())
-	sub := a.tx(t, msgWorkflowSubmit(0, 0))
+	sub := a.tx(t, msgWorkflowSubmit(0))
 	for i, tx := range [][]byte{task, reg, sub} {
 		if c := check(tx); c != wire.CodeOK {
 			t.Fatalf("tx %d: code %d", i, c)

@@ -25,7 +25,7 @@ func goldenChain(t *testing.T) *node {
 	mustOK(t, n.block(append([][]byte{a.tx(t, msgRegister()), b.tx(t, msgRegister()),
 		r[0].tx(t, msgWorkflowTask(4, 3, 3)), r[1].tx(t, msgArenaTask(5, 3, 3))},
 		anchorTxs(t, r[:3], 1, 99, 1_700_000_001)...)...))
-	mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0, 1)), b.tx(t, msgWorkflowSubmit(0, 0)),
+	mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0)), b.tx(t, msgWorkflowSubmit(0)),
 		a.tx(t, msgArenaSubmit(1)), b.tx(t, msgArenaSubmit(1)),
 		a.tx(t, msgGas(1, 100, "12")), b.tx(t, msgGas(1, 100, "9"))))
 	var txs [][]byte

@@ -129,7 +129,6 @@ func (q *querier) submission(args []string) (*wire.SubmissionView, *queryError) 
 		out.TaskID, out.ReportDeadline = &s.TaskId, &s.ReportDeadline
 		hash := hex.EncodeToString(s.ArtifactHash)
 		out.ArtifactHash = &hash
-		out.DeclaredRetryBudget = &s.DeclaredRetryBudget
 	}
 	return out, nil
 }

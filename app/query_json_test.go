@@ -17,7 +17,7 @@ func TestQueryOptionalKeysPresent(t *testing.T) {
 	mustOK(t, n.block(m.tx(t, msgGas(1, 100, "12"))))
 	want := map[string][]string{
 		"account/" + hexs(newSigner("nobody").pub()): {"uid", "validator"},
-		"submission/0": {"task_id", "report_deadline", "artifact_hash", "declared_retry_budget", "receipt"},
+		"submission/0": {"task_id", "report_deadline", "artifact_hash", "receipt"},
 		"miner/1":      {"workflow", "arena", "gas"},
 		"window/1":     {"workflow", "arena"},
 	}

@@ -209,8 +209,8 @@ func postArena(a subnetv1.ArenaTask) lazyMsg {
 	return func() *subnetv1.Msg { return client.PostArenaTask(&a) }
 }
 
-func submitWorkflow(task *ref, budget int64, artifact []byte) lazyMsg {
-	return func() *subnetv1.Msg { return client.SubmitWorkflow(task.get(), budget, artifact) }
+func submitWorkflow(task *ref, artifact []byte) lazyMsg {
+	return func() *subnetv1.Msg { return client.SubmitWorkflow(task.get(), artifact) }
 }
 
 func submitArena(task *ref, artifact []byte) lazyMsg {
@@ -492,8 +492,13 @@ func (p *planner) workflowTask(i int, h0 int64) {
 	for j, m := range p.pick(6 + p.rng.intn(4)) {
 		hs := h0 + 1 + int64(j%3)
 		sub := &ref{}
-		p.at(hs, creates(sub, m, submitWorkflow(task, p.rng.between(0, 2), p.artifact())))
-		p.reports(hs, p.pattern(reportPatterns), func() lazyMsg { return reportWorkflow(sub, p.workflowMeasurement(spec.TotalSteps)) })
+		// The workflow's retry budget (the sum of its retry_count values):
+		// every validator reads the same one from the workflow and reports it.
+		budget := p.rng.between(0, 2)
+		p.at(hs, creates(sub, m, submitWorkflow(task, p.artifact())))
+		p.reports(hs, p.pattern(reportPatterns), func() lazyMsg {
+			return reportWorkflow(sub, p.workflowMeasurement(spec.TotalSteps, budget))
+		})
 	}
 }
 
@@ -549,15 +554,19 @@ func (p *planner) reports(hs int64, pattern []int, msg func() lazyMsg) {
 	}
 }
 
-func (p *planner) workflowMeasurement(totalSteps int64) subnetv1.WorkflowMeasurement {
+// workflowMeasurement is one validator's measurement of a workflow that
+// declares budget retries (the same for every validator: it is read from the
+// workflow, not measured by running it).
+func (p *planner) workflowMeasurement(totalSteps, budget int64) subnetv1.WorkflowMeasurement {
 	return subnetv1.WorkflowMeasurement{
-		OutputQuality:  fmt.Sprintf("0.%02d", p.rng.between(40, 99)),
-		StepsCompleted: max(0, totalSteps-p.rng.between(0, 2)),
-		Cost:           milli(p.rng.between(100, 2500)),
-		LatencySeconds: strconv.FormatInt(p.rng.between(10, 140), 10),
-		Retries:        p.rng.between(0, 3),
-		Timeouts:       p.rng.between(0, 4) / 4,
-		HardFailures:   p.rng.between(0, 9) / 9,
+		OutputQuality:       fmt.Sprintf("0.%02d", p.rng.between(40, 99)),
+		StepsCompleted:      max(0, totalSteps-p.rng.between(0, 2)),
+		Cost:                milli(p.rng.between(100, 2500)),
+		LatencySeconds:      strconv.FormatInt(p.rng.between(10, 140), 10),
+		Retries:             p.rng.between(0, 3),
+		DeclaredRetryBudget: budget,
+		Timeouts:            p.rng.between(0, 4) / 4,
+		HardFailures:        p.rng.between(0, 9) / 9,
 	}
 }
 
@@ -695,30 +704,30 @@ func (p *planner) rejections(h0 int64) {
 	b := c.take(1)
 	ts := blockUnix(h0 + 2)
 	p.at(h0+1,
-		creates(x0, m[0], submitWorkflow(x, 1, p.artifact())),
-		creates(x1, m[1], submitWorkflow(x, 0, p.artifact())),
-		creates(x2, m[2], submitWorkflow(x, 2, p.artifact())),
+		creates(x0, m[0], submitWorkflow(x, p.artifact())),
+		creates(x1, m[1], submitWorkflow(x, p.artifact())),
+		creates(x2, m[2], submitWorkflow(x, p.artifact())),
 		creates(y0, m[0], submitArena(y, p.artifact())),
 		creates(y1, m[1], submitArena(y, p.artifact())),
 		creates(g0, m[3], predict(c.id, b, milli(c.price))),
-		refused(codeDuplicateSubmission, m[0], submitWorkflow(x, 0, p.artifact())),
+		refused(codeDuplicateSubmission, m[0], submitWorkflow(x, p.artifact())),
 		refused(codeWrongKind, m[4], submitArena(x, p.artifact())),
-		refused(codeUnknownTask, m[4], submitWorkflow(fixedRef(999_999), 0, p.artifact())),
-		refused(codeBadArtifactHash, m[4], submitWorkflow(x, 0, p.artifact()[:5])),
-		refused(codeNegativeCount, m[4], submitWorkflow(x, -1, p.artifact())),
-		refused(codeNotMiner, out, submitWorkflow(x, 0, p.artifact())),
+		refused(codeUnknownTask, m[4], submitWorkflow(fixedRef(999_999), p.artifact())),
+		refused(codeBadArtifactHash, m[4], submitWorkflow(x, p.artifact()[:5])),
+		refused(codeNotMiner, out, submitWorkflow(x, p.artifact())),
 		refused(codeNotMiner, v0, submitArena(y, p.artifact())),
 		refused(codeEmptyMsg, m[4], emptySubmit()),
 		forged(codeNonceUsed, m[0], nil, replay),
-		forged(codeNonceFuture, m[4], submitWorkflow(x, 0, p.artifact()), futureNonce),
-		forged(codeBadSignature, m[4], submitWorkflow(x, 0, p.artifact()), badSignature),
-		forged(codeWrongChainID, m[4], submitWorkflow(x, 0, p.artifact()), otherChain),
-		forged(codeNonCanonical, m[4], submitWorkflow(x, 0, p.artifact()), paddedLength),
+		forged(codeNonceFuture, m[4], submitWorkflow(x, p.artifact()), futureNonce),
+		forged(codeBadSignature, m[4], submitWorkflow(x, p.artifact()), badSignature),
+		forged(codeWrongChainID, m[4], submitWorkflow(x, p.artifact()), otherChain),
+		forged(codeNonCanonical, m[4], submitWorkflow(x, p.artifact()), paddedLength),
 	)
 
-	wm, am := p.workflowMeasurement(3), p.arenaMeasurement(4)
-	tooManySteps, overOne, tooPrecise := wm, wm, wm
+	wm, am := p.workflowMeasurement(3, 1), p.arenaMeasurement(4)
+	tooManySteps, overOne, tooPrecise, negativeBudget := wm, wm, wm, wm
 	tooManySteps.StepsCompleted, overOne.OutputQuality, tooPrecise.OutputQuality = 4, "1.5", "0.1234567890123456789"
+	negativeBudget.DeclaredRetryBudget = -1
 	tooManyCriteria := am
 	tooManyCriteria.CriteriaPassed = 5
 	p.at(h0+2,
@@ -730,6 +739,7 @@ func (p *planner) rejections(h0 int64) {
 		refused(codeStepsExceedTotal, v2, reportWorkflow(x1, tooManySteps)),
 		refused(codeDecimalRange, v2, reportWorkflow(x1, overOne)),
 		refused(codeTooManyPlaces, v2, reportWorkflow(x1, tooPrecise)),
+		refused(codeNegativeCount, v2, reportWorkflow(x1, negativeBudget)),
 		refused(codeWrongKind, v2, reportArena(x1, am)),
 		refused(codeWrongKind, v2, reportWorkflow(g0, wm)),
 		refused(codeUnknownSubmission, v2, reportWorkflow(fixedRef(999_999), wm)),
@@ -745,7 +755,7 @@ func (p *planner) rejections(h0 int64) {
 		ok(v1, reportArena(y0, am)),
 		refused(codeSubmissionFinal, v2, reportWorkflow(x0, wm)),
 		refused(codeSubmissionFinal, v2, reportArena(y0, am)),
-		refused(codeSubmissionDeadline, m[5], submitWorkflow(x, 0, p.artifact())),
+		refused(codeSubmissionDeadline, m[5], submitWorkflow(x, p.artifact())),
 		ok(v0, truth(c.id, b, p.truthPrice(c), ts)),
 		refused(codeDuplicateTruth, v0, truth(c.id, b, "30", ts)),
 		refused(codeEVMBlockClosed, v1, truth(c.id, c.closed, "30", ts)),

@@ -51,7 +51,7 @@ func (s *scenario) submit(a args) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	v, err := a.ints([]string{"task", "retry-budget", "chain", "block"}, []int64{0, 0, 1, 0})
+	v, err := a.ints([]string{"task", "chain", "block"}, []int64{0, 1, 0})
 	if err != nil {
 		return "", err
 	}
@@ -59,11 +59,11 @@ func (s *scenario) submit(a args) (string, error) {
 		hash := artifact(label + "/" + strconv.FormatInt(v[0], 10))
 		switch k {
 		case "workflow":
-			return client.SubmitWorkflow(uint64(v[0]), v[1], hash)
+			return client.SubmitWorkflow(uint64(v[0]), hash)
 		case "arena":
 			return client.SubmitArena(uint64(v[0]), hash)
 		}
-		return client.SubmitGas(uint64(v[2]), uint64(v[3]), a.str("price", "0"))
+		return client.SubmitGas(uint64(v[1]), uint64(v[2]), a.str("price", "0"))
 	})
 }
 
@@ -72,8 +72,8 @@ func (s *scenario) report(a args) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	v, err := a.ints([]string{"sub", "steps", "retries", "timeouts", "failures", "tokens", "tools", "iterations", "passed"},
-		[]int64{0, 0, 0, 0, 0, 0, 0, 1, 0})
+	v, err := a.ints([]string{"sub", "steps", "retries", "timeouts", "failures", "tokens", "tools", "iterations", "passed", "retry-budget"},
+		[]int64{0, 0, 0, 0, 0, 0, 0, 1, 0, 0})
 	if err != nil {
 		return "", err
 	}
@@ -98,7 +98,7 @@ func reportMsg(k string, id uint64, v []int64, a args) *subnetv1.Msg {
 	if k == "workflow" {
 		return client.ReportWorkflow(id, &subnetv1.WorkflowMeasurement{
 			OutputQuality: a.str("quality", "0"), StepsCompleted: v[1], Cost: a.str("cost", "0"),
-			LatencySeconds: a.str("latency", "0"), Retries: v[2], Timeouts: v[3], HardFailures: v[4]})
+			LatencySeconds: a.str("latency", "0"), Retries: v[2], DeclaredRetryBudget: v[9], Timeouts: v[3], HardFailures: v[4]})
 	}
 	return client.ReportArena(id, &subnetv1.ArenaMeasurement{TotalTokens: v[5], ToolCalls: v[6],
 		Iterations: v[7], ExecutionTime: a.str("time", "0"), EstimatedCost: a.str("cost", "0"), CriteriaPassed: v[8]})

@@ -36,11 +36,11 @@ import (
 //	register miner=m1 | miners=m1,m2,...
 //	post-task workflow [by=v1] steps= budget= latency= [submit=3] [report=3]
 //	post-task arena [by=v1] criteria= [category=] [difficulty=] [submit=3] [report=3]
-//	submit workflow miner=|miners= task= [retry-budget=0]
+//	submit workflow miner=|miners= task=
 //	submit arena miner=|miners= task=
 //	submit gas miner= chain= block= price=
 //	report workflow validator=|validators= sub=|subs= quality= steps= cost= latency=
-//	       [retries=0] [timeouts=0] [failures=0]
+//	       [retries=0] [retry-budget=0] [timeouts=0] [failures=0]
 //	report arena validator=|validators= sub=|subs= tokens= tools= iterations= time= cost= passed=
 //	truth validator=|validators= chain= block= price= ts=
 //	garbage                          queue bytes that are not a transaction

@@ -52,13 +52,13 @@ func TestEveryTrackThroughTheClient(t *testing.T) {
 	uid := uint32(sendWait(t, miner, client.RegisterMiner(), wire.EventMinerRegistered, "uid"))
 	task := sendWait(t, val, client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: 4, MaxBudget: "2", MaxLatencySeconds: "60",
 		SubmissionBlocks: 100, ReportBlocks: 100}), wire.EventTaskPosted, "task_id")
-	sub := sendWait(t, miner, client.SubmitWorkflow(task, 1, client.ArtifactHash("workflow", task)), wire.EventSubmissionAdded, "submission_id")
+	sub := sendWait(t, miner, client.SubmitWorkflow(task, client.ArtifactHash("workflow", task)), wire.EventSubmissionAdded, "submission_id")
 	sendWait(t, val, client.ReportWorkflow(sub, &subnetv1.WorkflowMeasurement{OutputQuality: "0.9", StepsCompleted: 3, Cost: "0.5",
-		LatencySeconds: "30", Retries: 2, Timeouts: 1}), wire.EventReportReceived, "submission_id")
+		LatencySeconds: "30", Retries: 2, DeclaredRetryBudget: 1, Timeouts: 1}), wire.EventReportReceived, "submission_id")
 
 	got, err := c.Submission(ctx, sub)
 	if err != nil || got.Status != "scored" || got.Receipt == nil || got.Receipt.Score == "" || len(got.Votes) != 1 ||
-		got.Votes[0].Workflow == nil || got.Votes[0].Arena != nil || got.TaskID == nil || *got.TaskID != task {
+		got.Votes[0].Workflow == nil || got.Votes[0].Workflow.DeclaredRetryBudget != 1 || got.Votes[0].Arena != nil || got.TaskID == nil || *got.TaskID != task {
 		t.Fatalf("submission %d = %+v, %v", sub, got, err)
 	}
 	if tv, err := c.Task(ctx, task); err != nil || tv.Workflow == nil || tv.Workflow.TotalSteps != 4 || tv.Arena != nil || tv.Submissions != 1 {
@@ -209,7 +209,7 @@ func TestErrorsAndNonces(t *testing.T) {
 	}
 
 	// A refusal through SendWait is a TxError too.
-	res, err = miner.SendWait(ctx, client.SubmitWorkflow(0, 0, []byte("short")), waitFor)
+	res, err = miner.SendWait(ctx, client.SubmitWorkflow(0, []byte("short")), waitFor)
 	if !errors.As(err, &te) || te.Code != wire.CodeBadArtifactHash {
 		t.Fatalf("bad artifact: %+v, %v", res, err)
 	}

@@ -31,10 +31,12 @@ func postTask(m *subnetv1.MsgPostTask) *subnetv1.Msg {
 	return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: m}}
 }
 
-// SubmitWorkflow submits a workflow for a workflow task (miners).
-func SubmitWorkflow(taskID uint64, declaredRetryBudget int64, artifactHash []byte) *subnetv1.Msg {
+// SubmitWorkflow submits a workflow for a workflow task (miners). The
+// workflow's retry budget is not the miner's to declare: validators read it
+// from the workflow and report it (ReportWorkflow).
+func SubmitWorkflow(taskID uint64, artifactHash []byte) *subnetv1.Msg {
 	return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{
-		TaskId: taskID, DeclaredRetryBudget: declaredRetryBudget, ArtifactHash: artifactHash}}})
+		TaskId: taskID, ArtifactHash: artifactHash}}})
 }
 
 // SubmitArena submits a run of an arena task (miners).
@@ -53,7 +55,8 @@ func submit(m *subnetv1.MsgSubmit) *subnetv1.Msg {
 	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: m}}
 }
 
-// ReportWorkflow reports the measurements of a workflow submission (validators).
+// ReportWorkflow reports the measurements of a workflow submission
+// (validators), the workflow's declared retry budget among them.
 func ReportWorkflow(submissionID uint64, m *subnetv1.WorkflowMeasurement) *subnetv1.Msg {
 	return report(&subnetv1.MsgReport{SubmissionId: submissionID, Measurement: &subnetv1.MsgReport_Workflow{Workflow: m}})
 }

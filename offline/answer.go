@@ -32,8 +32,8 @@ func answerID(obj jsonObject) (uint64, error) {
 
 // answerFacts reads what receipt.Verify compares of a whole answer whose
 // receipt is of track: the votes' median fields (workflow, arena), the
-// answer's track and status, the declared retry budget (workflow) or the
-// predicted price (gas).
+// answer's track and status and the predicted price (gas). A workflow's
+// declared retry budget is one of the votes' median fields.
 func answerFacts(obj jsonObject, id uint64, track string) (*receipt.Answer, error) {
 	a := &receipt.Answer{Submission: id}
 	var err error
@@ -48,12 +48,7 @@ func answerFacts(obj jsonObject, id uint64, track string) (*receipt.Answer, erro
 	if a.Status, err = obj.str("status"); err != nil {
 		return nil, err
 	}
-	switch track {
-	case genesis.TrackWorkflow:
-		if a.DeclaredRetryBudget, err = obj.int64("declared_retry_budget"); err != nil {
-			return nil, err
-		}
-	case genesis.TrackGas:
+	if track == genesis.TrackGas {
 		g, err := obj.object("gas")
 		if err != nil {
 			return nil, err

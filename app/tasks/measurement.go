@@ -13,7 +13,8 @@ func checkWorkflowMeasurement(w *subnetv1.WorkflowMeasurement, totalSteps int64)
 	_, e2 := wire.Amount("cost", w.Cost)
 	_, e3 := wire.Amount("latency_seconds", w.LatencySeconds)
 	if terr := wire.FirstErr(e1, wire.Count("steps_completed", w.StepsCompleted, false), e2, e3,
-		wire.Count("retries", w.Retries, false), wire.Count("timeouts", w.Timeouts, false),
+		wire.Count("retries", w.Retries, false), wire.Count("declared_retry_budget", w.DeclaredRetryBudget, false),
+		wire.Count("timeouts", w.Timeouts, false),
 		wire.Count("hard_failures", w.HardFailures, false)); terr != nil {
 		return terr
 	}

@@ -79,11 +79,13 @@ func execReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) []abcitypes.
 	return evs
 }
 
-// voteValues lists a vote's measured values in the track's field order.
+// voteValues lists a vote's measured values in the track's field order, the
+// order of receipt.Medians (whose verifier re-derives each median from them).
 func voteValues(v *subnetv1.Vote) []decimal.Decimal {
 	if w := v.Workflow; w != nil {
 		return []decimal.Decimal{track.Dec(w.OutputQuality), decimal.NewFromInt(w.StepsCompleted), track.Dec(w.Cost),
-			track.Dec(w.LatencySeconds), decimal.NewFromInt(w.Retries), decimal.NewFromInt(w.Timeouts), decimal.NewFromInt(w.HardFailures)}
+			track.Dec(w.LatencySeconds), decimal.NewFromInt(w.Retries), decimal.NewFromInt(w.DeclaredRetryBudget),
+			decimal.NewFromInt(w.Timeouts), decimal.NewFromInt(w.HardFailures)}
 	}
 	ar := v.Arena
 	return []decimal.Decimal{decimal.NewFromInt(ar.TotalTokens), decimal.NewFromInt(ar.ToolCalls), decimal.NewFromInt(ar.Iterations),

@@ -22,7 +22,6 @@ func checkSubmit(env track.Env, tx *track.Tx, m *subnetv1.MsgSubmit) *wire.TxErr
 		w := k.Workflow
 		return wire.FirstErr(
 			checkTaskOpen(env, w.TaskId, uid, genesis.TrackWorkflow),
-			wire.Count("declared_retry_budget", w.DeclaredRetryBudget, false),
 			checkArtifact(w.ArtifactHash))
 	case *subnetv1.MsgSubmit_Arena:
 		if k.Arena == nil {
@@ -69,7 +68,7 @@ func execSubmit(env track.Env, tx *track.Tx, m *subnetv1.MsgSubmit) []abcitypes.
 	var sub *subnetv1.Submission
 	if w := m.GetWorkflow(); w != nil {
 		sub = env.NewSubmission(genesis.TrackWorkflow, uid)
-		sub.TaskId, sub.DeclaredRetryBudget, sub.ArtifactHash = w.TaskId, w.DeclaredRetryBudget, w.ArtifactHash
+		sub.TaskId, sub.ArtifactHash = w.TaskId, w.ArtifactHash
 	} else {
 		ar := m.GetArena()
 		sub = env.NewSubmission(genesis.TrackArena, uid)

@@ -16,8 +16,10 @@ import (
 )
 
 // scoreWorkflow scores a workflow submission from its aggregated
-// measurements (quality, steps, cost, latency, retries, timeouts, hard
-// failures), writes the receipt and pushes the score into the miner's window.
+// measurements (quality, steps, cost, latency, retries, declared retry
+// budget, timeouts, hard failures: every input but the task's limits is a
+// power-weighted median of the validators' votes, none is the miner's word),
+// writes the receipt and pushes the score into the miner's window.
 func scoreWorkflow(env track.Env, sub *subnetv1.Submission, out quorum.Outcome) []abcitypes.Event {
 	st := env.St
 	t, _ := st.Task(sub.TaskId)
@@ -26,7 +28,7 @@ func scoreWorkflow(env track.Env, sub *subnetv1.Submission, out quorum.Outcome) 
 	in := scoring.WorkflowInput{
 		OutputQuality: v[0], StepsCompleted: v[1].IntPart(), TotalSteps: wt.TotalSteps,
 		Cost: v[2], MaxBudget: track.Dec(wt.MaxBudget), LatencySeconds: v[3], MaxLatencySeconds: track.Dec(wt.MaxLatencySeconds),
-		Retries: v[4].IntPart(), DeclaredRetryBudget: sub.DeclaredRetryBudget, Timeouts: v[5].IntPart(), HardFailures: v[6].IntPart(),
+		Retries: v[4].IntPart(), DeclaredRetryBudget: v[5].IntPart(), Timeouts: v[6].IntPart(), HardFailures: v[7].IntPart(),
 	}
 	p := env.Chain.Gen.Workflow
 	r := &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackWorkflow, ReportedPower: out.ReportedPower, TotalPower: out.TotalPower}

@@ -70,7 +70,7 @@ var Codes = []CodeInfo{
 	{CodeTxTooLarge, "tx_too_large", "larger than `chain.max_tx_bytes` (default 16 KiB)"},
 	{CodeNonCanonical, "non_canonical", "decodes, but re-encodes to different bytes (unknown fields, non-minimal varints, …)"},
 	{CodeBadSender, "bad_sender", "sender is not a 32-byte ed25519 public key"},
-	{CodeBadSignature, "bad_signature", "signature missing, not 64 bytes, or not valid over `\"validatord/tx/v1\\0\" ‖ body`"},
+	{CodeBadSignature, "bad_signature", "signature missing, not 64 bytes, or not valid over `\"validatord/tx/v2\\0\" ‖ body` (a v1 client's signature: upgrade the client)"},
 	{CodeWrongChainID, "wrong_chain_id", "`body.chain_id` is not this chain's id"},
 	{CodeNonceUsed, "nonce_used", "nonce below the account's next nonce (replay)"},
 	{CodeNonceFuture, "nonce_future", "nonce above the account's next nonce (gap)"},

@@ -9,8 +9,21 @@ import (
 )
 
 // SignDomain prefixes the body bytes in every signature, so that a signature
-// made for this chain's transactions is never valid for anything else.
-const SignDomain = "validatord/tx/v1\x00"
+// made for this chain's transactions is never valid for anything else. Its
+// version is the chain format's: v2 is the format in which validators report
+// the workflow retry budget (WorkflowMeasurement.declared_retry_budget) and
+// miners no longer declare it, so that a v1 client's transactions, whose
+// messages mean something else here, fail the signature (code 5) instead of
+// being read with a budget of 0.
+const SignDomain = "validatord/tx/" + TxVersion + "\x00"
+
+// TxVersion is the chain format's version in SignDomain.
+const TxVersion = "v2"
+
+// BadSignatureLog is the log of code 5: it names the domain, because a
+// client built for an older chain format signs with an older one.
+const BadSignatureLog = `signature does not verify for the sender over "validatord/tx/` + TxVersion +
+	`\0" ‖ body (a client built for an older chain format, such as validatord/tx/v1, signs with its domain: upgrade the client)`
 
 // SignBytes returns the bytes a sender signs for the given body bytes.
 func SignBytes(body []byte) []byte {
@@ -70,7 +83,8 @@ type marshaler interface{ Marshal() ([]byte, error) }
 func canonical(m marshaler, raw []byte, what string) *TxError {
 	again, err := m.Marshal()
 	if err != nil || !bytes.Equal(again, raw) {
-		return Reject(CodeNonCanonical, what+": not in canonical protobuf encoding")
+		return Reject(CodeNonCanonical, what+": not in canonical protobuf encoding (an unknown field, such as an older client's "+
+			"workflow declared_retry_budget, or a non-minimal encoding; upgrade the client)")
 	}
 	return nil
 }

@@ -107,19 +107,18 @@ type TaskView struct {
 // arrival order and its score receipt (nil while pending). Gas is nil for
 // workflow and arena; the task fields are nil for gas.
 type SubmissionView struct {
-	ArtifactHash        *string         `json:"artifact_hash"`
-	BlockTime           int64           `json:"block_time"`
-	DeclaredRetryBudget *int64          `json:"declared_retry_budget"`
-	Gas                 *GasPredictView `json:"gas"`
-	Height              int64           `json:"height"`
-	ID                  uint64          `json:"id"`
-	Receipt             *ReceiptView    `json:"receipt"`
-	ReportDeadline      *int64          `json:"report_deadline"`
-	Status              string          `json:"status"`
-	TaskID              *uint64         `json:"task_id"`
-	Track               string          `json:"track"`
-	UID                 uint32          `json:"uid"`
-	Votes               []VoteView      `json:"votes"`
+	ArtifactHash   *string         `json:"artifact_hash"`
+	BlockTime      int64           `json:"block_time"`
+	Gas            *GasPredictView `json:"gas"`
+	Height         int64           `json:"height"`
+	ID             uint64          `json:"id"`
+	Receipt        *ReceiptView    `json:"receipt"`
+	ReportDeadline *int64          `json:"report_deadline"`
+	Status         string          `json:"status"`
+	TaskID         *uint64         `json:"task_id"`
+	Track          string          `json:"track"`
+	UID            uint32          `json:"uid"`
+	Votes          []VoteView      `json:"votes"`
 }
 
 // VoteView is one validator's report: the kinds that do not apply are nil.

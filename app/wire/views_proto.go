@@ -38,13 +38,14 @@ type GasPredictView struct {
 
 // WorkflowMeasurementView is a validator's measurement of a workflow run.
 type WorkflowMeasurementView struct {
-	OutputQuality  string `json:"output_quality"`
-	StepsCompleted int64  `json:"steps_completed"`
-	Cost           string `json:"cost"`
-	LatencySeconds string `json:"latency_seconds"`
-	Retries        int64  `json:"retries"`
-	Timeouts       int64  `json:"timeouts"`
-	HardFailures   int64  `json:"hard_failures"`
+	OutputQuality       string `json:"output_quality"`
+	StepsCompleted      int64  `json:"steps_completed"`
+	Cost                string `json:"cost"`
+	LatencySeconds      string `json:"latency_seconds"`
+	Retries             int64  `json:"retries"`
+	DeclaredRetryBudget int64  `json:"declared_retry_budget"`
+	Timeouts            int64  `json:"timeouts"`
+	HardFailures        int64  `json:"hard_failures"`
 }
 
 // ArenaMeasurementView is a validator's measurement of an arena run.
@@ -219,7 +220,8 @@ func WorkflowMeasurementViewOf(m *subnetv1.WorkflowMeasurement) *WorkflowMeasure
 		return nil
 	}
 	return &WorkflowMeasurementView{OutputQuality: m.OutputQuality, StepsCompleted: m.StepsCompleted, Cost: m.Cost,
-		LatencySeconds: m.LatencySeconds, Retries: m.Retries, Timeouts: m.Timeouts, HardFailures: m.HardFailures}
+		LatencySeconds: m.LatencySeconds, Retries: m.Retries, DeclaredRetryBudget: m.DeclaredRetryBudget,
+		Timeouts: m.Timeouts, HardFailures: m.HardFailures}
 }
 
 // ArenaMeasurementViewOf is the view of an arena measurement.

@@ -94,7 +94,7 @@ func TestViewsKeepZeros(t *testing.T) {
 		{"burn uid 0 in an epoch", EpochResultViewOf(&subnetv1.Epoch{Number: 1, U16: []*subnetv1.U16Weight{{Uid: 0, Weight: 65535}}}),
 			`{"number":1,"height":0,"uids":[],"weights":[],"unallocated":"","u16":[{"uid":0,"weight":65535}],"tracks":[]}`},
 		{"zero counts of a measurement", WorkflowMeasurementViewOf(&subnetv1.WorkflowMeasurement{OutputQuality: "1"}),
-			`{"output_quality":"1","steps_completed":0,"cost":"","latency_seconds":"","retries":0,"timeouts":0,"hard_failures":0}`},
+			`{"output_quality":"1","steps_completed":0,"cost":"","latency_seconds":"","retries":0,"declared_retry_budget":0,"timeouts":0,"hard_failures":0}`},
 		{"receipt without score or note", ReceiptViewOf(&subnetv1.Receipt{Height: 3, Inputs: []*subnetv1.Field{{Name: "x"}}}),
 			`{"height":3,"track":"","status":"","reported_power":0,"total_power":0,"inputs":[{"name":"x","value":""}],"params":[],"values":[],"score":"","note":""}`},
 		{"nil receipt", ReceiptViewOf(nil), `null`},

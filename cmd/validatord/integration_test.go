@@ -50,9 +50,9 @@ func TestNodeEndToEnd(t *testing.T) {
 	task := tx(wire.EventTaskPosted, "task_id", "post-task", "workflow", "--from", "validator", "--total-steps", "4",
 		"--max-budget", "2", "--max-latency-seconds", "60", "--submission-blocks", "500", "--report-blocks", "500")
 	sub := tx(wire.EventSubmissionAdded, "submission_id", "submit", "workflow", "--from", "alice", "--task-id", task,
-		"--declared-retry-budget", "1", "--artifact-hash", hash32("alice workflow"))
+		"--artifact-hash", hash32("alice workflow"))
 	report := []string{"report", "workflow", "--from", "validator", "--submission-id", sub, "--output-quality", "0.9",
-		"--steps-completed", "3", "--cost", "0.5", "--latency-seconds", "30", "--retries", "2", "--timeouts", "1", "--hard-failures", "0"}
+		"--steps-completed", "3", "--cost", "0.5", "--latency-seconds", "30", "--retries", "2", "--declared-retry-budget", "1", "--timeouts", "1", "--hard-failures", "0"}
 	evScore := tx(wire.EventSubmissionScored, "score", report...)
 	want, err := scoring.ScoreWorkflow(genesis.DefaultGenesis().Workflow, scoring.WorkflowInput{
 		OutputQuality: dec("0.9"), StepsCompleted: 3, TotalSteps: 4, Cost: dec("0.5"), MaxBudget: dec("2"),

@@ -38,7 +38,8 @@ quorum.WeightedMedian from the answer's votes and those powers
             answer carries) are listed under "unchecked".
 
 A whole answer is also checked against its receipt: track, status, and the
-workflow declared_retry_budget or the gas prediction. With --params FILE (the
+gas prediction (a workflow's declared_retry_budget is a median of the votes,
+re-derived like the other measured inputs). With --params FILE (the
 output of ` + "`validatord query params`" + ` or a genesis.json), every recorded param
 (workflow, gas, the arena constants, weights and multiplier, each
 validator's power and total_power) must equal the chain's ("params.<name>"

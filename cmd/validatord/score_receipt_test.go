@@ -173,15 +173,16 @@ func receiptScenario(t *testing.T) []string {
 		c.tx("report 0", rcTruth(99, 1_700_000_005)), c.tx("report 1", rcTruth(99, 1_700_000_005)),
 		c.tx("report 2", rcTruth(99, 1_700_000_005)))
 	hash := sha256.Sum256([]byte("artifact"))
-	c.block(c.tx("miner a", rcSubmit(&subnetv1.WorkflowSubmit{TaskId: 0, DeclaredRetryBudget: 1, ArtifactHash: hash[:]})),
+	c.block(c.tx("miner a", rcSubmit(&subnetv1.WorkflowSubmit{TaskId: 0, ArtifactHash: hash[:]})),
 		c.tx("miner a", rcSubmit(&subnetv1.ArenaSubmit{TaskId: 1, ArtifactHash: hash[:]})),
 		c.tx("miner a", rcSubmit(&subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 100, Price: "12"})))
-	// The three reporters (power 10 each) disagree on output_quality and
-	// total_tokens: the medians are the middle votes, 0.95 and 8000.
-	wf := func(quality string) *subnetv1.Msg {
+	// The three reporters (power 10 each) disagree on output_quality,
+	// the workflow's retry budget and total_tokens: the medians are the
+	// middle votes, 0.95, 1 and 8000.
+	wf := func(quality string, budget int64) *subnetv1.Msg {
 		return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: rcWorkflow,
 			Measurement: &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{OutputQuality: quality,
-				StepsCompleted: 4, Cost: "0.5", LatencySeconds: "20", Retries: 2, Timeouts: 1}}}}}
+				StepsCompleted: 4, Cost: "0.5", LatencySeconds: "20", Retries: 2, DeclaredRetryBudget: budget, Timeouts: 1}}}}}
 	}
 	ar := func(tokens int64) *subnetv1.Msg {
 		return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: rcArena,
@@ -189,11 +190,12 @@ func receiptScenario(t *testing.T) []string {
 				Iterations: 2, ExecutionTime: "200", EstimatedCost: "0.04", CriteriaPassed: 4}}}}}
 	}
 	quality := []string{"0.9", "0.95", "0.99"}
+	budget := []int64{1, 1, 3}
 	tokens := []int64{7000, 8000, 9000}
 	var txs [][]byte
 	for i := 0; i < 3; i++ {
 		r := fmt.Sprint("report ", i)
-		txs = append(txs, c.tx(r, wf(quality[i])), c.tx(r, ar(tokens[i])), c.tx(r, rcTruth(100, 1_700_000_015)))
+		txs = append(txs, c.tx(r, wf(quality[i], budget[i])), c.tx(r, ar(tokens[i])), c.tx(r, rcTruth(100, 1_700_000_015)))
 	}
 	c.block(append(txs, c.tx("miner a", rcSubmit(&subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 101, Price: "10.5"})))...)
 	txs = nil
@@ -476,10 +478,12 @@ func TestReceiptTamper(t *testing.T) {
 }
 
 // TestReceiptAnswerMismatch: a whole answer must agree with its own receipt;
-// the mismatch shows the receipt's value and the answer's.
+// the mismatch shows the receipt's value and the answer's (for a median
+// input, the median of the answer's votes).
 func TestReceiptAnswerMismatch(t *testing.T) {
 	ans := receiptScenario(t)
-	in := strings.Replace(ans[rcWorkflow], `"declared_retry_budget":1`, `"declared_retry_budget":2`, 1) + "\n" +
+	// the first vote's retry budget 1 → 3: the votes 3, 1, 3 have median 3
+	in := strings.Replace(ans[rcWorkflow], `"declared_retry_budget":1`, `"declared_retry_budget":3`, 1) + "\n" +
 		strings.Replace(ans[rcGasFull], `"price":"10.500000000000000000"`, `"price":"10.6"`, 1) + "\n" +
 		strings.Replace(ans[rcArena], `"status":"scored"`, `"status":"failed"`, 1)
 	rows, code := runReceipt(t, in)
@@ -487,7 +491,7 @@ func TestReceiptAnswerMismatch(t *testing.T) {
 		t.Fatalf("exit %d rows %+v", code, rows)
 	}
 	want := []receipt.Mismatch{
-		{Name: "submission.declared_retry_budget", Receipt: "1", Recomputed: "2"},
+		{Name: "inputs.declared_retry_budget", Receipt: "1", Recomputed: "3"},
 		{Name: "submission.gas.price", Receipt: "10.500000000000000000", Recomputed: "10.600000000000000000"},
 		{Name: "submission.status", Receipt: "failed", Recomputed: "scored"}, // the receipt's status comes first
 	}

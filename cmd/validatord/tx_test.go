@@ -39,15 +39,15 @@ func TestTxMessagesBuildEveryField(t *testing.T) {
 		{"post-task arena", []string{"--category", "debugging", "--difficulty", "advanced", "--criteria-total", "4"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{Arena: &subnetv1.ArenaTask{
 				Category: "debugging", Difficulty: "advanced", CriteriaTotal: 4, SubmissionBlocks: 10, ReportBlocks: 20}}}}}},
-		{"submit workflow", []string{"--task-id", "3", "--declared-retry-budget", "2", "--artifact-hash", "0x" + hashA},
-			&subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{TaskId: 3, DeclaredRetryBudget: 2, ArtifactHash: bytes.Repeat([]byte{1}, 32)}}}}}},
+		{"submit workflow", []string{"--task-id", "3", "--artifact-hash", "0x" + hashA},
+			&subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{TaskId: 3, ArtifactHash: bytes.Repeat([]byte{1}, 32)}}}}}},
 		{"submit arena", []string{"--task-id", "0", "--artifact-hash", hashA},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{TaskId: 0, ArtifactHash: bytes.Repeat([]byte{1}, 32)}}}}}},
 		{"submit gas", []string{"--evm-chain-id", "8453", "--evm-block", "12", "--price", "0.000000000000000001"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{EvmChainId: 8453, EvmBlock: 12, Price: "0.000000000000000001"}}}}}},
-		{"report workflow", []string{"--submission-id", "4", "--output-quality", "1", "--steps-completed", "0", "--cost", "0", "--latency-seconds", "12.25", "--retries", "1", "--timeouts", "2", "--hard-failures", "3"},
+		{"report workflow", []string{"--submission-id", "4", "--output-quality", "1", "--steps-completed", "0", "--cost", "0", "--latency-seconds", "12.25", "--retries", "1", "--declared-retry-budget", "4", "--timeouts", "2", "--hard-failures", "3"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: 4, Measurement: &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{
-				OutputQuality: "1.000000000000000000", StepsCompleted: 0, Cost: "0.000000000000000000", LatencySeconds: "12.250000000000000000", Retries: 1, Timeouts: 2, HardFailures: 3}}}}}},
+				OutputQuality: "1.000000000000000000", StepsCompleted: 0, Cost: "0.000000000000000000", LatencySeconds: "12.250000000000000000", Retries: 1, DeclaredRetryBudget: 4, Timeouts: 2, HardFailures: 3}}}}}},
 		{"report arena", []string{"--submission-id", "5", "--total-tokens", "100", "--tool-calls", "3", "--iterations", "2", "--execution-time", "4", "--estimated-cost", "0.01", "--criteria-passed", "1"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: 5, Measurement: &subnetv1.MsgReport_Arena{Arena: &subnetv1.ArenaMeasurement{
 				TotalTokens: 100, ToolCalls: 3, Iterations: 2, ExecutionTime: "4.000000000000000000", EstimatedCost: "0.010000000000000000", CriteriaPassed: 1}}}}}},

@@ -95,7 +95,6 @@ func arenaBaseline(fs *flag.FlagSet, count int64, base []decimalFlag) (*subnetv1
 
 func defineSubmitWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	task := fs.Uint64("task-id", 0, "id of the workflow task")
-	budget := fs.Int64("declared-retry-budget", 0, "retries the workflow plans for")
 	artifact := fs.String("artifact-hash", "", "hex hash of the workflow artifact")
 	return func() (*subnetv1.Msg, error) {
 		if err := requireSet(fs, "task-id"); err != nil {
@@ -105,7 +104,7 @@ func defineSubmitWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		return client.SubmitWorkflow(*task, *budget, h), nil
+		return client.SubmitWorkflow(*task, h), nil
 	}
 }
 
@@ -147,6 +146,7 @@ func defineReportWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	cost := newDecimal(fs, "cost", "", "measured cost")
 	latency := newDecimal(fs, "latency-seconds", "", "measured latency in seconds")
 	retries := fs.Int64("retries", 0, "retries")
+	budget := fs.Int64("declared-retry-budget", 0, "sum of the retry_count values in the workflow's error_handling (0 if absent)")
 	timeouts := fs.Int64("timeouts", 0, "timeouts")
 	failures := fs.Int64("hard-failures", 0, "hard failures")
 	return func() (*subnetv1.Msg, error) {
@@ -158,7 +158,7 @@ func defineReportWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 			return nil, err
 		}
 		return client.ReportWorkflow(*sub, &subnetv1.WorkflowMeasurement{OutputQuality: ds[0], StepsCompleted: *steps, Cost: ds[1],
-			LatencySeconds: ds[2], Retries: *retries, Timeouts: *timeouts, HardFailures: *failures}), nil
+			LatencySeconds: ds[2], Retries: *retries, DeclaredRetryBudget: *budget, Timeouts: *timeouts, HardFailures: *failures}), nil
 	}
 }
 

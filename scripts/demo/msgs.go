@@ -24,8 +24,13 @@ func arenaTaskMsg(category, difficulty string) *subnetv1.Msg {
 	})
 }
 
+// workflowRetryBudget is the retry budget every demo miner's workflow
+// declares: retry_count 1 in one step's error_handling. The miners do not
+// send it; the validators read it from the workflow and report it.
+const workflowRetryBudget = 1
+
 func workflowSubmitMsg(miner int, task uint64) *subnetv1.Msg {
-	return client.SubmitWorkflow(task, 1, client.ArtifactHash("workflow", miner, task))
+	return client.SubmitWorkflow(task, client.ArtifactHash("workflow", miner, task))
 }
 
 func arenaSubmitMsg(miner int, task uint64) *subnetv1.Msg {
@@ -49,12 +54,13 @@ func workflowReport(sub uint64, miner int) *subnetv1.Msg {
 		failures = 1
 	}
 	return client.ReportWorkflow(sub, &subnetv1.WorkflowMeasurement{
-		OutputQuality:  fmt.Sprintf("0.%02d", 95-8*(miner%10)),
-		StepsCompleted: int64(workflowSteps - miner%2),
-		Cost:           fmt.Sprintf("0.%d", 2+miner%8),
-		LatencySeconds: fmt.Sprint(10 + 7*miner),
-		Retries:        int64(miner % 3),
-		HardFailures:   failures,
+		OutputQuality:       fmt.Sprintf("0.%02d", 95-8*(miner%10)),
+		StepsCompleted:      int64(workflowSteps - miner%2),
+		Cost:                fmt.Sprintf("0.%d", 2+miner%8),
+		LatencySeconds:      fmt.Sprint(10 + 7*miner),
+		Retries:             int64(miner % 3),
+		DeclaredRetryBudget: workflowRetryBudget,
+		HardFailures:        failures,
 	})
 }
 

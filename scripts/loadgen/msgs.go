@@ -31,8 +31,14 @@ func arenaTask(category, difficulty string) *subnetv1.Msg {
 	})
 }
 
+// workflowRetryBudget is the retry budget every load-generator miner's
+// workflow declares (retry_count 1 in one step's error_handling): the miners
+// do not send it, every validator reads the same value from the workflow and
+// reports it.
+const workflowRetryBudget = 1
+
 func workflowSubmit(miner int, task uint64) *subnetv1.Msg {
-	return client.SubmitWorkflow(task, 1, client.ArtifactHash("workflow", miner, task))
+	return client.SubmitWorkflow(task, client.ArtifactHash("workflow", miner, task))
 }
 
 func arenaSubmit(miner int, task uint64) *subnetv1.Msg {
@@ -57,12 +63,13 @@ func truth(chain, block uint64, round int, timestamp int64) *subnetv1.Msg {
 // other validators'.
 func workflowReport(sub uint64, miner, v, round int) *subnetv1.Msg {
 	return client.ReportWorkflow(sub, &subnetv1.WorkflowMeasurement{
-		OutputQuality:  fmt.Sprintf("0.%02d", 95-7*(miner%10)-v),
-		StepsCompleted: int64(workflowSteps - (miner+round)%2),
-		Cost:           fmt.Sprintf("0.%d", 2+(miner+v)%8),
-		LatencySeconds: fmt.Sprint(10 + 7*miner + v),
-		Retries:        int64((miner + round) % 3),
-		Timeouts:       int64(round % 2),
+		OutputQuality:       fmt.Sprintf("0.%02d", 95-7*(miner%10)-v),
+		StepsCompleted:      int64(workflowSteps - (miner+round)%2),
+		Cost:                fmt.Sprintf("0.%d", 2+(miner+v)%8),
+		LatencySeconds:      fmt.Sprint(10 + 7*miner + v),
+		Retries:             int64((miner + round) % 3),
+		DeclaredRetryBudget: workflowRetryBudget,
+		Timeouts:            int64(round % 2),
 	})
 }
 

@@ -32,7 +32,7 @@ type Median struct {
 
 var (
 	workflowMedians = []Median{{"output_quality", false}, {"steps_completed", true}, {"cost", false},
-		{"latency_seconds", false}, {"retries", true}, {"timeouts", true}, {"hard_failures", true}}
+		{"latency_seconds", false}, {"retries", true}, {"declared_retry_budget", true}, {"timeouts", true}, {"hard_failures", true}}
 	arenaMedians = []Median{{"total_tokens", true}, {"tool_calls", true}, {"iterations", true},
 		{"execution_time", false}, {"estimated_cost", false}, {"criteria_passed", true}}
 )

@@ -16,7 +16,7 @@ import (
 // also compare the recorded params with the chain's. A submission without a
 // receipt gives an Input that Verify answers with ErrNoReceipt.
 func FromSubmission(sub *subnetv1.Submission, validators []genesis.Validator) (Input, error) {
-	a := &Answer{Submission: sub.Id, Track: sub.Track, Status: sub.Status, DeclaredRetryBudget: sub.DeclaredRetryBudget}
+	a := &Answer{Submission: sub.Id, Track: sub.Track, Status: sub.Status}
 	if sub.Track == genesis.TrackGas && sub.Gas != nil {
 		d, err := decimalOrZero(sub.Gas.Price)
 		if err != nil {
@@ -46,7 +46,7 @@ func measured(v *subnetv1.Vote) ([]decimal.Decimal, error) {
 	n := decimal.NewFromInt
 	if w := v.Workflow; w != nil {
 		return []decimal.Decimal{r.dec(w.OutputQuality), n(w.StepsCompleted), r.dec(w.Cost), r.dec(w.LatencySeconds),
-			n(w.Retries), n(w.Timeouts), n(w.HardFailures)}, r.err
+			n(w.Retries), n(w.DeclaredRetryBudget), n(w.Timeouts), n(w.HardFailures)}, r.err
 	}
 	if a := v.Arena; a != nil {
 		return []decimal.Decimal{n(a.TotalTokens), n(a.ToolCalls), n(a.Iterations), r.dec(a.ExecutionTime),

@@ -24,12 +24,11 @@ type Input struct {
 
 // Answer is what a submission states beside its receipt.
 type Answer struct {
-	Submission          uint64
-	Track               string
-	Status              string
-	DeclaredRetryBudget int64           // workflow: the miner's declared retry budget
-	GasPrice            decimal.Decimal // gas: the predicted price
-	Votes               []Vote          // workflow and arena: the measurement votes
+	Submission uint64
+	Track      string
+	Status     string
+	GasPrice   decimal.Decimal // gas: the predicted price
+	Votes      []Vote          // workflow and arena: the measurement votes
 }
 
 // Vote is one validator's measurement: its Values are the median fields of
@@ -62,8 +61,8 @@ type Result struct {
 // runs the x/scoring function of its track, and compares every recorded
 // value and the score with the recomputation as decimals. With an Answer the
 // median inputs are re-derived from its votes and the recorded powers, and
-// the answer must agree with the receipt (track, status, retry budget or gas
-// price). A receipt whose note is "score: <error>" verifies when the
+// the answer must agree with the receipt (track, status, and for gas the
+// predicted price; a workflow's retry budget is a median input of the votes). A receipt whose note is "score: <error>" verifies when the
 // recomputation fails with the same error.
 //
 // The error is ErrNoReceipt, a *NameError or a *FieldError (both match
@@ -151,10 +150,7 @@ func (c *check) answerFacts(d doc) {
 	c.same("submission.track", d.Track, expText(a.Track))
 	c.same("submission.status", d.Status, expText(a.Status))
 	in := fieldMap(d.inputs)
-	switch d.Track {
-	case genesis.TrackWorkflow:
-		c.same("submission.declared_retry_budget", in["declared_retry_budget"], expInt(a.DeclaredRetryBudget))
-	case genesis.TrackGas:
+	if d.Track == genesis.TrackGas {
 		c.same("submission.gas.price", in["prediction"], expDec(a.GasPrice))
 	}
 }

@@ -19,7 +19,7 @@ func workflowSubmission(t *testing.T) *subnetv1.Submission {
 	var votes []*subnetv1.Vote
 	for i, q := range []string{"0.9", "0.95", "0.99"} {
 		votes = append(votes, &subnetv1.Vote{Validator: uint32(i), Workflow: &subnetv1.WorkflowMeasurement{OutputQuality: q,
-			StepsCompleted: 4, Cost: "0.5", LatencySeconds: "20", Retries: 2, Timeouts: 1}})
+			StepsCompleted: 4, Cost: "0.5", LatencySeconds: "20", Retries: 2, DeclaredRetryBudget: 1, Timeouts: 1}})
 	}
 	res, err := scoring.ScoreWorkflow(g.Workflow, wfInput)
 	if err != nil {
@@ -28,7 +28,7 @@ func workflowSubmission(t *testing.T) *subnetv1.Submission {
 	r := &subnetv1.Receipt{Height: 3, Track: genesis.TrackWorkflow, Status: "scored", ReportedPower: 30, TotalPower: 40,
 		Inputs: receipt.WorkflowInputs(wfInput), Params: append(receipt.WorkflowParams(g.Workflow), receipt.VotePowers(votes, scenarioValidators())...),
 		Values: receipt.WorkflowValues(res), Score: scoring.Format(res.Score)}
-	return &subnetv1.Submission{Id: 0, Track: genesis.TrackWorkflow, Status: "scored", DeclaredRetryBudget: 1, Votes: votes, Receipt: r}
+	return &subnetv1.Submission{Id: 0, Track: genesis.TrackWorkflow, Status: "scored", Votes: votes, Receipt: r}
 }
 
 func verifySubmission(t *testing.T, sub *subnetv1.Submission, chain *genesis.AppState) receipt.Result {
@@ -46,7 +46,8 @@ func verifySubmission(t *testing.T, sub *subnetv1.Submission, chain *genesis.App
 }
 
 // A stored submission whose receipt the builders wrote verifies: reported
-// power, 7 medians, 7 values, the score, track, status and retry budget; with
+// power, 8 medians (the retry budget among them), 7 values, the score, track
+// and status; with
 // the chain also its 8 params, 3 powers and total power.
 func TestVerifyFromSubmission(t *testing.T) {
 	sub := workflowSubmission(t)
@@ -68,18 +69,27 @@ func TestVerifyFromSubmission(t *testing.T) {
 	}
 	// a vote changed after the receipt: the median it moves
 	sub.Votes[1].Workflow = &subnetv1.WorkflowMeasurement{OutputQuality: "0.97", StepsCompleted: 4, Cost: "0.5",
-		LatencySeconds: "20", Retries: 2, Timeouts: 1}
+		LatencySeconds: "20", Retries: 2, DeclaredRetryBudget: 1, Timeouts: 1}
 	res = verifySubmission(t, sub, nil)
 	want = []receipt.Mismatch{{Name: "inputs.output_quality", Receipt: "0.950000000000000000", Recomputed: "0.970000000000000000"}}
 	if !slices.Equal(res.Mismatches, want) {
 		t.Fatalf("changed vote: %+v, want %+v", res.Mismatches, want)
+	}
+	// the retry budget is a median of the votes too: two of three votes
+	// raised to 5 move it, whatever the receipt recorded
+	sub = workflowSubmission(t)
+	sub.Votes[0].Workflow.DeclaredRetryBudget, sub.Votes[2].Workflow.DeclaredRetryBudget = 5, 5
+	res = verifySubmission(t, sub, nil)
+	want = []receipt.Mismatch{{Name: "inputs.declared_retry_budget", Receipt: "1", Recomputed: "5"}}
+	if !slices.Equal(res.Mismatches, want) {
+		t.Fatalf("changed budget votes: %+v, want %+v", res.Mismatches, want)
 	}
 }
 
 func TestVerifyBareAndTampered(t *testing.T) {
 	sub := workflowSubmission(t)
 	res, err := receipt.Verify(receipt.Input{Receipt: sub.Receipt})
-	if err != nil || !res.Verified || res.Checked != 9 || len(res.Unchecked) != 7 || res.Submission != nil {
+	if err != nil || !res.Verified || res.Checked != 9 || len(res.Unchecked) != 8 || res.Submission != nil {
 		t.Fatalf("bare: %+v %v", res, err)
 	}
 	sub.Receipt.Values[3].Value = "0.7"
@@ -143,7 +153,7 @@ func TestVerifyGasReceipt(t *testing.T) {
 }
 
 func TestMedians(t *testing.T) {
-	if n := len(receipt.Medians(genesis.TrackWorkflow)); n != 7 {
+	if n := len(receipt.Medians(genesis.TrackWorkflow)); n != 8 {
 		t.Errorf("workflow medians %d", n)
 	}
 	if n := len(receipt.Medians(genesis.TrackArena)); n != 6 {
