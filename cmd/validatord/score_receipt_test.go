@@ -297,20 +297,20 @@ func TestReceiptVerifiesRealReceipts(t *testing.T) {
 	// A bare workflow or arena receipt has no votes: its median inputs stay
 	// unchecked. No answer carries the gas truth's votes.
 	wfMedians := []string{"inputs.output_quality", "inputs.steps_completed", "inputs.cost", "inputs.latency_seconds",
-		"inputs.retries", "inputs.timeouts", "inputs.hard_failures"}
+		"inputs.retries", "inputs.declared_retry_budget", "inputs.timeouts", "inputs.hard_failures"}
 	arMedians := []string{"inputs.total_tokens", "inputs.tool_calls", "inputs.iterations", "inputs.execution_time",
 		"inputs.estimated_cost", "inputs.criteria_passed"}
 	gasTruth := []string{"inputs.min_price", "inputs.evm_timestamp"}
 	// bare: reported_power (workflow, arena), the last memory slot and the
-	// history (gas), values and score; whole answers add the medians, track,
-	// status and the submission's own field (retry budget; gas: prediction id
-	// and price).
+	// history (gas), values and score; whole answers add the medians (the
+	// workflow's retry budget among them), track, status and, for gas, the
+	// submission's own fields (prediction id and price).
 	want := []struct {
 		track           string
 		bare, whole     int
 		bareUn, wholeUn []string
 	}{
-		{"workflow", 1 + 7 + 1, 1 + 7 + 7 + 1 + 3, wfMedians, nil},
+		{"workflow", 1 + 7 + 1, 1 + 8 + 7 + 1 + 2, wfMedians, nil},
 		{"arena", 1 + 18 + 1, 1 + 6 + 18 + 1 + 2, arMedians, nil},
 		// memory.1 and slot.*
 		{"gas", 3 + 3, 3 + 3 + 4, gasTruth, gasTruth},
