@@ -62,7 +62,8 @@ type Result struct {
 // value and the score with the recomputation as decimals. With an Answer the
 // median inputs are re-derived from its votes and the recorded powers, and
 // the answer must agree with the receipt (track, status, and for gas the
-// predicted price; a workflow's retry budget is a median input of the votes). A receipt whose note is "score: <error>" verifies when the
+// predicted price; a workflow's retry budget is a median input of the
+// votes). A receipt whose note is "score: <error>" verifies when the
 // recomputation fails with the same error.
 //
 // The error is ErrNoReceipt, a *NameError or a *FieldError (both match
