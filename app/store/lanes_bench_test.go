@@ -6,8 +6,9 @@ import "testing"
 // hash (one SHAKE expansion into 1024 lanes plus the lane additions).
 func BenchmarkEntryLanes(b *testing.B) {
 	var l Lanes
+	x := newExpander()
 	k, v := KeySubmission(42), make([]byte, 120)
 	for i := 0; i < b.N; i++ {
-		l.Add(k, v)
+		l.add(x, k, v)
 	}
 }
