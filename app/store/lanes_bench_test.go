@@ -3,7 +3,7 @@ package store
 import "testing"
 
 // BenchmarkEntryLanes: the cost of adding one (key, value) entry to the app
-// hash (one SHAKE expansion into 1024 lanes plus the lane additions).
+// hash (one AES-CTR expansion into 1024 lanes plus the lane additions).
 func BenchmarkEntryLanes(b *testing.B) {
 	var l Lanes
 	x := newExpander()
