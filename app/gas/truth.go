@@ -79,7 +79,7 @@ func endRound(env track.Env, r *subnetv1.TruthRound, status string, close func()
 	st := env.St
 	for _, v := range r.Votes {
 		open := store.KeyOpenRounds(int(v.Validator), r.EvmChainId)
-		st.SetU64(open, st.U64(open)-1)
+		st.DecU64(open)
 	}
 	if status == "" {
 		return nil

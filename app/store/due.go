@@ -161,3 +161,12 @@ func (s State) SetU64(k []byte, v uint64) {
 	}
 	s.O.Set(k, U64Bytes(v))
 }
+
+// DecU64 takes one from the count at k, never below 0: a count that would
+// go negative is a broken invariant, and wrapping around would lock its
+// owner out for good (a validator's open tasks or rounds).
+func (s State) DecU64(k []byte) {
+	if v := s.U64(k); v > 0 {
+		s.SetU64(k, v-1)
+	}
+}

@@ -76,3 +76,16 @@ func TestDueAgainstNaive(t *testing.T) {
 		}
 	}
 }
+
+// TestDecU64NeverWraps: a count taken below 0 stays 0 (wrapping would
+// lock a validator out with an enormous count).
+func TestDecU64NeverWraps(t *testing.T) {
+	st := State{O: NewOverlay(emptyReader{})}
+	k := KeyOpenTasks(0)
+	st.SetU64(k, 1)
+	st.DecU64(k)
+	st.DecU64(k)
+	if v := st.U64(k); v != 0 || st.Has(k) {
+		t.Fatalf("count = %d (stored %v), want 0 and no entry", v, st.Has(k))
+	}
+}

@@ -57,6 +57,6 @@ func SettleDue(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried b
 func closeTask(st store.State, c *track.Chain, poster []byte) {
 	if v := c.ValidatorIndex(poster); v >= 0 {
 		k := store.KeyOpenTasks(v)
-		st.SetU64(k, st.U64(k)-1)
+		st.DecU64(k)
 	}
 }
