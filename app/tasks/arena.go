@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"slices"
 	"sort"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -28,7 +27,7 @@ func ScoreArena(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried 
 	st, h := env.St, env.Block.Height
 	due := store.Due{St: st, Kind: store.DueArena}
 	var subs []*subnetv1.Submission
-	var tasks []uint64 // tasks already reserved for, ascending as first seen
+	reservedTask := make(map[uint64]bool) // tasks whose baseline is reserved for (lookups only)
 	reserved, done := 0, 0
 	look := m.Looker(&done, &carried)
 	for {
@@ -38,7 +37,7 @@ func ScoreArena(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried 
 		}
 		sub, _ := st.Submission(it.IDs[0])
 		need := arenaItemBytes(st, sub)
-		if !slices.Contains(tasks, sub.TaskId) {
+		if !reservedTask[sub.TaskId] {
 			need += storedBytes(st, store.KeyBaseline(sub.TaskId))
 		}
 		if len(subs) > 0 && !m.EndFits(reserved+need) {
@@ -47,9 +46,7 @@ func ScoreArena(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried 
 		}
 		reserved += need
 		m.ChargeEnd(budget.UnitsArena)
-		if !slices.Contains(tasks, sub.TaskId) {
-			tasks = append(tasks, sub.TaskId)
-		}
+		reservedTask[sub.TaskId] = true
 		subs = append(subs, sub)
 		done++
 		due.Done(it)
