@@ -8,6 +8,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/x/scoring"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -105,8 +106,7 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"zero submission blocks", r0.next(msgWorkflowTask(4, 0, 5)), wire.CodeBlocksRange},
 		{"unknown category", r0.next(&subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{
 			Arena: &subnetv1.ArenaTask{Category: "chess", CriteriaTotal: 1, SubmissionBlocks: 1, ReportBlocks: 1}}}}}), wire.CodeUnknownCategory},
-		{"31-byte artifact hash", b.next(&subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{
-			Arena: &subnetv1.ArenaSubmit{TaskId: 1, ArtifactHash: make([]byte, 31)}}}}}), wire.CodeBadArtifactHash},
+		{"31-byte artifact hash", b.next(client.Reveal(client.ArenaPayload(1, make([]byte, 31)), client.Salt{})), wire.CodeBadArtifactHash},
 		{"unknown task", b.next(msgWorkflowSubmit(99)), wire.CodeUnknownTask},
 		{"arena submit to a workflow task", b.next(msgArenaSubmit(0)), wire.CodeWrongKind},
 		{"report on a gas prediction", r1.next(msgWorkflowReport(3, workflowM())), wire.CodeWrongKind},

@@ -25,8 +25,13 @@ func (a *App) execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 		return tasks.Execute(env, tx)
 	case *subnetv1.Msg_Truth:
 		return gas.Execute(env, tx)
-	case *subnetv1.Msg_Submit:
-		if m.Submit.GetGas() != nil {
+	case *subnetv1.Msg_Commit:
+		if m.Commit.GetGas() != nil {
+			return gas.Execute(env, tx)
+		}
+		return tasks.Execute(env, tx)
+	case *subnetv1.Msg_Reveal:
+		if m.Reveal.Submit.GetGas() != nil {
 			return gas.Execute(env, tx)
 		}
 		return tasks.Execute(env, tx)

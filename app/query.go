@@ -57,6 +57,7 @@ var queryRoutes = map[string]struct {
 	"window":      {1, answers((*querier).window)},
 	"baseline":    {1, answers((*querier).baseline)},
 	"gas":         {2, answers((*querier).gas)},
+	"truth":       {2, answers((*querier).truth)},
 	"leaderboard": {1, answers((*querier).leaderboard)},
 	"epoch":       {1, answers((*querier).epoch)},
 }

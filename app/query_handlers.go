@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/app/gas"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/tasks"
 	"github.com/scoringsubnet/validatord/app/track"
@@ -98,8 +99,36 @@ func (q *querier) task(args []string) (*wire.TaskView, *queryError) {
 		return nil, notFound("no task %d", id)
 	}
 	return &wire.TaskView{ID: t.Id, Track: tasks.Track(t), Poster: hex.EncodeToString(t.Poster),
-		PostedHeight: t.PostedHeight, SubmitDeadline: t.SubmitDeadline, ReportDeadline: t.ReportDeadline,
+		PostedHeight: t.PostedHeight, SubmitDeadline: t.SubmitDeadline, RevealDeadline: t.RevealDeadline, ReportDeadline: t.ReportDeadline,
 		Submissions: t.Submissions, Workflow: wire.WorkflowTaskViewOf(t.GetWorkflow()), Arena: wire.ArenaTaskViewOf(t.GetArena())}, nil
+}
+
+// truth answers "truth/<evm chain id>/<evm block>": the EVM block's truth
+// round, and once it is final the reveal window of the block's commits.
+func (q *querier) truth(args []string) (*wire.TruthRoundView, *queryError) {
+	chain, qerr := parseU64("evm chain id", args[0])
+	if qerr != nil {
+		return nil, qerr
+	}
+	block, qerr := parseU64("evm block", args[1])
+	if qerr != nil {
+		return nil, qerr
+	}
+	r, ok := q.st.Truth(chain, block)
+	if !ok {
+		return nil, notFound("no truth round for block %d of EVM chain %d", block, chain)
+	}
+	out := &wire.TruthRoundView{EvmChainID: r.EvmChainId, EvmBlock: r.EvmBlock, Status: r.Status, OpenedHeight: r.OpenedHeight,
+		Deadline: r.Deadline, ReportedPower: r.ReportedPower, Votes: q.votes(r.Votes)}
+	if r.Status != track.StatusPending {
+		ch := r.ClosedHeight
+		out.ClosedHeight = &ch
+	}
+	if w, ok := gas.RevealWindow(r); ok {
+		out.MinPrice, out.Timestamp = &r.MinPrice, &r.Timestamp
+		out.RevealFrom, out.RevealUntil = &w.First, &w.Last
+	}
+	return out, nil
 }
 
 func (q *querier) votes(vs []*subnetv1.Vote) []wire.VoteView {
@@ -122,13 +151,20 @@ func (q *querier) submission(args []string) (*wire.SubmissionView, *queryError) 
 		return nil, notFound("no submission %d", id)
 	}
 	out := &wire.SubmissionView{ID: s.Id, Track: s.Track, UID: s.Uid, Height: s.Height, BlockTime: s.BlockTime,
-		Status: s.Status, Votes: q.votes(s.Votes), Receipt: wire.ReceiptViewOf(s.Receipt)}
+		Status: s.Status, Votes: q.votes(s.Votes), Receipt: wire.ReceiptViewOf(s.Receipt),
+		Commitment: hex.EncodeToString(s.Commitment), RevealHeight: s.RevealHeight, Duplicate: s.Duplicate}
+	if s.Duplicate {
+		uid, h := s.DuplicateOfUid, s.DuplicateOfHeight
+		out.DuplicateOfUID, out.DuplicateOfHeight = &uid, &h
+	}
 	if s.Track == genesis.TrackGas {
 		out.Gas = wire.GasPredictViewOf(s.Gas)
 	} else {
 		out.TaskID, out.ReportDeadline = &s.TaskId, &s.ReportDeadline
-		hash := hex.EncodeToString(s.ArtifactHash)
-		out.ArtifactHash = &hash
+		if s.RevealHeight > 0 {
+			hash := hex.EncodeToString(s.ArtifactHash)
+			out.ArtifactHash = &hash
+		}
 	}
 	return out, nil
 }

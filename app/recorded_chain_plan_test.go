@@ -210,20 +210,28 @@ func postArena(a subnetv1.ArenaTask) lazyMsg {
 }
 
 func submitWorkflow(task *ref, artifact []byte) lazyMsg {
-	return func() *subnetv1.Msg { return client.SubmitWorkflow(task.get(), artifact) }
+	return func() *subnetv1.Msg {
+		return client.Reveal(client.WorkflowPayload(task.get(), artifact), client.Salt{}) /* TRANSITIONAL */
+	}
 }
 
 func submitArena(task *ref, artifact []byte) lazyMsg {
-	return func() *subnetv1.Msg { return client.SubmitArena(task.get(), artifact) }
+	return func() *subnetv1.Msg {
+		return client.Reveal(client.ArenaPayload(task.get(), artifact), client.Salt{}) /* TRANSITIONAL */
+	}
 }
 
 // emptySubmit is a Submit without its content.
 func emptySubmit() lazyMsg {
-	return func() *subnetv1.Msg { return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{}}} }
+	return func() *subnetv1.Msg {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_Reveal{Reveal: &subnetv1.MsgReveal{Submit: &subnetv1.MsgSubmit{}}}}
+	}
 }
 
 func predict(chain, block uint64, price string) lazyMsg {
-	return func() *subnetv1.Msg { return client.SubmitGas(chain, block, price) }
+	return func() *subnetv1.Msg {
+		return client.Reveal(client.GasPayload(chain, block, price), client.Salt{}) /* TRANSITIONAL */
+	}
 }
 
 func reportWorkflow(sub *ref, m subnetv1.WorkflowMeasurement) lazyMsg {
@@ -392,7 +400,7 @@ func (p *planner) build() []recBlock {
 				switch m.Sum.(type) {
 				case *subnetv1.Msg_PostTask:
 					id, nextTask = int64(nextTask), nextTask+1
-				case *subnetv1.Msg_Submit:
+				case *subnetv1.Msg_Commit:
 					id, nextSub = int64(nextSub), nextSub+1
 				}
 			}

@@ -59,11 +59,11 @@ func (s *scenario) submit(a args) (string, error) {
 		hash := artifact(label + "/" + strconv.FormatInt(v[0], 10))
 		switch k {
 		case "workflow":
-			return client.SubmitWorkflow(uint64(v[0]), hash)
+			return client.Reveal(client.WorkflowPayload(uint64(v[0]), hash), client.Salt{}) // TRANSITIONAL
 		case "arena":
-			return client.SubmitArena(uint64(v[0]), hash)
+			return client.Reveal(client.ArenaPayload(uint64(v[0]), hash), client.Salt{})
 		}
-		return client.SubmitGas(uint64(v[1]), uint64(v[2]), a.str("price", "0"))
+		return client.Reveal(client.GasPayload(uint64(v[1]), uint64(v[2]), a.str("price", "0")), client.Salt{})
 	})
 }
 

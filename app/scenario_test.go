@@ -213,7 +213,7 @@ func scenarioTracks(g *genesis.AppState, a args) error {
 		if err != nil {
 			return err
 		}
-		g.Tracks = append(g.Tracks, genesis.Track{Name: name, Share: d, ActivityCutoffBlocks: genesis.DefaultActivityCutoff(name)})
+		g.Tracks = append(g.Tracks, testTrack(name, d))
 	}
 	return nil
 }

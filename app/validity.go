@@ -53,8 +53,9 @@ func (a *App) checkEnvelope(env track.Env, tx *track.Tx) *wire.TxError {
 }
 
 // checkMsg routes the message to its unit: membership (RegisterMiner) here,
-// tasks (PostTask, workflow and arena Submit, Report) and gas (gas Submit,
-// Truth). A Submit is first checked to come from a miner.
+// tasks (PostTask, Commit to a task, workflow and arena Reveal, Report) and
+// gas (Commit to an EVM block, gas Reveal, Truth). A Commit or Reveal is
+// first checked to come from a miner.
 func (a *App) checkMsg(env track.Env, tx *track.Tx) *wire.TxError {
 	if tx.Body.Msg == nil {
 		return wire.Reject(wire.CodeEmptyMsg, "msg is missing")
@@ -66,17 +67,34 @@ func (a *App) checkMsg(env track.Env, tx *track.Tx) *wire.TxError {
 		return tasks.Check(env, tx)
 	case *subnetv1.Msg_Truth:
 		return gas.Check(env, tx)
-	case *subnetv1.Msg_Submit:
+	case *subnetv1.Msg_Commit:
 		if !tx.Account.Miner {
-			return wire.Reject(wire.CodeNotMiner, fmt.Sprintf("submit: sender %x is not a registered miner", tx.Body.Sender))
+			return wire.Reject(wire.CodeNotMiner, fmt.Sprintf("commit: sender %x is not a registered miner", tx.Body.Sender))
 		}
-		switch m.Submit.Kind.(type) {
+		if m.Commit == nil {
+			return wire.Reject(wire.CodeEmptyMsg, "commit is empty")
+		}
+		switch m.Commit.Target.(type) {
+		case *subnetv1.MsgCommit_TaskId:
+			return tasks.Check(env, tx)
+		case *subnetv1.MsgCommit_Gas:
+			return gas.Check(env, tx)
+		}
+		return wire.Reject(wire.CodeEmptyMsg, "commit has no target (task_id or gas)")
+	case *subnetv1.Msg_Reveal:
+		if !tx.Account.Miner {
+			return wire.Reject(wire.CodeNotMiner, fmt.Sprintf("reveal: sender %x is not a registered miner", tx.Body.Sender))
+		}
+		if m.Reveal == nil || m.Reveal.Submit == nil {
+			return wire.Reject(wire.CodeEmptyMsg, "reveal has no submit")
+		}
+		switch m.Reveal.Submit.Kind.(type) {
 		case *subnetv1.MsgSubmit_Workflow, *subnetv1.MsgSubmit_Arena:
 			return tasks.Check(env, tx)
 		case *subnetv1.MsgSubmit_Gas:
 			return gas.Check(env, tx)
 		}
-		return wire.Reject(wire.CodeEmptyMsg, "submit has no content")
+		return wire.Reject(wire.CodeEmptyMsg, "reveal.submit has no content")
 	}
 	return wire.Reject(wire.CodeEmptyMsg, "msg has no content")
 }

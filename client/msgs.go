@@ -31,28 +31,25 @@ func postTask(m *subnetv1.MsgPostTask) *subnetv1.Msg {
 	return &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: m}}
 }
 
-// SubmitWorkflow submits a workflow for a workflow task (miners). The
-// workflow's retry budget is not the miner's to declare: validators read it
-// from the workflow and report it (ReportWorkflow).
-func SubmitWorkflow(taskID uint64, artifactHash []byte) *subnetv1.Msg {
-	return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{
-		TaskId: taskID, ArtifactHash: artifactHash}}})
+// WorkflowPayload is a workflow for a workflow task: what a miner commits
+// to and reveals (Commit, Reveal). The workflow's retry budget is not the
+// miner's to declare: validators read it from the workflow and report it
+// (ReportWorkflow).
+func WorkflowPayload(taskID uint64, artifactHash []byte) *subnetv1.MsgSubmit {
+	return &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{
+		TaskId: taskID, ArtifactHash: artifactHash}}}
 }
 
-// SubmitArena submits a run of an arena task (miners).
-func SubmitArena(taskID uint64, artifactHash []byte) *subnetv1.Msg {
-	return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{
-		TaskId: taskID, ArtifactHash: artifactHash}}})
+// ArenaPayload is a run of an arena task.
+func ArenaPayload(taskID uint64, artifactHash []byte) *subnetv1.MsgSubmit {
+	return &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{
+		TaskId: taskID, ArtifactHash: artifactHash}}}
 }
 
-// SubmitGas predicts the minimum gas price of an EVM block (miners).
-func SubmitGas(evmChainID, evmBlock uint64, price string) *subnetv1.Msg {
-	return submit(&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{
-		EvmChainId: evmChainID, EvmBlock: evmBlock, Price: price}}})
-}
-
-func submit(m *subnetv1.MsgSubmit) *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: m}}
+// GasPayload predicts the minimum gas price of an EVM block.
+func GasPayload(evmChainID, evmBlock uint64, price string) *subnetv1.MsgSubmit {
+	return &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{
+		EvmChainId: evmChainID, EvmBlock: evmBlock, Price: price}}}
 }
 
 // ReportWorkflow reports the measurements of a workflow submission

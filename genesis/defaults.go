@@ -8,16 +8,17 @@ import (
 )
 
 // DefaultGenesis returns the default app state: all three tracks (workflow
-// 0.5, arena 0.3, gas 0.2; activity cutoffs 500, 500 and 100 blocks), the default params of every package, and no
+// 0.5, arena 0.3, gas 0.2; activity cutoffs 500, 500 and 100 blocks;
+// reveal windows of 10 blocks; a gas commit margin of 2 s), the default params of every package, and no
 // validators (the caller adds them; Validate requires at least one).
 func DefaultGenesis() AppState {
 	return AppState{
 		Chain:      DefaultChainParams(),
 		Validators: []Validator{},
 		Tracks: []Track{
-			{Name: TrackWorkflow, Share: decimal.RequireFromString("0.5"), ActivityCutoffBlocks: DefaultTaskActivityCutoff},
-			{Name: TrackArena, Share: decimal.RequireFromString("0.3"), ActivityCutoffBlocks: DefaultTaskActivityCutoff},
-			{Name: TrackGas, Share: decimal.RequireFromString("0.2"), ActivityCutoffBlocks: DefaultGasActivityCutoff},
+			NewTrack(TrackWorkflow, decimal.RequireFromString("0.5")),
+			NewTrack(TrackArena, decimal.RequireFromString("0.3")),
+			NewTrack(TrackGas, decimal.RequireFromString("0.2")),
 		},
 		Workflow: scoring.DefaultWorkflowParams(),
 		Arena:    scoring.DefaultArenaParams(),

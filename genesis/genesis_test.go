@@ -39,7 +39,7 @@ func TestValidate(t *testing.T) {
 		field string // "" = valid
 	}{
 		{"default with validators", func(*AppState) {}, ""},
-		{"one track with share 1", func(g *AppState) { g.Tracks = []Track{{TrackGas, d("1"), 100}} }, ""},
+		{"one track with share 1", func(g *AppState) { g.Tracks = []Track{withCutoff(NewTrack(TrackGas, d("1")), 100)} }, ""},
 		{"no validators", func(g *AppState) { g.Validators = nil }, "validators"},
 		{"empty name", func(g *AppState) { g.Validators[0].Name = " " }, "validators[0].name"},
 		{"bad pubkey", func(g *AppState) { g.Validators[1].PubKey = "AAAA" }, "validators[1].pub_key"},
@@ -52,9 +52,9 @@ func TestValidate(t *testing.T) {
 		{"no tracks", func(g *AppState) { g.Tracks = nil }, "tracks"},
 		{"unknown track", func(g *AppState) { g.Tracks[0].Name = "chess" }, "tracks[0].name"},
 		{"duplicate track", func(g *AppState) { g.Tracks[1].Name = TrackWorkflow }, "tracks[1].name"},
-		{"zero share", func(g *AppState) { g.Tracks = []Track{{TrackGas, d("0"), 100}, {TrackArena, d("1"), 100}} }, "tracks[0].share"},
+		{"zero share", func(g *AppState) { g.Tracks = []Track{withCutoff(NewTrack(TrackGas, d("0")), 100), withCutoff(NewTrack(TrackArena, d("1")), 100)} }, "tracks[0].share"},
 		{"19 places", func(g *AppState) {
-			g.Tracks = []Track{{TrackGas, d("0.0000000000000000001"), 100}, {TrackArena, d("0.9999999999999999999"), 100}}
+			g.Tracks = []Track{withCutoff(NewTrack(TrackGas, d("0.0000000000000000001")), 100), withCutoff(NewTrack(TrackArena, d("0.9999999999999999999")), 100)}
 		}, "tracks[0].share"},
 		{"shares sum 0.9", func(g *AppState) { g.Tracks[2].Share = d("0.1") }, "tracks"},
 		{"activity cutoff equal to the epoch", func(g *AppState) { g.Tracks[0].ActivityCutoffBlocks = g.Window.EpochBlocks }, ""},
@@ -62,6 +62,13 @@ func TestValidate(t *testing.T) {
 		{"activity cutoff 0 (missing)", func(g *AppState) { g.Tracks[2].ActivityCutoffBlocks = 0 }, "tracks[2].activity_cutoff_blocks"},
 		{"activity cutoff at the limit", func(g *AppState) { g.Tracks[2].ActivityCutoffBlocks = MaxBlocksLimit }, ""},
 		{"activity cutoff above the limit", func(g *AppState) { g.Tracks[2].ActivityCutoffBlocks = MaxBlocksLimit + 1 }, "tracks[2].activity_cutoff_blocks"},
+		{"reveal window of 1 block", func(g *AppState) { g.Tracks[0].RevealBlocks = 1 }, ""},
+		{"reveal window of 0 blocks (missing)", func(g *AppState) { g.Tracks[0].RevealBlocks = 0 }, "tracks[0].reveal_blocks"},
+		{"reveal window above 1000", func(g *AppState) { g.Tracks[1].RevealBlocks = 1001 }, "tracks[1].reveal_blocks"},
+		{"a commit margin on a task track", func(g *AppState) { g.Tracks[1].CommitMarginSeconds = 2 }, "tracks[1].commit_margin_seconds"},
+		{"gas commit margin 0 (missing)", func(g *AppState) { g.Tracks[2].CommitMarginSeconds = 0 }, "tracks[2].commit_margin_seconds"},
+		{"gas commit margin 1 (the floor)", func(g *AppState) { g.Tracks[2].CommitMarginSeconds = 1 }, ""},
+		{"gas commit margin above 300", func(g *AppState) { g.Tracks[2].CommitMarginSeconds = 301 }, "tracks[2].commit_margin_seconds"},
 		{"arena warm-up beyond the window", func(g *AppState) { g.Window.ArenaWarmupTasks = g.Window.WindowSize + 1 }, "window"},
 		{"stale prediction policy unknown", func(g *AppState) { g.Gas.StalePrediction = "skip" }, "gas"},
 		{"stale prediction policy carry", func(g *AppState) { g.Gas.StalePrediction = scoring.StaleCarry }, ""},
@@ -76,7 +83,7 @@ func TestValidate(t *testing.T) {
 		{"gas track without chains", func(g *AppState) { g.Chain.GasChains = nil }, "chain.gas_chains"},
 		{"no gas track, no chains", func(g *AppState) {
 			g.Chain.GasChains = nil
-			g.Tracks = []Track{{TrackWorkflow, d("1"), 100}}
+			g.Tracks = []Track{withCutoff(NewTrack(TrackWorkflow, d("1")), 100)}
 		}, ""},
 		{"deadline quorum 1/2 (default)", func(g *AppState) { g.Chain.DeadlineQuorum = d("0.5") }, ""},
 		{"deadline quorum missing (0)", func(g *AppState) { g.Chain.DeadlineQuorum = decimal.Decimal{} }, "chain.deadline_quorum"},
@@ -89,7 +96,7 @@ func TestValidate(t *testing.T) {
 		{"prediction ahead 0", func(g *AppState) { g.Chain.MaxPredictionAhead = 0 }, "chain.max_prediction_ahead"},
 		{"prediction ahead above limit, no gas track", func(g *AppState) {
 			g.Chain.MaxPredictionAhead = MaxPredictionAheadLimit + 1
-			g.Tracks = []Track{{TrackWorkflow, d("1"), 100}}
+			g.Tracks = []Track{withCutoff(NewTrack(TrackWorkflow, d("1")), 100)}
 		}, "chain.max_prediction_ahead"},
 		// Defaults: 8 × (160 + 256 × 320) + 256 × (1500 + 1500 + 10 × 352 + 16 × 448) + 16384
 		// = 4,177,152 ≤ 4 MiB = 4,194,304; one more block adds 82,080, one more uid 16,248.
@@ -102,11 +109,11 @@ func TestValidate(t *testing.T) {
 		{"close bound: huge memory", func(g *AppState) { g.Gas.MemorySize = 1_000_001 }, "gas.memory_size"},
 		{"close bound: no gas track", func(g *AppState) {
 			g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 1000, 13_333
-			g.Tracks = []Track{{TrackWorkflow, d("1"), 100}}
+			g.Tracks = []Track{withCutoff(NewTrack(TrackWorkflow, d("1")), 100)}
 		}, ""},
 		{"epoch bound", func(g *AppState) {
 			g.Chain.MaxUIDs = MaxUIDLimit - 1
-			g.Tracks = []Track{{TrackWorkflow, d("1"), 100}}
+			g.Tracks = []Track{withCutoff(NewTrack(TrackWorkflow, d("1")), 100)}
 		}, "chain.max_uids"},
 		{"bad workflow params", func(g *AppState) { g.Workflow.WSuccess = d("0.9") }, "workflow"},
 		{"bad gas params", func(g *AppState) { g.Gas.MemorySize = 0 }, "gas"},
@@ -184,7 +191,7 @@ func TestGasCloseBytes(t *testing.T) {
 // by the end of block's work budget.
 func TestEpochBound(t *testing.T) {
 	g := DefaultGenesis()
-	g.Tracks = []Track{{Name: TrackWorkflow, Share: decimal.NewFromInt(1), ActivityCutoffBlocks: DefaultTaskActivityCutoff}}
+	g.Tracks = []Track{NewTrack(TrackWorkflow, decimal.NewFromInt(1))}
 	g.Chain.MaxUIDs = 13_333 // × 1 track × 30 = 399,990 units
 	if err := g.validateEpochBound(); err != nil {
 		t.Fatalf("13,333 uids on one track: %v", err)
@@ -194,4 +201,9 @@ func TestEpochBound(t *testing.T) {
 	if err := g.validateEpochBound(); !errors.As(err, &fe) || fe.Field != "chain.max_uids" {
 		t.Fatalf("13,334 uids on one track: %v, want a FieldError on chain.max_uids", err)
 	}
+}
+
+func withCutoff(t Track, blocks int64) Track {
+	t.ActivityCutoffBlocks = blocks
+	return t
 }

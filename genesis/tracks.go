@@ -1,10 +1,12 @@
 package genesis
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/x/commit"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
@@ -28,6 +30,18 @@ type Track struct {
 	// judged a fresh prediction) is more than this many blocks older than
 	// the epoch takes no part in the track's share (window.Active).
 	ActivityCutoffBlocks int64 `json:"activity_cutoff_blocks"`
+	// RevealBlocks: the reveal window of the track's commits, in blocks
+	// (docs/commit-reveal.md §4).
+	RevealBlocks int64 `json:"reveal_blocks"`
+	// CommitMarginSeconds (gas only): a prediction counts only if its
+	// commit's block time is at least this many seconds before the EVM
+	// block's timestamp.
+	CommitMarginSeconds int64 `json:"commit_margin_seconds,omitempty"`
+}
+
+// Commit is the track's commit-reveal parameters.
+func (t Track) Commit() commit.Params {
+	return commit.Params{RevealBlocks: t.RevealBlocks, CommitMarginSeconds: t.CommitMarginSeconds}
 }
 
 // Default activity cutoffs, in blocks; both are multiples of the default
@@ -51,6 +65,15 @@ func DefaultActivityCutoff(name string) int64 {
 	return DefaultTaskActivityCutoff
 }
 
+// NewTrack is a track entry with the given share and the track's defaults:
+// its activity cutoff, commit.DefaultRevealBlocks and, for gas,
+// commit.DefaultCommitMargin.
+func NewTrack(name string, share decimal.Decimal) Track {
+	p := commit.DefaultParams(name == TrackGas)
+	return Track{Name: name, Share: share, ActivityCutoffBlocks: DefaultActivityCutoff(name),
+		RevealBlocks: p.RevealBlocks, CommitMarginSeconds: p.CommitMarginSeconds}
+}
+
 // Track returns the entry of the named track, if the chain runs it.
 func (s AppState) Track(name string) (Track, bool) {
 	for _, t := range s.Tracks {
@@ -59,6 +82,20 @@ func (s AppState) Track(name string) (Track, bool) {
 		}
 	}
 	return Track{}, false
+}
+
+// validateCommit: every track's commit-reveal parameters (commit.Params).
+func (s AppState) validateCommit() error {
+	for i, t := range s.Tracks {
+		if err := t.Commit().Validate(t.Name == TrackGas); err != nil {
+			var ie *commit.InputError
+			if errors.As(err, &ie) {
+				return fieldErr(fmt.Sprintf("tracks[%d].%s", i, ie.Field), ie.Value, ie.Rule)
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // validateActivity: every activity_cutoff_blocks in [EpochBlocks,

@@ -1,6 +1,7 @@
 package gas
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/base64"
@@ -14,6 +15,7 @@ import (
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
+	"github.com/scoringsubnet/validatord/x/commit"
 )
 
 // Worst-case values of the gas records: the largest amount a transaction
@@ -49,9 +51,12 @@ func measureWorstClose(t *testing.T, g genesis.AppState) int {
 		set := &subnetv1.PredictionSet{}
 		for i := uint32(0); i < uids; i++ {
 			uid := chain.UIDAt(i)
-			set.Items = append(set.Items, &subnetv1.Prediction{Uid: uid, SubmissionId: id, BlockTime: ts - 1, Price: worstAmount})
+			// committed the largest margin before the EVM timestamp: every one counts
+			commitTime := ts - commit.MaxCommitMargin
+			set.Items = append(set.Items, &subnetv1.Prediction{Uid: uid, SubmissionId: id, BlockTime: commitTime, Price: worstAmount})
 			setup.Save(store.KeySubmission(id), &subnetv1.Submission{Id: id, Track: genesis.TrackGas, Uid: uid, Height: int64(first),
-				BlockTime: ts - 1, Status: track.StatusPending, Gas: &subnetv1.GasPredict{EvmChainId: 1, EvmBlock: b, Price: worstAmount}})
+				BlockTime: commitTime, Status: track.StatusPending, Gas: &subnetv1.GasPredict{EvmChainId: 1, EvmBlock: b, Price: worstAmount},
+				Commitment: bytes.Repeat([]byte{0xff}, commit.Size), RevealHeight: int64(first)})
 			id++
 		}
 		setup.Save(store.KeyPredictionSet(1, b), set)
@@ -72,7 +77,7 @@ func measureWorstClose(t *testing.T, g genesis.AppState) int {
 	r := &subnetv1.TruthRound{EvmChainId: 1, EvmBlock: first + ahead, Status: track.StatusFinal, MinPrice: minAmount,
 		Timestamp: ts, ReportedPower: math.MaxInt64, ClosedHeight: int64(first)}
 	env := track.Env{Chain: chain, St: close, Block: &track.Block{Height: int64(first), Time: ts}}
-	closeGasBlock(env, close.GasChain(1), r, track.Dec(minAmount))
+	closeGasBlock(env, r)
 	return close.O.Size()
 }
 

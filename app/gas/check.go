@@ -9,21 +9,19 @@ import (
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/x/commit"
 )
 
-// checkPrediction: gas track on, known EVM chain, positive price, a chain
-// anchored by a closed block, a block whose window is still open and not too
-// far ahead, one prediction per agent per block.
-func checkPrediction(env track.Env, g *subnetv1.GasPredict, uid uint32) *wire.TxError {
+// checkCommit: gas track on, known EVM chain, a chain anchored by a closed
+// block, a block whose truth is not final and not too far ahead, a 32-byte
+// commitment, one commit per agent per block. The price is in the reveal.
+func checkCommit(env track.Env, g *subnetv1.GasTarget, commitment []byte, uid uint32) *wire.TxError {
 	st := env.St
 	if terr := env.RequireTrack(genesis.TrackGas); terr != nil {
 		return terr
 	}
 	if !env.Chain.HasGasChain(g.EvmChainId) {
 		return wire.Reject(wire.CodeUnknownEVMChain, fmt.Sprintf("evm_chain_id = %d: not in chain.gas_chains", g.EvmChainId))
-	}
-	if _, terr := wire.PositiveAmount("price", g.Price); terr != nil {
-		return terr
 	}
 	gc := st.GasChain(g.EvmChainId)
 	if !gc.HasClosed {
@@ -41,12 +39,71 @@ func checkPrediction(env track.Env, g *subnetv1.GasPredict, uid uint32) *wire.Tx
 	if r, ok := st.Truth(g.EvmChainId, g.EvmBlock); ok && r.Status != track.StatusPending {
 		return wire.Reject(wire.CodeEVMBlockClosed, fmt.Sprintf("evm_block = %d: its truth round is %s", g.EvmBlock, r.Status))
 	}
-	for _, p := range st.Predictions(g.EvmChainId, g.EvmBlock).Items {
+	if terr := track.CheckCommitment(commitment); terr != nil {
+		return terr
+	}
+	if p := findPrediction(st, g.EvmChainId, g.EvmBlock, uid); p != nil {
+		return wire.Reject(wire.CodeDuplicateSubmission, fmt.Sprintf("uid %d already committed to block %d of chain %d (submission %d)", uid, g.EvmBlock, g.EvmChainId, p.SubmissionId))
+	}
+	return nil
+}
+
+// findPrediction is uid's committed prediction for the EVM block, or nil.
+func findPrediction(st store.State, chain, block uint64, uid uint32) *subnetv1.Prediction {
+	for _, p := range st.Predictions(chain, block).Items {
 		if p.Uid == uid {
-			return wire.Reject(wire.CodeDuplicateSubmission, fmt.Sprintf("uid %d already predicted block %d of chain %d (submission %d)", uid, g.EvmBlock, g.EvmChainId, p.SubmissionId))
+			return p
 		}
 	}
 	return nil
+}
+
+// RevealWindow is the reveal window of an EVM block's commits: from the
+// block after its truth became final to the round's reveal deadline; ok is
+// false while the truth is not final (the window has not opened).
+func RevealWindow(r *subnetv1.TruthRound) (w commit.Window, ok bool) {
+	if r == nil || r.Status != track.StatusFinal {
+		return commit.Window{}, false
+	}
+	return commit.Window{First: r.ClosedHeight + 1, Last: r.RevealDeadline}, true
+}
+
+// checkReveal, in order: track and EVM chain (24, 32), the price (14–16),
+// the salt (47), the sender's commit for the block (48), not yet revealed
+// (28), the reveal window (49), and last the opening (50).
+func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxError {
+	st, g := env.St, m.Submit.GetGas()
+	if terr := env.RequireTrack(genesis.TrackGas); terr != nil {
+		return terr
+	}
+	if !env.Chain.HasGasChain(g.EvmChainId) {
+		return wire.Reject(wire.CodeUnknownEVMChain, fmt.Sprintf("evm_chain_id = %d: not in chain.gas_chains", g.EvmChainId))
+	}
+	if _, terr := wire.PositiveAmount("price", g.Price); terr != nil {
+		return terr
+	}
+	if terr := track.CheckSalt(m.Salt); terr != nil {
+		return terr
+	}
+	uid := tx.Account.Uid
+	p := findPrediction(st, g.EvmChainId, g.EvmBlock, uid)
+	if p == nil {
+		return wire.Reject(wire.CodeNoCommit, fmt.Sprintf("uid %d has no open commit for block %d of chain %d", uid, g.EvmBlock, g.EvmChainId))
+	}
+	if p.Price != "" {
+		return wire.Reject(wire.CodeDuplicateSubmission, fmt.Sprintf("submission %d of uid %d for block %d of chain %d is already revealed", p.SubmissionId, uid, g.EvmBlock, g.EvmChainId))
+	}
+	r, _ := st.Truth(g.EvmChainId, g.EvmBlock)
+	what := fmt.Sprintf("block %d of chain %d", g.EvmBlock, g.EvmChainId)
+	w, ok := RevealWindow(r)
+	if !ok {
+		return wire.Reject(wire.CodeRevealWindow, what+": reveals open the block after its truth is final, and it is not")
+	}
+	if terr := env.CheckWindow(w, what); terr != nil {
+		return terr
+	}
+	sub, _ := st.Submission(p.SubmissionId)
+	return env.CheckOpens(tx, sub, m.Submit, m.Salt)
 }
 
 // checkTruth: a validator, gas track on, known EVM chain, a block not yet

@@ -1,6 +1,8 @@
 package gas
 
 import (
+	"fmt"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/track"
@@ -10,18 +12,24 @@ import (
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
+	"github.com/scoringsubnet/validatord/x/commit"
 	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
-// closeGasBlock closes EVM block r.EvmBlock of chain gc with the aggregated
-// truth. Predictions for earlier open blocks are marked unscored (a truth for
-// a later block skipped them); predictions for this block count only if they
-// were included at a block time strictly before the EVM timestamp, else they
-// are late. Then every gas agent of the chain, in uid order, closes the
-// window with its counting prediction or nil.
-func closeGasBlock(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound, minPrice decimal.Decimal) []abcitypes.Event {
+// closeGasBlock closes EVM block r.EvmBlock (final truth r) for the agents,
+// at the end of its reveal window. Predictions for earlier open blocks are
+// marked unscored (a truth for a later block skipped them); commits for
+// this block never revealed are unrevealed; a revealed prediction counts
+// only if its commit's block time is at least the gas track's
+// commit_margin_seconds before the EVM timestamp, else it is late. Then
+// every gas agent of the chain, in uid order, closes the window with its
+// counting prediction or nil. (The chain's last closed block moved when the
+// truth became final.)
+func closeGasBlock(env track.Env, r *subnetv1.TruthRound) []abcitypes.Event {
 	st := env.St
+	gc := st.GasChain(r.EvmChainId)
+	minPrice := track.Dec(r.MinPrice)
 	counting := sweepPredictions(env, gc, r)
 	evs := []abcitypes.Event{wire.Event(wire.EventGasWindowClosed, "evm_chain_id", track.U64s(r.EvmChainId), "evm_block", track.U64s(r.EvmBlock),
 		"min_price", r.MinPrice, "timestamp", track.I64s(r.Timestamp), "counting_predictions", track.U64s(uint64(len(counting))))}
@@ -31,8 +39,6 @@ func closeGasBlock(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound,
 		uid := env.Chain.UIDAt(n)
 		evs = append(evs, closeAgent(env, r, uid, counting[uid], minPrice)...)
 	}
-	gc.LastClosedBlock, gc.HasClosed = r.EvmBlock, true
-	gc.LastMinPrice, gc.LastTimestamp = r.MinPrice, r.Timestamp
 	st.Save(store.KeyGasChain(gc.EvmChainId), gc)
 	return evs
 }
@@ -42,6 +48,7 @@ func closeGasBlock(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound,
 func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound) map[uint32]*subnetv1.Prediction {
 	st := env.St
 	counting := make(map[uint32]*subnetv1.Prediction)
+	margin := env.Chain.CommitParams(genesis.TrackGas).CommitMarginSeconds
 	keep := gc.OpenBlocks[:0:0]
 	for _, b := range gc.OpenBlocks {
 		if b > r.EvmBlock {
@@ -52,10 +59,13 @@ func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRou
 			switch {
 			case b < r.EvmBlock:
 				markPrediction(env, p.SubmissionId, track.StatusUnscored, "a truth for a later EVM block closed the chain first")
-			case p.BlockTime < r.Timestamp:
+			case p.Price == "":
+				markPrediction(env, p.SubmissionId, track.StatusUnrevealed, "the reveal window closed without a reveal: counts as no prediction")
+			case commit.GasCounts(p.BlockTime, r.Timestamp, margin):
 				counting[p.Uid] = p
 			default:
-				markPrediction(env, p.SubmissionId, track.StatusLate, "included at or after the EVM block's timestamp")
+				markPrediction(env, p.SubmissionId, track.StatusLate,
+					fmt.Sprintf("committed at block time %d, less than commit_margin_seconds = %d before the EVM timestamp %d", p.BlockTime, margin, r.Timestamp))
 			}
 		}
 		st.Delete(store.KeyPredictionSet(gc.EvmChainId, b))
@@ -68,7 +78,7 @@ func markPrediction(env track.Env, id uint64, status, note string) {
 	st := env.St
 	sub, _ := st.Submission(id)
 	sub.Status = status
-	sub.Receipt = &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackGas, Status: status, Note: note}
+	track.Attach(sub, &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackGas, Status: status, Note: note})
 	st.Save(store.KeySubmission(id), sub)
 }
 
@@ -141,7 +151,7 @@ func scorePrediction(env track.Env, pred *subnetv1.Prediction, rec *subnetv1.Rec
 	c := *rec
 	c.Inputs = append(append(make([]*subnetv1.Field, 0, len(rec.Inputs)+len(agent)), rec.Inputs...), agent...)
 	c.Status = sub.Status
-	sub.Receipt = &c
+	track.Attach(sub, &c)
 	st.Save(store.KeySubmission(sub.Id), sub)
 	if res == nil {
 		return nil

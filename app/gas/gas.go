@@ -14,16 +14,21 @@ import (
 	"github.com/scoringsubnet/validatord/x/window"
 )
 
-// Check validates the gas track's messages: a gas Submit (the shell checked
-// that the sender is a miner) and a Truth.
+// Check validates the gas track's messages: a Commit to an EVM block and a
+// gas Reveal (the shell checked that the sender is a miner), and a Truth.
 func Check(env track.Env, tx *track.Tx) *wire.TxError {
 	switch m := tx.Body.Msg.Sum.(type) {
-	case *subnetv1.Msg_Submit:
-		g := m.Submit.GetGas()
+	case *subnetv1.Msg_Commit:
+		g := m.Commit.GetGas()
 		if g == nil {
-			return wire.Reject(wire.CodeEmptyMsg, "submit.gas is empty")
+			return wire.Reject(wire.CodeEmptyMsg, "commit.gas is empty")
 		}
-		return checkPrediction(env, g, tx.Account.Uid)
+		return checkCommit(env, g, m.Commit.Commitment, tx.Account.Uid)
+	case *subnetv1.Msg_Reveal:
+		if m.Reveal.Submit.GetGas() == nil {
+			return wire.Reject(wire.CodeEmptyMsg, "reveal.submit.gas is empty")
+		}
+		return checkReveal(env, tx, m.Reveal)
 	case *subnetv1.Msg_Truth:
 		return checkTruth(env, tx, m.Truth)
 	}
@@ -33,24 +38,39 @@ func Check(env track.Env, tx *track.Tx) *wire.TxError {
 // Execute applies a message that Check accepted.
 func Execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 	switch m := tx.Body.Msg.Sum.(type) {
-	case *subnetv1.Msg_Submit:
-		return execPrediction(env, m.Submit.GetGas(), tx.Account.Uid)
+	case *subnetv1.Msg_Commit:
+		return execCommit(env, m.Commit.GetGas(), m.Commit.Commitment, tx.Account.Uid)
+	case *subnetv1.Msg_Reveal:
+		return execReveal(env, m.Reveal.Submit.GetGas(), tx.Account.Uid)
 	case *subnetv1.Msg_Truth:
 		return execTruth(env, tx, m.Truth)
 	}
 	panic("gas: Execute called on a message of another unit")
 }
 
-// SettleDueTruths settles the truth rounds whose deadline has come (the
-// DueTruths schedule), each in a child overlay: a close after the first
-// that would take the block past the end-of-block limit waits, with the
-// rest, for the next block (carried). The first always fits: this step runs
-// first in the end of block, and genesis bounds one close to what a full
-// block leaves (genesis.MaxGasCloseBytes).
+// SettleDueTruths runs the gas track's end of block: first the closes of
+// the EVM blocks whose reveal window ends (DueGasClose: every agent of the
+// chain judged with the revealed predictions), then the truth rounds whose
+// deadline has come (DueTruths), each item in a child overlay: an item
+// after the first that would take the block past the end-of-block limit
+// waits, with the rest, for the next block (carried). The first always
+// fits: this step runs first in the end of block, and genesis bounds one
+// close to what a full block leaves (genesis.MaxGasCloseBytes).
 func SettleDueTruths(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
-	due := store.Due{St: env.St, Kind: store.DueTruths}
 	done := 0
-	look := m.Looker(&done, &carried)
+	for _, kind := range []byte{store.DueGasClose, store.DueTruths} {
+		e, c := settleDue(env, m, kind, &done)
+		evs = append(evs, e...)
+		if c {
+			return evs, true
+		}
+	}
+	return evs, false
+}
+
+func settleDue(env track.Env, m *budget.Meter, kind byte, done *int) (evs []abcitypes.Event, carried bool) {
+	due := store.Due{St: env.St, Kind: kind}
+	look := m.Looker(done, &carried)
 	for {
 		it, ok := due.Next(env.Block.Height, look)
 		if !ok {
@@ -62,16 +82,20 @@ func SettleDueTruths(env track.Env, m *budget.Meter) (evs []abcitypes.Event, car
 		child.Charge = m.ChargeEnd
 		r, ok := child.St.Truth(it.IDs[0], it.IDs[1])
 		var e []abcitypes.Event
-		if ok && r.Status == track.StatusPending {
+		switch {
+		case !ok:
+		case kind == store.DueTruths && r.Status == track.StatusPending:
 			e = settleTruth(child, r, true)
+		case kind == store.DueGasClose && r.Status == track.StatusFinal:
+			e = closeGasBlock(child, r)
 		}
-		if done > 0 && !m.EndFits(child.St.O.Size()) {
+		if *done > 0 && !m.EndFits(child.St.O.Size()) {
 			return evs, true
 		}
 		child.St.O.MergeInto(env.St.O)
 		due.Done(it)
 		evs = append(evs, e...)
-		done++
+		*done++
 	}
 }
 

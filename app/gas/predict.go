@@ -9,11 +9,13 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-func execPrediction(env track.Env, g *subnetv1.GasPredict, uid uint32) []abcitypes.Event {
+// execCommit records uid's commit to a prediction for the EVM block: its
+// submission (status committed, the commit's block time) and its entry in
+// the block's prediction set, with no price until the reveal.
+func execCommit(env track.Env, g *subnetv1.GasTarget, commitment []byte, uid uint32) []abcitypes.Event {
 	st := env.St
-	sub := env.NewSubmission(genesis.TrackGas, uid)
-	price := track.FmtDec(track.Dec(g.Price))
-	sub.Gas = &subnetv1.GasPredict{EvmChainId: g.EvmChainId, EvmBlock: g.EvmBlock, Price: price}
+	sub := env.NewSubmission(genesis.TrackGas, uid, commitment)
+	sub.Gas = &subnetv1.GasPredict{EvmChainId: g.EvmChainId, EvmBlock: g.EvmBlock}
 	st.Save(store.KeySubmission(sub.Id), sub)
 	set := st.Predictions(g.EvmChainId, g.EvmBlock)
 	if len(set.Items) == 0 {
@@ -21,12 +23,32 @@ func execPrediction(env track.Env, g *subnetv1.GasPredict, uid uint32) []abcityp
 		gc.OpenBlocks = insertSorted(gc.OpenBlocks, g.EvmBlock)
 		st.Save(store.KeyGasChain(g.EvmChainId), gc)
 	}
-	set.Items = append(set.Items, &subnetv1.Prediction{Uid: uid, SubmissionId: sub.Id, BlockTime: env.Block.Time, Price: price})
+	set.Items = append(set.Items, &subnetv1.Prediction{Uid: uid, SubmissionId: sub.Id, BlockTime: env.Block.Time})
 	st.Save(store.KeyPredictionSet(g.EvmChainId, g.EvmBlock), set)
 	if !st.Has(store.KeyGasAgent(g.EvmChainId, uid)) {
 		st.Save(store.KeyGasAgent(g.EvmChainId, uid), &subnetv1.GasAgent{Uid: uid, EvmChainId: g.EvmChainId})
 	}
 	return []abcitypes.Event{wire.Event(wire.EventSubmissionAdded, "submission_id", track.U64s(sub.Id), "uid", track.U64s(uint64(uid)),
+		"track", genesis.TrackGas, "evm_chain_id", track.U64s(g.EvmChainId), "evm_block", track.U64s(g.EvmBlock), "status", sub.Status)}
+}
+
+// execReveal fills the committed prediction's price: status pending until
+// the close at the end of the reveal window judges it.
+func execReveal(env track.Env, g *subnetv1.GasPredict, uid uint32) []abcitypes.Event {
+	st := env.St
+	price := track.FmtDec(track.Dec(g.Price))
+	set := st.Predictions(g.EvmChainId, g.EvmBlock)
+	var id uint64
+	for _, p := range set.Items {
+		if p.Uid == uid {
+			p.Price, id = price, p.SubmissionId
+		}
+	}
+	st.Save(store.KeyPredictionSet(g.EvmChainId, g.EvmBlock), set)
+	sub, _ := st.Submission(id)
+	sub.Gas.Price, sub.RevealHeight, sub.Status = price, env.Block.Height, track.StatusPending
+	st.Save(store.KeySubmission(id), sub)
+	return []abcitypes.Event{wire.Event(wire.EventSubmissionRevealed, "submission_id", track.U64s(id), "uid", track.U64s(uint64(uid)),
 		"track", genesis.TrackGas, "evm_chain_id", track.U64s(g.EvmChainId), "evm_block", track.U64s(g.EvmBlock))}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/scoringsubnet/validatord/x/quorum"
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -69,7 +70,22 @@ func settleTruth(env track.Env, r *subnetv1.TruthRound, atDeadline bool) []abcit
 		return endRound(env, r, track.StatusExpired, nil)
 	}
 	r.MinPrice, r.Timestamp = track.FmtDec(out.Values[0]), ts
-	return endRound(env, r, track.StatusFinal, func() []abcitypes.Event { return closeGasBlock(env, gc, r, out.Values[0]) })
+	return endRound(env, r, track.StatusFinal, func() []abcitypes.Event { return finalTruth(env, gc, r) })
+}
+
+// finalTruth makes the EVM block closed for the chain at once (no commit
+// for it or below is taken from now on, and its truth anchors the next
+// rounds) and opens the reveal window of its commits: the close that judges
+// the agents with the revealed predictions falls due at the window's end.
+func finalTruth(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound) []abcitypes.Event {
+	gc.LastClosedBlock, gc.HasClosed = r.EvmBlock, true
+	gc.LastMinPrice, gc.LastTimestamp = r.MinPrice, r.Timestamp
+	env.St.Save(store.KeyGasChain(gc.EvmChainId), gc)
+	r.RevealDeadline = env.Block.Height + env.Chain.CommitParams(genesis.TrackGas).RevealBlocks
+	store.Due{St: env.St, Kind: store.DueGasClose}.Add(r.RevealDeadline, r.EvmChainId, r.EvmBlock)
+	return []abcitypes.Event{wire.Event(wire.EventGasTruthFinal, "evm_chain_id", track.U64s(r.EvmChainId), "evm_block", track.U64s(r.EvmBlock),
+		"min_price", r.MinPrice, "timestamp", track.I64s(r.Timestamp),
+		"reveal_from", track.I64s(env.Block.Height+1), "reveal_until", track.I64s(r.RevealDeadline))}
 }
 
 // endRound takes r out of pending: every voter's open-round count goes

@@ -8,6 +8,9 @@ const (
 	DueTasks  byte = 1 // a task at its report deadline: entry (task id)
 	DueTruths byte = 2 // a truth round at its deadline: entry (EVM chain id, EVM block)
 	DueArena  byte = 3 // an arena submission final in a block: entry (submission id)
+	// DueGasClose: an EVM block whose truth is final, at the end of its
+	// reveal window: entry (EVM chain id, EVM block)
+	DueGasClose byte = 4
 )
 
 // Due is a schedule of work that falls due at a height: keyed entries in

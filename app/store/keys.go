@@ -35,6 +35,7 @@ const (
 	PrefixTaskSub       byte = 0x15 // task id, index → submission id (a task's submissions in arrival order)
 	PrefixOpenTasks     byte = 0x16 // validator index → tasks it posted whose settlement is not done (u64)
 	PrefixOpenRounds    byte = 0x17 // validator index, EVM chain id → pending truth rounds it voted in (u64)
+	PrefixTaskArtifact  byte = 0x18 // task id, 32-byte artifact hash → the submission id that keeps it (u64)
 )
 
 // ValueKind says how a prefix's values are encoded.
@@ -87,6 +88,7 @@ var Layout = []Prefix{
 	{Byte: PrefixTaskSub, Name: "task_sub", Kind: KindU64},
 	{Byte: PrefixOpenTasks, Name: "open_tasks", Kind: KindU64},
 	{Byte: PrefixOpenRounds, Name: "open_rounds", Kind: KindU64},
+	{Byte: PrefixTaskArtifact, Name: "task_artifact", RawKey: true, Kind: KindU64},
 }
 
 // PrefixOf returns the layout entry of key's first byte; ok is false for an
@@ -143,6 +145,12 @@ func KeySubmission(id uint64) []byte { return key(PrefixSubmission, id) }
 
 // KeyTaskSub is the index-th submission of a task (in arrival order).
 func KeyTaskSub(task, index uint64) []byte { return key(PrefixTaskSub, task, index) }
+
+// KeyTaskArtifact maps a task's revealed artifact hash to the submission
+// that keeps it (the earliest commit; docs/commit-reveal.md §7).
+func KeyTaskArtifact(task uint64, artifact []byte) []byte {
+	return append(key(PrefixTaskArtifact, task), artifact...)
+}
 
 // KeyOpenTasks counts a validator's tasks whose settlement is not done.
 func KeyOpenTasks(validator int) []byte { return key(PrefixOpenTasks, uint64(validator)) }

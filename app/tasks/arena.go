@@ -126,7 +126,7 @@ func scoreArenaOne(env track.Env, sub *subnetv1.Submission, at *subnetv1.ArenaTa
 	ap := env.Chain.Gen.Arena
 	out, err := aggregate(env.Chain, sub.Votes, true)
 	r := &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackArena, ReportedPower: out.ReportedPower, TotalPower: out.TotalPower}
-	sub.Receipt = r
+	track.Attach(sub, r)
 	if err != nil || out.Status != quorum.StatusFinal {
 		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "aggregation did not settle at the end of the block"
 		return scoring.ArenaSubmission{}, nil, false

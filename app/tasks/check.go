@@ -8,14 +8,17 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
-// Check validates the task tracks' messages: PostTask, a workflow or arena
-// Submit (the shell checked that the sender is a miner), and Report.
+// Check validates the task tracks' messages: PostTask, a Commit to a task
+// and a workflow or arena Reveal (the shell checked that the sender is a
+// miner), and Report.
 func Check(env track.Env, tx *track.Tx) *wire.TxError {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_PostTask:
 		return checkPostTask(env, tx, m.PostTask)
-	case *subnetv1.Msg_Submit:
-		return checkSubmit(env, tx, m.Submit)
+	case *subnetv1.Msg_Commit:
+		return checkCommit(env, tx, m.Commit)
+	case *subnetv1.Msg_Reveal:
+		return checkReveal(env, tx, m.Reveal)
 	case *subnetv1.Msg_Report:
 		return checkReport(env, tx, m.Report)
 	}
@@ -27,8 +30,10 @@ func Execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_PostTask:
 		return execPostTask(env, tx, m.PostTask)
-	case *subnetv1.Msg_Submit:
-		return execSubmit(env, tx, m.Submit)
+	case *subnetv1.Msg_Commit:
+		return execCommit(env, tx, m.Commit)
+	case *subnetv1.Msg_Reveal:
+		return execReveal(env, tx, m.Reveal)
 	case *subnetv1.Msg_Report:
 		return execReport(env, tx, m.Report)
 	}

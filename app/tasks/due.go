@@ -5,6 +5,8 @@ import (
 
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/wire"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
 
@@ -39,18 +41,36 @@ func SettleDue(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried b
 			}
 			sid := st.U64(store.KeyTaskSub(t.Id, j))
 			sub, _ := st.Submission(sid)
-			if sub.Status != track.StatusPending {
+			if sub.RevealHeight > 0 && !sub.Duplicate {
+				// the task takes no more reveals: its artifact index goes
+				st.Delete(store.KeyTaskArtifact(t.Id, sub.ArtifactHash))
+			}
+			switch sub.Status {
+			case track.StatusPending:
+				evs = append(evs, settle(env, sub, true)...)
+			case track.StatusCommitted:
+				evs = append(evs, expireUnrevealed(env, sub)...)
+			default:
 				m.ChargeEnd(budget.UnitsLookup)
 				continue
 			}
 			done++
 			m.ChargeEnd(budget.UnitsSettle)
-			evs = append(evs, settle(env, sub, true)...)
 			st.Save(store.KeySubmission(sid), sub)
 		}
 		due.Done(it)
 		closeTask(st, env.Chain, t.Poster)
 	}
+}
+
+// expireUnrevealed ends a commit that was never revealed: it counts as no
+// submission (nothing enters the miner's window).
+func expireUnrevealed(env track.Env, sub *subnetv1.Submission) []abcitypes.Event {
+	sub.Status = track.StatusUnrevealed
+	track.Attach(sub, &subnetv1.Receipt{Height: env.Block.Height, Track: sub.Track, Status: track.StatusUnrevealed,
+		Note: "the reveal window closed without a reveal: counts as no submission"})
+	return []abcitypes.Event{wire.Event(wire.EventSubmissionExpired, "submission_id", track.U64s(sub.Id), "uid", track.U64s(uint64(sub.Uid)),
+		"status", sub.Status)}
 }
 
 // closeTask ends a task's claim on its poster's open tasks.

@@ -119,13 +119,14 @@ func execPostTask(env track.Env, tx *track.Tx, m *subnetv1.MsgPostTask) []abcity
 		sb, rb = ar.SubmissionBlocks, ar.ReportBlocks
 	}
 	t.SubmitDeadline = h + sb
-	t.ReportDeadline = t.SubmitDeadline + rb
+	t.RevealDeadline = t.SubmitDeadline + env.Chain.CommitParams(Track(t)).RevealBlocks
+	t.ReportDeadline = t.RevealDeadline + rb
 	st.Save(store.KeyTask(t.Id), t)
 	store.Due{St: st, Kind: store.DueTasks}.Add(t.ReportDeadline, t.Id)
 	open := store.KeyOpenTasks(tx.Validator)
 	st.SetU64(open, st.U64(open)+1)
 	return []abcitypes.Event{wire.Event(wire.EventTaskPosted, "task_id", track.U64s(t.Id), "track", Track(t),
-		"submit_deadline", track.I64s(t.SubmitDeadline), "report_deadline", track.I64s(t.ReportDeadline))}
+		"submit_deadline", track.I64s(t.SubmitDeadline), "reveal_deadline", track.I64s(t.RevealDeadline), "report_deadline", track.I64s(t.ReportDeadline))}
 }
 
 // canonicalBaseline returns the baseline with every decimal in canonical

@@ -23,11 +23,21 @@ func checkReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) *wire.TxErr
 	if !ok {
 		return wire.Reject(wire.CodeUnknownSubmission, fmt.Sprintf("submission_id = %d: no such submission", m.SubmissionId))
 	}
-	if sub.Status != track.StatusPending {
-		return wire.Reject(wire.CodeSubmissionFinal, fmt.Sprintf("submission_id = %d is %s", m.SubmissionId, sub.Status))
-	}
 	if sub.Track == genesis.TrackGas {
 		return wire.Reject(wire.CodeWrongKind, fmt.Sprintf("submission_id = %d is a gas prediction: it is scored by Truth, not Report", m.SubmissionId))
+	}
+	task, ok := st.Task(sub.TaskId)
+	if !ok {
+		panic(fmt.Sprintf("tasks: submission %d refers to missing task %d", sub.Id, sub.TaskId))
+	}
+	// the duplicate verdict of a revealed submission is final only once no
+	// reveal of the task can come: nobody measures what may yet be a copy
+	if h := env.Block.Height; h <= task.RevealDeadline {
+		return wire.Reject(wire.CodeRevealWindow, fmt.Sprintf("submission_id = %d: reports open at height %d, after task %d's reveal window (now %d)",
+			m.SubmissionId, task.RevealDeadline+1, task.Id, h))
+	}
+	if sub.Status != track.StatusPending {
+		return wire.Reject(wire.CodeSubmissionFinal, fmt.Sprintf("submission_id = %d is %s", m.SubmissionId, sub.Status))
 	}
 	if h := env.Block.Height; h > sub.ReportDeadline {
 		return wire.Reject(wire.CodeReportDeadline, fmt.Sprintf("submission_id = %d: reports closed at height %d (now %d)", m.SubmissionId, sub.ReportDeadline, h))
@@ -36,10 +46,6 @@ func checkReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) *wire.TxErr
 		if int(v.Validator) == tx.Validator {
 			return wire.Reject(wire.CodeDuplicateReport, fmt.Sprintf("validator %q already reported on submission %d", env.Chain.ValidatorName(tx.Validator), m.SubmissionId))
 		}
-	}
-	task, ok := st.Task(sub.TaskId)
-	if !ok {
-		panic(fmt.Sprintf("tasks: submission %d refers to missing task %d", sub.Id, sub.TaskId))
 	}
 	switch k := m.Measurement.(type) {
 	case *subnetv1.MsgReport_Workflow:
@@ -109,7 +115,7 @@ func settle(env track.Env, sub *subnetv1.Submission, atDeadline bool) []abcitype
 	out, err := aggregate(env.Chain, sub.Votes, atDeadline)
 	if err != nil {
 		sub.Status = track.StatusFailed
-		sub.Receipt = &subnetv1.Receipt{Height: h, Track: sub.Track, Status: track.StatusFailed, Note: "aggregation: " + err.Error()}
+		track.Attach(sub, &subnetv1.Receipt{Height: h, Track: sub.Track, Status: track.StatusFailed, Note: "aggregation: " + err.Error()})
 		return nil
 	}
 	switch out.Status {
@@ -117,9 +123,9 @@ func settle(env track.Env, sub *subnetv1.Submission, atDeadline bool) []abcitype
 		return nil
 	case quorum.StatusExpired:
 		sub.Status = track.StatusExpired
-		sub.Receipt = &subnetv1.Receipt{Height: h, Track: sub.Track, Status: track.StatusExpired,
+		track.Attach(sub, &subnetv1.Receipt{Height: h, Track: sub.Track, Status: track.StatusExpired,
 			ReportedPower: out.ReportedPower, TotalPower: out.TotalPower,
-			Note: "report deadline reached with at most " + env.Chain.Quorum.DeadlineQuorum().String() + " of the voting power reported (chain.deadline_quorum)"}
+			Note: "report deadline reached with at most " + env.Chain.Quorum.DeadlineQuorum().String() + " of the voting power reported (chain.deadline_quorum)"})
 		return []abcitypes.Event{wire.Event(wire.EventSubmissionExpired, "submission_id", track.U64s(sub.Id), "uid", track.U64s(uint64(sub.Uid)),
 			"reported_power", track.I64s(out.ReportedPower), "total_power", track.I64s(out.TotalPower))}
 	}

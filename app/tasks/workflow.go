@@ -37,11 +37,11 @@ func scoreWorkflow(env track.Env, sub *subnetv1.Submission, out quorum.Outcome) 
 	res, err := scoring.ScoreWorkflow(p, in)
 	if err != nil {
 		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "score: "+err.Error()
-		sub.Receipt = r
+		track.Attach(sub, r)
 		return nil
 	}
 	r.Values = receipt.WorkflowValues(res)
-	sub.Receipt = r
+	track.Attach(sub, r)
 	wevs, err := pushWindow(env, store.WindowWorkflow, sub.Uid, res.Score)
 	if err != nil {
 		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "window: "+err.Error()

@@ -60,12 +60,13 @@ func (env Env) RequireTrack(name string) *wire.TxError {
 	return nil
 }
 
-// NewSubmission numbers a new pending submission of uid on the track (the
-// caller fills in and saves it).
-func (env Env) NewSubmission(trackName string, uid uint32) *subnetv1.Submission {
+// NewSubmission numbers a new submission of uid on the track from its
+// commit, status committed at this block's height and time (the caller fills
+// in its target and saves it).
+func (env Env) NewSubmission(trackName string, uid uint32, commitment []byte) *subnetv1.Submission {
 	c := env.St.Counters()
 	sub := &subnetv1.Submission{Id: c.NextSubmissionId, Track: trackName, Uid: uid, Height: env.Block.Height,
-		BlockTime: env.Block.Time, Status: StatusPending}
+		BlockTime: env.Block.Time, Status: StatusCommitted, Commitment: append([]byte(nil), commitment...)}
 	c.NextSubmissionId++
 	env.St.Save(store.KeyCounters, c)
 	return sub

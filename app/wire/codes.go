@@ -53,6 +53,10 @@ const (
 	CodeTruthTooFar         uint32 = 44
 	CodeTruthTimeFuture     uint32 = 45
 	CodeTooManyOpenRounds   uint32 = 46
+	CodeBadCommitment       uint32 = 47
+	CodeNoCommit            uint32 = 48
+	CodeRevealWindow        uint32 = 49
+	CodeRevealMismatch      uint32 = 50
 )
 
 // CodeInfo is one row of the code table: the number, the short name used in
@@ -68,15 +72,15 @@ var Codes = []CodeInfo{
 	{CodeOK, "ok", "accepted"},
 	{CodeMalformedTx, "malformed_tx", "the bytes are not a `Tx`, or its body is not a `TxBody`"},
 	{CodeTxTooLarge, "tx_too_large", "larger than `chain.max_tx_bytes` (default 16 KiB)"},
-	{CodeNonCanonical, "non_canonical", "decodes, but re-encodes to different bytes (unknown fields, non-minimal varints, …)"},
+	{CodeNonCanonical, "non_canonical", "decodes, but re-encodes to different bytes (unknown fields, non-minimal varints, …; a `Msg` that still carries a plaintext `submit`, field 3: commit and reveal instead)"},
 	{CodeBadSender, "bad_sender", "sender is not a 32-byte ed25519 public key"},
-	{CodeBadSignature, "bad_signature", "signature missing, not 64 bytes, or not valid over `\"validatord/tx/v2\\0\" ‖ body` (a v1 client's signature: upgrade the client)"},
+	{CodeBadSignature, "bad_signature", "signature missing, not 64 bytes, or not valid over `\"validatord/tx/v3\\0\" ‖ body` (an older client's signature, such as v2's: upgrade the client)"},
 	{CodeWrongChainID, "wrong_chain_id", "`body.chain_id` is not this chain's id"},
 	{CodeNonceUsed, "nonce_used", "nonce below the account's next nonce (replay)"},
 	{CodeNonceFuture, "nonce_future", "nonce above the account's next nonce (gap)"},
 	{CodeEmptyMsg, "empty_msg", "no message, or a message without its content (empty oneof)"},
 	{CodeNotValidator, "not_validator", "PostTask, Report or Truth not signed by a validator's report key"},
-	{CodeNotMiner, "not_miner", "Submit from a key that is not a registered miner"},
+	{CodeNotMiner, "not_miner", "Commit or Reveal from a key that is not a registered miner (or no longer owns the uid it committed under)"},
 	{CodeAlreadyMiner, "already_miner", "RegisterMiner from a key that already has a uid (checked after code 42)"},
 	{CodeUIDsFull, "uids_full", "all `chain.max_uids` uids are taken"},
 	{CodeNotNumber, "not_number", "a decimal field is not a decimal number"},
@@ -92,10 +96,10 @@ var Codes = []CodeInfo{
 	{CodeTrackDisabled, "track_disabled", "the message's track does not run on this chain"},
 	{CodeUnknownTask, "unknown_task", "no task with that id"},
 	{CodeWrongKind, "wrong_kind", "submission kind ≠ task kind, report kind ≠ submission kind, or a Report on a gas prediction"},
-	{CodeSubmissionDeadline, "submission_deadline", "height > the task's submission deadline"},
-	{CodeDuplicateSubmission, "duplicate_submission", "the miner already submitted for this task, or already predicted this EVM block"},
+	{CodeSubmissionDeadline, "submission_deadline", "a commit at height > the task's submission deadline (commits close there; reveals open the next block)"},
+	{CodeDuplicateSubmission, "duplicate_submission", "the miner already committed for this task or EVM block, or already revealed that commit"},
 	{CodeUnknownSubmission, "unknown_submission", "no submission with that id"},
-	{CodeSubmissionFinal, "submission_final", "the submission is no longer pending (scored, expired, failed, awaiting end-of-block scoring)"},
+	{CodeSubmissionFinal, "submission_final", "the submission is not pending: not revealed yet (`committed`), a `duplicate`, or already final (scored, expired, failed, unrevealed, awaiting end-of-block scoring)"},
 	{CodeDuplicateReport, "duplicate_report", "this validator already reported on this submission"},
 	{CodeUnknownEVMChain, "unknown_evm_chain", "the EVM chain id is not in `chain.gas_chains`"},
 	{CodeEVMBlockClosed, "evm_block_closed", "the EVM block is closed (≤ the last closed block) or its truth round expired"},
@@ -112,6 +116,10 @@ var Codes = []CodeInfo{
 	{CodeTruthTooFar, "truth_too_far", "a truth for an EVM block more than `chain.max_prediction_ahead` past the chain's last closed block"},
 	{CodeTruthTimeFuture, "truth_time_future", "a truth whose EVM timestamp is later than the block time + `chain.max_truth_drift_seconds`"},
 	{CodeTooManyOpenRounds, "too_many_open_rounds", "a truth from a validator that already votes in `chain.max_prediction_ahead` pending rounds of that EVM chain"},
+	{CodeBadCommitment, "bad_commitment", "a commit's `commitment` or a reveal's `salt` is not 32 bytes"},
+	{CodeNoCommit, "no_commit", "a reveal for a task or EVM block for which the sender's uid has no commit (or whose commits a later EVM block's close swept)"},
+	{CodeRevealWindow, "reveal_window", "a reveal before its window opens or after it closes (a task's: the `reveal_blocks` blocks after its submission deadline; an EVM block's: the `reveal_blocks` blocks after its truth became final), or a report on a task whose reveal window has not closed"},
+	{CodeRevealMismatch, "reveal_mismatch", "the revealed payload and salt do not open the commit's `commitment` under this chain id, sender and uid"},
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).

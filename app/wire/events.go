@@ -6,16 +6,19 @@ import (
 
 // Event types emitted in FinalizeBlock results (docs/queries.md lists their attributes).
 const (
-	EventMinerRegistered   = "miner_registered"
-	EventTaskPosted        = "task_posted"
-	EventSubmissionAdded   = "submission_received"
-	EventReportReceived    = "report_received"
-	EventTruthReceived     = "truth_received"
-	EventSubmissionScored  = "submission_scored"
-	EventSubmissionExpired = "submission_expired"
-	EventWindowUpdated     = "window_updated"
-	EventGasWindowClosed   = "gas_window_closed"
-	EventEpochWeights      = "epoch_weights"
+	EventMinerRegistered     = "miner_registered"
+	EventTaskPosted          = "task_posted"
+	EventSubmissionAdded     = "submission_received" // a commit: the submission exists, its payload not yet
+	EventSubmissionRevealed  = "submission_revealed"
+	EventSubmissionDuplicate = "submission_duplicate"
+	EventReportReceived      = "report_received"
+	EventTruthReceived       = "truth_received"
+	EventSubmissionScored    = "submission_scored"
+	EventSubmissionExpired   = "submission_expired"
+	EventWindowUpdated       = "window_updated"
+	EventGasTruthFinal       = "gas_truth_final" // the EVM block's truth is final: its reveal window opens the next block
+	EventGasWindowClosed     = "gas_window_closed"
+	EventEpochWeights        = "epoch_weights"
 )
 
 // Event builds an event from key, value pairs; every attribute is indexed.

@@ -10,20 +10,20 @@ import (
 
 // SignDomain prefixes the body bytes in every signature, so that a signature
 // made for this chain's transactions is never valid for anything else. Its
-// version is the chain format's: v2 is the format in which validators report
-// the workflow retry budget (WorkflowMeasurement.declared_retry_budget) and
-// miners no longer declare it, so that a v1 client's transactions, whose
-// messages mean something else here, fail the signature (code 5) instead of
-// being read with a budget of 0.
+// version is the chain format's: v3 is the format in which a miner's payload
+// travels only as a commit (MsgCommit) and a later reveal (MsgReveal); v2
+// had validators, not miners, report the workflow retry budget. An older
+// client's transactions, whose messages mean something else here, fail the
+// signature (code 5) instead of being half understood.
 const SignDomain = "validatord/tx/" + TxVersion + "\x00"
 
 // TxVersion is the chain format's version in SignDomain.
-const TxVersion = "v2"
+const TxVersion = "v3"
 
 // BadSignatureLog is the log of code 5: it names the domain, because a
 // client built for an older chain format signs with an older one.
 const BadSignatureLog = `signature does not verify for the sender over "validatord/tx/` + TxVersion +
-	`\0" ‖ body (a client built for an older chain format, such as validatord/tx/v1, signs with its domain: upgrade the client)`
+	`\0" ‖ body (a client built for an older chain format, such as validatord/tx/v2, signs with its domain: upgrade the client)`
 
 // SignBytes returns the bytes a sender signs for the given body bytes.
 func SignBytes(body []byte) []byte {

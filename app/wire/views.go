@@ -97,6 +97,7 @@ type TaskView struct {
 	PostedHeight   int64             `json:"posted_height"`
 	Poster         string            `json:"poster"`
 	ReportDeadline int64             `json:"report_deadline"`
+	RevealDeadline int64             `json:"reveal_deadline"`
 	Submissions    uint64            `json:"submissions"`
 	SubmitDeadline int64             `json:"submit_deadline"`
 	Track          string            `json:"track"`
@@ -106,19 +107,29 @@ type TaskView struct {
 // SubmissionView answers "submission/<id>": the submission, its votes in
 // arrival order and its score receipt (nil while pending). Gas is nil for
 // workflow and arena; the task fields are nil for gas.
+//
+// Height and BlockTime are the commit's; RevealHeight is 0 until the reveal
+// (the artifact hash, or the gas price, is empty until then). A duplicate
+// names the keeper of its artifact: DuplicateOfUID and DuplicateOfHeight
+// (its commit height), nil otherwise.
 type SubmissionView struct {
-	ArtifactHash   *string         `json:"artifact_hash"`
-	BlockTime      int64           `json:"block_time"`
-	Gas            *GasPredictView `json:"gas"`
-	Height         int64           `json:"height"`
-	ID             uint64          `json:"id"`
-	Receipt        *ReceiptView    `json:"receipt"`
-	ReportDeadline *int64          `json:"report_deadline"`
-	Status         string          `json:"status"`
-	TaskID         *uint64         `json:"task_id"`
-	Track          string          `json:"track"`
-	UID            uint32          `json:"uid"`
-	Votes          []VoteView      `json:"votes"`
+	ArtifactHash      *string         `json:"artifact_hash"`
+	BlockTime         int64           `json:"block_time"`
+	Commitment        string          `json:"commitment"`
+	Duplicate         bool            `json:"duplicate"`
+	DuplicateOfHeight *int64          `json:"duplicate_of_height"`
+	DuplicateOfUID    *uint32         `json:"duplicate_of_uid"`
+	Gas               *GasPredictView `json:"gas"`
+	Height            int64           `json:"height"`
+	ID                uint64          `json:"id"`
+	RevealHeight      int64           `json:"reveal_height"`
+	Receipt           *ReceiptView    `json:"receipt"`
+	ReportDeadline    *int64          `json:"report_deadline"`
+	Status            string          `json:"status"`
+	TaskID            *uint64         `json:"task_id"`
+	Track             string          `json:"track"`
+	UID               uint32          `json:"uid"`
+	Votes             []VoteView      `json:"votes"`
 }
 
 // VoteView is one validator's report: the kinds that do not apply are nil.
@@ -179,4 +190,23 @@ type LeaderboardEntry struct {
 type EpochView struct {
 	Epoch      *EpochResultView `json:"epoch"`
 	WeightsSum string           `json:"weights_sum"`
+}
+
+// TruthRoundView answers "truth/<evm chain id>/<evm block>": the round's
+// votes and status ("pending", "final", "expired"); ClosedHeight once it
+// ended; for a final round its aggregated MinPrice and Timestamp and the
+// reveal window [RevealFrom, RevealUntil] of the EVM block's commits.
+type TruthRoundView struct {
+	ClosedHeight  *int64     `json:"closed_height"`
+	Deadline      int64      `json:"deadline"`
+	EvmBlock      uint64     `json:"evm_block"`
+	EvmChainID    uint64     `json:"evm_chain_id"`
+	MinPrice      *string    `json:"min_price"`
+	OpenedHeight  int64      `json:"opened_height"`
+	ReportedPower int64      `json:"reported_power"`
+	RevealFrom    *int64     `json:"reveal_from"`
+	RevealUntil   *int64     `json:"reveal_until"`
+	Status        string     `json:"status"`
+	Timestamp     *int64     `json:"timestamp"`
+	Votes         []VoteView `json:"votes"`
 }

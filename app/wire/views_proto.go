@@ -21,6 +21,9 @@ type ReceiptView struct {
 	Values        []FieldView `json:"values"`
 	Score         string      `json:"score"`
 	Note          string      `json:"note"`
+	// Commit: commit_height, reveal_height, duplicate (and a duplicate's
+	// duplicate_of_uid, duplicate_of_commit_height).
+	Commit []FieldView `json:"commit"`
 }
 
 // FieldView is one named value of a receipt.
@@ -199,7 +202,7 @@ func ReceiptViewOf(r *subnetv1.Receipt) *ReceiptView {
 	}
 	return &ReceiptView{Height: r.Height, Track: r.Track, Status: r.Status, ReportedPower: r.ReportedPower,
 		TotalPower: r.TotalPower, Inputs: fieldViews(r.Inputs), Params: fieldViews(r.Params),
-		Values: fieldViews(r.Values), Score: r.Score, Note: r.Note}
+		Values: fieldViews(r.Values), Score: r.Score, Note: r.Note, Commit: fieldViews(r.Commit)}
 }
 
 func fieldViews(fs []*subnetv1.Field) []FieldView {
