@@ -296,3 +296,173 @@ func crpKeepOwnOrder(xs []crpTx) {
 		}
 	}
 }
+
+// TestPropertyGasCommitTiming: over random commit heights around an EVM
+// block's timestamp, random margins and reveal heights around its reveal
+// window, a revealed prediction counts exactly when its commit's block
+// time is at least commit_margin_seconds before the EVM timestamp and it
+// was revealed inside the window with its own salt; everything else is
+// late, unrevealed or refused, as the model says. A copier that commits
+// after reading the truth (its commit lands after the timestamp) never
+// counts.
+func TestPropertyGasCommitTiming(t *testing.T) {
+	seeds := 30
+	if testing.Short() {
+		seeds = 6
+	}
+	for seed := 0; seed < seeds; seed++ {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) { crpGasRun(t, uint64(seed)) })
+	}
+}
+
+func crpGasRun(t *testing.T, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 0x9a5))
+	g := testGenesis(3)
+	reveal := int64(1 + rng.IntN(3))
+	margin := int64(1 + rng.IntN(12))
+	for i := range g.Tracks {
+		g.Tracks[i].RevealBlocks = reveal
+		if g.Tracks[i].Name == "gas" {
+			g.Tracks[i].CommitMarginSeconds = margin
+		}
+	}
+	n := newNode(t, "", g)
+	reps := []*signer{reporter(0), reporter(1), reporter(2)}
+	nMiners := 3 + rng.IntN(5)
+	var miners []*crpMiner
+	txs := anchorTxs(t, reps, 1, 99, 1_700_000_001)
+	for i := 0; i < nMiners; i++ {
+		m := &crpMiner{s: newMiner(fmt.Sprintf("gas seed %d miner %d", seed, i), uint32(i+1))}
+		txs = append(txs, m.s.tx(t, msgRegister()))
+		miners = append(miners, m)
+	}
+	mustOK(t, n.block(txs...)) // h1: anchored at EVM block 99
+	// the truth of EVM block 100 comes at height truthAt; its timestamp
+	// lies a random number of seconds before that block's time, so some
+	// commits are before it by the margin, some not
+	truthAt := int64(4 + rng.IntN(3))
+	ts := blockTime(truthAt).Unix() - int64(rng.IntN(15))
+	for _, m := range miners {
+		m.commitAt = int64(2 + rng.IntN(int(truthAt-1))) // h2..truthAt
+		switch rng.IntN(6) {
+		case 0:
+			m.revealAt = 0
+		case 1:
+			m.revealAt = truthAt // the block that makes the truth final: too early
+		case 2:
+			m.revealAt = truthAt + reveal + 1 // after the window
+		default:
+			m.revealAt = truthAt + 1 + rng.Int64N(reveal)
+		}
+		m.how = []string{crpRight, crpRight, crpRight, crpWrongSalt}[rng.IntN(4)]
+	}
+	price := func(i int) *subnetv1.MsgSubmit { return gasPayload(1, 100, fmt.Sprintf("%d.5", 8+i)) }
+	committedOK := make(map[*signer]bool)
+	for h := int64(2); h <= truthAt+reveal+1; h++ {
+		var block []crpTx
+		for i, m := range miners {
+			if m.commitAt == h {
+				msg, err := client.Commit(testChainID, m.s.pub(), m.s.uid, price(i), m.s.salt(price(i)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				block = append(block, crpTx{m.s, msg, wire.CodeOK, 0})
+			}
+			if m.revealAt == h {
+				salt := m.s.salt(price(i))
+				if m.how == crpWrongSalt {
+					salt = client.Salt{byte(i + 1)}
+				}
+				block = append(block, crpTx{m.s, client.Reveal(price(i), salt), crpGasRevealCode(m, h, truthAt, reveal), 1})
+			}
+		}
+		if h == truthAt {
+			for _, r := range reps {
+				block = append(block, crpTx{r, msgTruth(1, 100, "8", ts), wire.CodeOK, 0})
+			}
+		}
+		rng.Shuffle(len(block), func(i, j int) { block[i], block[j] = block[j], block[i] })
+		crpKeepOwnOrder(block)
+		// in the truth's block, the third vote makes it final: a commit
+		// after it is for a closed block (33); one before it is taken, by a
+		// copier who read the first votes, and is late
+		votes := 0
+		for k := range block {
+			if block[k].msg.GetTruth() != nil {
+				votes++
+			}
+			if c := block[k].msg.GetCommit(); c != nil && votes == len(reps) {
+				block[k].want = wire.CodeEVMBlockClosed
+			}
+			if c := block[k].msg.GetCommit(); c != nil && block[k].want == wire.CodeOK {
+				committedOK[block[k].s] = true
+			}
+			if block[k].msg.GetReveal() != nil && !committedOK[block[k].s] {
+				block[k].want = wire.CodeNoCommit
+			}
+		}
+		var raw [][]byte
+		for _, x := range block {
+			bz, err := wire.SignTx(testChainID, x.s.key, x.s.nonce, x.msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x.want == wire.CodeOK {
+				x.s.nonce++
+			}
+			raw = append(raw, bz)
+		}
+		resp := n.block(raw...)
+		for k, x := range block {
+			if got := resp.TxResults[k].Code; got != x.want {
+				t.Fatalf("seed %d height %d tx %d: code %d (%s), model %d", seed, h, k, got, resp.TxResults[k].Log, x.want)
+			}
+		}
+	}
+	for i, m := range miners {
+		if !committedOK[m.s] {
+			continue // its reveals were refused (48 or 49) above
+		}
+		id := crpFindGasSub(t, n, m.s.uid, nMiners)
+		s, _ := n.query(fmt.Sprint("submission/", id))
+		want := track.StatusUnrevealed
+		if crpGasRevealCode(m, m.revealAt, truthAt, reveal) == wire.CodeOK && m.revealAt != 0 {
+			want = track.StatusLate
+			if commit.GasCounts(blockTime(m.commitAt).Unix(), ts, margin) {
+				want = track.StatusCounted
+			}
+		}
+		if s["status"] != want {
+			t.Fatalf("seed %d miner %d (commit h%d t%d, ts %d, margin %d, reveal %d %s): %v, model %s",
+				seed, i, m.commitAt, blockTime(m.commitAt).Unix(), ts, margin, m.revealAt, m.how, s["status"], want)
+		}
+	}
+}
+
+// crpGasRevealCode is the model's verdict on a gas reveal at h: the truth
+// becomes final at truthAt, the window is truthAt+1..truthAt+reveal, and
+// the close at its end sweeps the block's commits.
+func crpGasRevealCode(m *crpMiner, h, truthAt, reveal int64) uint32 {
+	switch {
+	case h > truthAt+reveal:
+		return wire.CodeNoCommit // swept by the close
+	case h <= truthAt:
+		return wire.CodeRevealWindow
+	case m.how != crpRight:
+		return wire.CodeRevealMismatch
+	}
+	return wire.CodeOK
+}
+
+// crpFindGasSub is the id of uid's submission (one per miner here).
+func crpFindGasSub(t *testing.T, n *node, uid uint32, count int) uint64 {
+	t.Helper()
+	for id := 0; id < count; id++ {
+		s, _ := n.query(fmt.Sprint("submission/", id))
+		if s["uid"] == float64(uid) {
+			return uint64(id)
+		}
+	}
+	t.Fatalf("no submission of uid %d", uid)
+	return 0
+}
