@@ -15,6 +15,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
@@ -153,6 +154,9 @@ func (q *querier) submission(args []string) (*wire.SubmissionView, *queryError) 
 	out := &wire.SubmissionView{ID: s.Id, Track: s.Track, UID: s.Uid, Height: s.Height, BlockTime: s.BlockTime,
 		Status: s.Status, Votes: q.votes(s.Votes), Receipt: wire.ReceiptViewOf(s.Receipt),
 		Commitment: hex.EncodeToString(s.Commitment), RevealHeight: s.RevealHeight, Duplicate: s.Duplicate}
+	if out.Receipt != nil {
+		out.Receipt.Commit = wire.FieldViews(receipt.CommitFields(s))
+	}
 	if s.Duplicate {
 		uid, h := s.DuplicateOfUid, s.DuplicateOfHeight
 		out.DuplicateOfUID, out.DuplicateOfHeight = &uid, &h

@@ -1,8 +1,6 @@
 package gas
 
 import (
-	"fmt"
-
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/track"
@@ -58,20 +56,30 @@ func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRou
 		for _, p := range st.Predictions(gc.EvmChainId, b).Items {
 			switch {
 			case b < r.EvmBlock:
-				markPrediction(env, p.SubmissionId, track.StatusUnscored, "a truth for a later EVM block closed the chain first")
+				markPrediction(env, p.SubmissionId, track.StatusUnscored, sweepNote(track.StatusUnscored))
 			case p.Price == "":
-				markPrediction(env, p.SubmissionId, track.StatusUnrevealed, "the reveal window closed without a reveal: counts as no prediction")
+				markPrediction(env, p.SubmissionId, track.StatusUnrevealed, sweepNote(track.StatusUnrevealed))
 			case commit.GasCounts(p.BlockTime, r.Timestamp, margin):
 				counting[p.Uid] = p
 			default:
-				markPrediction(env, p.SubmissionId, track.StatusLate,
-					fmt.Sprintf("committed at block time %d, less than commit_margin_seconds = %d before the EVM timestamp %d", p.BlockTime, margin, r.Timestamp))
+				markPrediction(env, p.SubmissionId, track.StatusLate, sweepNote(track.StatusLate))
 			}
 		}
 		st.Delete(store.KeyPredictionSet(gc.EvmChainId, b))
 	}
 	gc.OpenBlocks = keep
 	return counting
+}
+
+// sweepNote is the receipt note of a prediction a close does not judge.
+func sweepNote(status string) string {
+	switch status {
+	case track.StatusUnscored:
+		return "a truth for a later EVM block closed the chain first"
+	case track.StatusUnrevealed:
+		return "not revealed in its window: counts as no prediction"
+	}
+	return "committed less than commit_margin_seconds before the EVM timestamp"
 }
 
 func markPrediction(env track.Env, id uint64, status, note string) {

@@ -7,7 +7,6 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/commit"
-	"github.com/scoringsubnet/validatord/x/receipt"
 )
 
 // CommitParams is the commit-reveal parameters of the named track.
@@ -64,9 +63,8 @@ func (env Env) CheckOpens(tx *Tx, sub *subnetv1.Submission, payload *subnetv1.Ms
 	return wire.Reject(wire.CodeBadCommitment, err.Error())
 }
 
-// Attach makes r the receipt of sub, with the commit section that says how
-// its payload reached the chain (x/receipt.CommitFields).
+// Attach makes r the receipt of sub. The receipt's commit section is not
+// stored: the submission's own fields are it (x/receipt.CommitFields).
 func Attach(sub *subnetv1.Submission, r *subnetv1.Receipt) {
-	r.Commit = receipt.CommitFields(sub)
 	sub.Receipt = r
 }

@@ -22,7 +22,9 @@ type ReceiptView struct {
 	Score         string      `json:"score"`
 	Note          string      `json:"note"`
 	// Commit: commit_height, reveal_height, duplicate (and a duplicate's
-	// duplicate_of_uid, duplicate_of_commit_height).
+	// duplicate_of_uid, duplicate_of_commit_height): the submission's own
+	// fields (x/receipt.CommitFields), listed with its receipt; nil in a
+	// gas agent's last receipt.
 	Commit []FieldView `json:"commit"`
 }
 
@@ -202,8 +204,11 @@ func ReceiptViewOf(r *subnetv1.Receipt) *ReceiptView {
 	}
 	return &ReceiptView{Height: r.Height, Track: r.Track, Status: r.Status, ReportedPower: r.ReportedPower,
 		TotalPower: r.TotalPower, Inputs: fieldViews(r.Inputs), Params: fieldViews(r.Params),
-		Values: fieldViews(r.Values), Score: r.Score, Note: r.Note, Commit: fieldViews(r.Commit)}
+		Values: fieldViews(r.Values), Score: r.Score, Note: r.Note}
 }
+
+// FieldViews is the view of receipt fields.
+func FieldViews(fs []*subnetv1.Field) []FieldView { return fieldViews(fs) }
 
 func fieldViews(fs []*subnetv1.Field) []FieldView {
 	return mapList(fs, func(f *subnetv1.Field) FieldView { return FieldView{Name: f.Name, Value: f.Value} })
