@@ -66,13 +66,12 @@ func (l Limits) OrDefault() Limits {
 	return l
 }
 
-// GasCloseBytes is what one EVM block close may write: half the block's
-// transaction budget (a closing truth fits every block whose other
-// transactions wrote less than that) and no more than the end of block adds
-// to a full block (a close at its deadline, the first step of the end of
-// block, always fits). genesis bounds every chain's largest close by it.
+// GasCloseBytes is what one EVM block close may write: no more than the end
+// of block adds to a full block, so that a close, which runs only as the
+// first item of the end of block (at the end of its reveal window), always
+// fits. genesis bounds every chain's largest close by it.
 func (l Limits) GasCloseBytes() int {
-	return min(l.BlockWrites/2, l.EndWrites-l.BlockWrites)
+	return l.EndWrites - l.BlockWrites
 }
 
 // LimitError names the limit and why it is refused.
