@@ -8,7 +8,7 @@ import (
 
 // DomainTag opens every commitment's preimage (its NUL included), so that a
 // commitment can never be read as a hash of any other structure of the chain
-// (the tx sign domain is "validatord/tx/v2\x00").
+// (the tx sign domain is "validatord/tx/v3\x00").
 const DomainTag = "validatord/commit/v1\x00"
 
 // Size is the size of a commitment and SaltSize the size of a salt, in bytes.
