@@ -49,34 +49,36 @@ func protoNames(m any) []string {
 
 // TestViewsMirrorProto: the view of each proto type a query answers with has
 // every proto field, in proto field order, under its json name, written out
-// for the zero value.
+// for the zero value, then only the keys the view derives (a receipt's
+// commit section, which is its submission's own fields).
 func TestViewsMirrorProto(t *testing.T) {
 	for _, c := range []struct {
-		proto any
-		view  any
+		proto   any
+		view    any
+		derived []string
 	}{
-		{&subnetv1.Receipt{}, ReceiptViewOf(&subnetv1.Receipt{})},
-		{&subnetv1.Field{}, FieldView{}},
-		{&subnetv1.GasPredict{}, GasPredictViewOf(&subnetv1.GasPredict{})},
-		{&subnetv1.WorkflowMeasurement{}, WorkflowMeasurementViewOf(&subnetv1.WorkflowMeasurement{})},
-		{&subnetv1.ArenaMeasurement{}, ArenaMeasurementViewOf(&subnetv1.ArenaMeasurement{})},
-		{&subnetv1.MsgTruth{}, TruthViewOf(&subnetv1.MsgTruth{})},
-		{&subnetv1.WorkflowTask{}, WorkflowTaskViewOf(&subnetv1.WorkflowTask{})},
-		{&subnetv1.ArenaTask{}, ArenaTaskViewOf(&subnetv1.ArenaTask{})},
-		{&subnetv1.ArenaBaseline{}, ArenaBaselineViewOf(&subnetv1.ArenaBaseline{})},
-		{&subnetv1.ArenaSample{}, ArenaSampleViews([]*subnetv1.ArenaSample{{}})[0]},
-		{&subnetv1.GasAgent{}, GasAgentViewOf(&subnetv1.GasAgent{})},
-		{&subnetv1.GasSlot{}, GasSlotView{}},
-		{&subnetv1.GasHistoryPoint{}, GasHistoryPointView{}},
-		{&subnetv1.Epoch{}, EpochResultViewOf(&subnetv1.Epoch{})},
-		{&subnetv1.U16Weight{}, U16WeightView{}},
-		{&subnetv1.TrackScore{}, TrackScoreView{}},
+		{&subnetv1.Receipt{}, ReceiptViewOf(&subnetv1.Receipt{}), []string{"commit"}},
+		{&subnetv1.Field{}, FieldView{}, nil},
+		{&subnetv1.GasPredict{}, GasPredictViewOf(&subnetv1.GasPredict{}), nil},
+		{&subnetv1.WorkflowMeasurement{}, WorkflowMeasurementViewOf(&subnetv1.WorkflowMeasurement{}), nil},
+		{&subnetv1.ArenaMeasurement{}, ArenaMeasurementViewOf(&subnetv1.ArenaMeasurement{}), nil},
+		{&subnetv1.MsgTruth{}, TruthViewOf(&subnetv1.MsgTruth{}), nil},
+		{&subnetv1.WorkflowTask{}, WorkflowTaskViewOf(&subnetv1.WorkflowTask{}), nil},
+		{&subnetv1.ArenaTask{}, ArenaTaskViewOf(&subnetv1.ArenaTask{}), nil},
+		{&subnetv1.ArenaBaseline{}, ArenaBaselineViewOf(&subnetv1.ArenaBaseline{}), nil},
+		{&subnetv1.ArenaSample{}, ArenaSampleViews([]*subnetv1.ArenaSample{{}})[0], nil},
+		{&subnetv1.GasAgent{}, GasAgentViewOf(&subnetv1.GasAgent{}), nil},
+		{&subnetv1.GasSlot{}, GasSlotView{}, nil},
+		{&subnetv1.GasHistoryPoint{}, GasHistoryPointView{}, nil},
+		{&subnetv1.Epoch{}, EpochResultViewOf(&subnetv1.Epoch{}), nil},
+		{&subnetv1.U16Weight{}, U16WeightView{}, nil},
+		{&subnetv1.TrackScore{}, TrackScoreView{}, nil},
 	} {
 		bz, err := json.Marshal(c.view)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, got := protoNames(c.proto), jsonKeys(t, bz)
+		want, got := append(protoNames(c.proto), c.derived...), jsonKeys(t, bz)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%T: view keys %v, want the proto's %v (%s)", c.proto, got, want, bz)
 		}
@@ -96,7 +98,7 @@ func TestViewsKeepZeros(t *testing.T) {
 		{"zero counts of a measurement", WorkflowMeasurementViewOf(&subnetv1.WorkflowMeasurement{OutputQuality: "1"}),
 			`{"output_quality":"1","steps_completed":0,"cost":"","latency_seconds":"","retries":0,"declared_retry_budget":0,"timeouts":0,"hard_failures":0}`},
 		{"receipt without score or note", ReceiptViewOf(&subnetv1.Receipt{Height: 3, Inputs: []*subnetv1.Field{{Name: "x"}}}),
-			`{"height":3,"track":"","status":"","reported_power":0,"total_power":0,"inputs":[{"name":"x","value":""}],"params":[],"values":[],"score":"","note":""}`},
+			`{"height":3,"track":"","status":"","reported_power":0,"total_power":0,"inputs":[{"name":"x","value":""}],"params":[],"values":[],"score":"","note":"","commit":null}`},
 		{"nil receipt", ReceiptViewOf(nil), `null`},
 		{"vote without measurement", VoteView{Validator: "v1"}, `{"validator":"v1","height":0,"workflow":null,"arena":null,"truth":null}`},
 		{"window without aggregate", TrackWindowView{Mean: "0", Scores: List[string](nil)}, `{"last_height":0,"mean":"0","scores":[],"tasks_seen":0}`},
