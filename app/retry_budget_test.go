@@ -230,6 +230,9 @@ func TestV1ClientRejected(t *testing.T) {
 				if got.Code != tc.old {
 					t.Fatalf("code %d (%s) %s, want %d", got.Code, wire.CodeName(got.Code), got.Log, tc.old)
 				}
+				if tc.old == wire.CodeNonCanonical && !strings.Contains(got.Log, "commit and reveal") {
+					t.Fatalf("log %q does not say that a Submit is now a commit and a reveal", got.Log)
+				}
 				if tc.old == wire.CodeBadSignature {
 					if got.Log != "bad_signature: "+wire.BadSignatureLog || !strings.Contains(got.Log, `"validatord/tx/v3\0"`) ||
 						!strings.Contains(got.Log, "upgrade the client") {
