@@ -19,29 +19,34 @@ func TestSettlementCarryOver(t *testing.T) {
 	miners := make([]*signer, 3)
 	var txs [][]byte
 	for i := range miners {
-		miners[i] = newSigner(fmt.Sprintf("carry-%d", i))
+		miners[i] = newMiner(fmt.Sprintf("carry-%d", i), uint32(i+1))
 		txs = append(txs, miners[i].tx(t, msgRegister()))
 	}
-	txs = append(txs, r.tx(t, msgWorkflowTask(4, 1, 1))) // submit ≤ h2, report ≤ h3
+	txs = append(txs, r.tx(t, msgWorkflowTask(4, 1, 1))) // commit ≤ h2, reveal h3, report ≤ h4
 	mustOK(t, n.block(txs...))
-	txs = nil
-	for _, m := range miners {
-		txs = append(txs, m.tx(t, msgWorkflowSubmit(0)))
+	for _, step := range []func(*signer) []byte{
+		func(m *signer) []byte { return m.commit(t, wfPayloadOf(m, 0)) }, // h2
+		func(m *signer) []byte { return m.reveal(t, wfPayloadOf(m, 0)) }, // h3
+	} {
+		txs = nil
+		for _, m := range miners {
+			txs = append(txs, step(m))
+		}
+		mustOK(t, n.block(txs...))
 	}
-	mustOK(t, n.block(txs...))
-	n.block() // h3: settles submission 0 only
+	n.block() // h4: settles submission 0 only
 	want := []string{track.StatusExpired, track.StatusPending, track.StatusPending}
 	for id, w := range want {
 		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != w {
-			t.Fatalf("after h3 submission %d = %v, want %s", id, s["status"], w)
+			t.Fatalf("after h4 submission %d = %v, want %s", id, s["status"], w)
 		}
 	}
 	late := finalizeOnly(t, n, n.height+1, [][]byte{reporter(1).next(msgWorkflowReport(2, workflowM()))})
 	if late.TxResults[0].Code != wire.CodeReportDeadline {
 		t.Fatalf("report on a carried submission: code %d, want report_deadline", late.TxResults[0].Code)
 	}
-	n.block() // h4: submission 1
-	n.block() // h5: submission 2
+	n.block() // h5: submission 1
+	n.block() // h6: submission 2
 	for id := range want {
 		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != track.StatusExpired {
 			t.Fatalf("submission %d = %v, want expired", id, s["status"])

@@ -38,18 +38,21 @@ func powersGenesis(powers ...int64) genesis.AppState {
 	return g
 }
 
-// deadlineCase posts a workflow task (reports close at height 4), a miner
-// whose workflow declares a retry budget of 1 submits (submission 0, honest score
-// 0.8575), the dishonest validator 0 and the honest validators `honest`
-// report at height 3, and height 4 is the deadline. It returns the
-// submission after height 3 and after height 4.
+// deadlineCase posts a workflow task (commits to height 2, the reveal at
+// 3, reports close at height 5), a miner whose workflow declares a retry
+// budget of 1 commits and reveals it (submission 0, honest score 0.8575),
+// the dishonest validator 0 and the honest validators `honest` report at
+// height 4, and height 5 is the deadline. It returns the submission after
+// height 4 and after height 5.
 func deadlineCase(t *testing.T, g genesis.AppState, honest ...int) (afterReports, atDeadline map[string]any) {
 	t.Helper()
 	n := newNode(t, "", g)
-	a := newSigner("miner-a")
+	a := newMiner("miner-a", 1)
 	r0 := reporter(0)
 	mustOK(t, n.block(a.tx(t, msgRegister()), r0.tx(t, msgWorkflowTask(4, 1, 2))))
-	mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0))))
+	p := wfPayload(0)
+	mustOK(t, n.block(a.commit(t, p)))
+	mustOK(t, n.block(a.reveal(t, p)))
 	txs := [][]byte{r0.tx(t, msgWorkflowReport(0, dishonestM()))}
 	for _, i := range honest {
 		txs = append(txs, reporter(i).tx(t, msgWorkflowReport(0, workflowM())))
@@ -122,7 +125,8 @@ func TestDeadlineHonestMajorityKeepsHonestScore(t *testing.T) {
 
 // TestDeadlineQuorumTruthRound: a truth round follows the same rule. Half
 // of the power at its deadline drops the round (the EVM block stays open);
-// just over half closes the block on the honest price.
+// just over half closes the block on the honest price and opens its reveal
+// window.
 func TestDeadlineQuorumTruthRound(t *testing.T) {
 	run := func(t *testing.T, g genesis.AppState) (*node, store.State) {
 		t.Helper()
@@ -150,6 +154,10 @@ func TestDeadlineQuorumTruthRound(t *testing.T) {
 		r, ok := st.Truth(1, 100)
 		if !ok || r.Status != track.StatusFinal || r.MinPrice != track.FmtDec(track.Dec("10")) {
 			t.Fatalf("round of block 100 = %v, want final at 10", r)
+		}
+		// final at its deadline (height 3): the block's reveal window is height 4
+		if r.ClosedHeight != 3 || r.RevealDeadline != 4 {
+			t.Fatalf("round of block 100 closed at %d, reveals until %d; want 3 and 4", r.ClosedHeight, r.RevealDeadline)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 
@@ -17,72 +18,136 @@ import (
 
 // workload returns 14 blocks of signed transactions touching every message
 // and every end-of-block path (quorum, deadline, expiry, arena batches, gas
-// closes, two epochs). Blocks are bytes: every node can be fed the same ones.
-// Run it on workloadGenesis.
+// closes at the end of reveal windows, a truth final at its deadline,
+// duplicates, unrevealed commits, two epochs). Blocks are bytes: every node
+// can be fed the same ones. Run it on workloadGenesis.
+//
+// Submission ids: at h2 miner i commits 4i (workflow task 0), 4i+1 (arena
+// task 1), 4i+2 (EVM 1/10) and 4i+3 (EVM 8453/7); at h3 20+i (workflow
+// task 2); at h4 25+i (EVM 1/11); at h8 miner 0 commits 30 (EVM 1/12); at
+// h9 miners 1 and 2 commit 31 and 32 (workflow task 3).
 func workload(t testing.TB) [][][]byte {
 	miners := make([]*signer, 5)
 	for i := range miners {
-		miners[i] = newSigner(fmt.Sprintf("w-miner-%d", i))
+		miners[i] = newMiner(fmt.Sprintf("w-miner-%d", i), uint32(i+1))
 	}
 	r := []*signer{reporter(0), reporter(1), reporter(2), reporter(3)}
+	// miner 4 commits miner 0's workflow and miner 3 miner 1's arena run:
+	// 16 is a duplicate of 0, and 13 of 5 (miner 3 reveals first, then
+	// miner 1's earlier claim displaces it)
+	wf0 := func(i int) *subnetv1.MsgSubmit {
+		if i == 4 {
+			return wfPayloadOf(miners[0], 0)
+		}
+		return wfPayloadOf(miners[i], 0)
+	}
+	arena1 := func(i int) *subnetv1.MsgSubmit {
+		if i == 3 {
+			return arenaPayloadOf(miners[1], 1)
+		}
+		return arenaPayloadOf(miners[i], 1)
+	}
+	gas10 := func(i int) *subnetv1.MsgSubmit { return gasPayload(1, 10, fmt.Sprintf("%d.5", 8+i)) }
+	gas7 := func(i int) *subnetv1.MsgSubmit { return gasPayload(8453, 7, fmt.Sprintf("0.0%d", i+1)) }
+	gas11 := func(i int) *subnetv1.MsgSubmit { return gasPayload(1, 11, fmt.Sprintf("%d", 9+i%2)) }
 	var blocks [][][]byte
+	// h1: task 0 (workflow) and 1 (arena) take commits to h3, reveals at h4,
+	// reports h5..h7; task 2 (workflow) commits to h4, reveals at h5,
+	// reports h6..h9
 	var b1 [][]byte
 	for _, m := range miners {
 		b1 = append(b1, m.tx(t, msgRegister()))
 	}
-	b1 = append(b1, r[0].tx(t, msgWorkflowTask(4, 4, 4)), r[1].tx(t, msgArenaTask(5, 4, 4)), r[2].tx(t, msgWorkflowTask(2, 6, 2)))
-	// anchors: EVM block 9 of chain 1 and block 6 of chain 8453 close, so both take predictions
+	b1 = append(b1, r[0].tx(t, msgWorkflowTask(4, 2, 3)), r[1].tx(t, msgArenaTask(5, 2, 3)), r[2].tx(t, msgWorkflowTask(2, 3, 4)))
+	// anchors: EVM block 9 of chain 1 and block 6 of chain 8453 close, so both take commits
 	b1 = append(b1, anchorTxs(t, r[:3], 1, 9, 1_700_000_001)...)
 	b1 = append(b1, anchorTxs(t, r[:3], 8453, 6, 1_700_000_001)...)
 	blocks = append(blocks, b1)
+	// h2 (…012): the commits of tasks 0 and 1 and of EVM blocks 1/10 and
+	// 8453/7; at its end the anchors' reveal windows close the new agents
+	// with nothing
 	var b2 [][]byte
 	for i, m := range miners {
-		b2 = append(b2, m.tx(t, msgWorkflowSubmit(0)), m.tx(t, msgArenaSubmit(1)),
-			m.tx(t, msgGas(1, 10, fmt.Sprintf("%d.5", 8+i))), m.tx(t, msgGas(8453, 7, fmt.Sprintf("0.0%d", i+1))))
+		b2 = append(b2, m.commit(t, wf0(i)), m.commit(t, arena1(i)), m.commit(t, gas10(i)), m.commit(t, gas7(i)))
 	}
 	blocks = append(blocks, b2)
-	// b3: reports with different measurements per validator (weighted medians matter).
+	// h3: task 2's commits; the truth of 1/10 (final: its reveals at h4)
 	var b3 [][]byte
-	for sub := uint64(0); sub < 20; sub += 4 {
-		for v := 0; v < 3; v++ {
-			wm := workflowM()
-			wm.OutputQuality = fmt.Sprintf("0.%d", 6+v+int(sub%3))
-			wm.Retries = int64(v)
-			b3 = append(b3, r[v].tx(t, msgWorkflowReport(sub, wm)))
-			am := arenaM()
-			am.TotalTokens = int64(5000 + 1000*v + int(sub)*100)
-			b3 = append(b3, r[(v+1)%4].tx(t, msgArenaReport(sub+1, am)))
-		}
+	for i, m := range miners {
+		b3 = append(b3, m.commit(t, wfPayloadOf(miners[i], 2)))
 	}
 	for v := 0; v < 3; v++ {
 		b3 = append(b3, r[v].tx(t, msgTruth(1, 10, fmt.Sprintf("%d", 9+v), 1_700_000_030)))
 	}
 	blocks = append(blocks, b3)
+	// h4: the reveals of tasks 0 and 1 (arena in reverse miner order) and of
+	// 1/10 but miner 4's (unrevealed at the close, the end of h4); the
+	// commits of 1/11; a first truth of 8453/7
 	var b4 [][]byte
 	for i, m := range miners {
-		b4 = append(b4, m.tx(t, msgGas(1, 11, fmt.Sprintf("%d", 9+i%2))), m.tx(t, msgWorkflowSubmit(2)))
+		b4 = append(b4, m.reveal(t, wf0(i)))
+	}
+	for i := len(miners) - 1; i >= 0; i-- {
+		b4 = append(b4, miners[i].reveal(t, arena1(i)))
+	}
+	for i, m := range miners[:4] {
+		b4 = append(b4, m.reveal(t, gas10(i)))
+	}
+	for i, m := range miners {
+		b4 = append(b4, m.commit(t, gas11(i)))
 	}
 	b4 = append(b4, r[3].tx(t, msgTruth(8453, 7, "0.03", 1_700_000_010)))
 	blocks = append(blocks, b4)
+	// h5: reports with different measurements per validator (weighted
+	// medians matter) on every revealed task 0 and 1 submission but the
+	// duplicates; task 2's reveals but miner 4's; the truth of 1/11
 	var b5 [][]byte
+	for sub := uint64(0); sub < 20; sub += 4 {
+		for v := 0; v < 3; v++ {
+			if sub != 16 {
+				wm := workflowM()
+				wm.OutputQuality = fmt.Sprintf("0.%d", 6+v+int(sub%3))
+				wm.Retries = int64(v)
+				b5 = append(b5, r[v].tx(t, msgWorkflowReport(sub, wm)))
+			}
+			if sub+1 != 13 {
+				am := arenaM()
+				am.TotalTokens = int64(5000 + 1000*v + int(sub)*100)
+				b5 = append(b5, r[(v+1)%4].tx(t, msgArenaReport(sub+1, am)))
+			}
+		}
+	}
+	for i, m := range miners[:4] {
+		b5 = append(b5, m.reveal(t, wfPayloadOf(miners[i], 2)))
+	}
 	for v := 0; v < 3; v++ {
 		b5 = append(b5, r[v].tx(t, msgTruth(1, 11, "9.5", 1_700_000_040)))
 	}
-	b5 = append(b5, r[0].tx(t, msgWorkflowReport(21, twoSteps())))
 	blocks = append(blocks, b5)
 	for h := 6; h <= 14; h++ {
 		var bx [][]byte
-		if h == 6 {
-			bx = append(bx, r[1].tx(t, msgWorkflowReport(21, twoSteps())), r[0].tx(t, msgTruth(8453, 7, "0.02", 1_700_000_010)))
-		}
-		if h == 8 {
-			bx = append(bx, miners[0].tx(t, msgGas(1, 12, "10")), r[0].tx(t, msgWorkflowTask(3, 2, 2)))
-		}
-		if h == 9 {
+		switch h {
+		case 6: // the reveals of 1/11 (closed at the end of h6); reports on 20 and 8453/7
+			for i, m := range miners {
+				bx = append(bx, m.reveal(t, gas11(i)))
+			}
+			bx = append(bx, r[0].tx(t, msgWorkflowReport(20, twoSteps())), r[0].tx(t, msgTruth(8453, 7, "0.02", 1_700_000_010)))
+		case 7: // 20 has 22 of 42: settled at task 2's deadline, h9
+			bx = append(bx, r[1].tx(t, msgWorkflowReport(20, twoSteps())))
+		case 8: // 8453/7 final at its deadline (22 of 42); task 3: commits to h10, reveal h11, reports h12..h13
+			bx = append(bx, miners[0].commit(t, gasPayload(1, 12, "10")), r[0].tx(t, msgWorkflowTask(3, 2, 2)))
+		case 9: // the reveals of 8453/7 (late: committed at …012 for …010); 1/12 final
+			for i, m := range miners {
+				bx = append(bx, m.reveal(t, gas7(i)))
+			}
 			for v := 0; v < 3; v++ {
 				bx = append(bx, r[v].tx(t, msgTruth(1, 12, "10", 1_700_000_100)))
 			}
-			bx = append(bx, miners[1].tx(t, msgWorkflowSubmit(3)))
+			bx = append(bx, miners[1].commit(t, wfPayloadOf(miners[1], 3)), miners[2].commit(t, wfPayloadOf(miners[2], 3)))
+		case 10:
+			bx = append(bx, miners[0].reveal(t, gasPayload(1, 12, "10")))
+		case 11: // 31 revealed and expires at h13; 32 never revealed
+			bx = append(bx, miners[1].reveal(t, wfPayloadOf(miners[1], 3)))
 		}
 		blocks = append(blocks, bx)
 	}
@@ -90,10 +155,24 @@ func workload(t testing.TB) [][][]byte {
 }
 
 // workloadGenesis has four validators of power 12, 10, 10, 10 (total 42):
-// the workload's deadline settlements (submission 21 by validators 0 and 1,
+// the workload's deadline settlements (submission 20 by validators 0 and 1,
 // the truth of 8453/7 by validators 3 and 0) hold 22, more than the deadline
 // quorum 1/2 and not more than 2/3; any three validators are a quorum.
-func workloadGenesis() genesis.AppState { return powersGenesis(12, 10, 10, 10) }
+// Truth rounds last 4 blocks, so that 8453/7 (opened at h4) is final at
+// its deadline h8 and closes after its reveals at h9.
+func workloadGenesis() genesis.AppState {
+	g := powersGenesis(12, 10, 10, 10)
+	g.Chain.TruthReportBlocks = 4
+	return g
+}
+
+// workloadStatuses are the statuses the workload leaves: it reaches every
+// end-of-block path it says it does.
+var workloadStatuses = map[uint64]string{
+	0: track.StatusScored, 1: track.StatusScored, 2: track.StatusCounted, 3: track.StatusLate, 5: track.StatusScored, 13: track.StatusDuplicate, 16: track.StatusDuplicate,
+	18: track.StatusUnrevealed, 20: track.StatusScored, 21: track.StatusExpired, 24: track.StatusUnrevealed, 25: track.StatusScored, 30: track.StatusScored,
+	31: track.StatusExpired, 32: track.StatusUnrevealed,
+}
 
 // TestTwoAppsSameHashes: two apps (one in memory, one on disk) fed the same
 // blocks agree on every tx code and app hash at every height, and the
@@ -122,6 +201,11 @@ func TestTwoAppsSameHashes(t *testing.T) {
 	ep, code := n1.query("epoch/2")
 	if code != wire.QueryOK {
 		t.Fatalf("epoch 2 missing after 14 blocks: %v", ep)
+	}
+	for id, want := range workloadStatuses {
+		if s, _ := n1.query(fmt.Sprintf("submission/%d", id)); s["status"] != want {
+			t.Errorf("submission %d = %v, want %s", id, s["status"], want)
+		}
 	}
 	checkFullHash(t, n1.app)
 	checkFullHash(t, n2.app)
@@ -164,8 +248,18 @@ func TestRestartContinues(t *testing.T) {
 	for _, txs := range blocks {
 		ref.block(txs...)
 	}
-	if ref.receipts < 17 {
-		t.Fatalf("the workload's blocks verified %d scored receipts; the harness should check every one", ref.receipts)
+	scored := 0
+	for id := 0; ; id++ {
+		s, code := ref.query(fmt.Sprintf("submission/%d", id))
+		if code != wire.QueryOK {
+			break
+		}
+		if s["status"] == track.StatusScored {
+			scored++
+		}
+	}
+	if scored < 14 || ref.receipts != scored {
+		t.Fatalf("the workload's blocks verified %d scored receipts of %d scored submissions; the harness should check every one", ref.receipts, scored)
 	}
 	dir := t.TempDir()
 	n := newNode(t, dir, g)

@@ -31,8 +31,8 @@ func TestCheckTxHeightHonoursInitialHeight(t *testing.T) {
 		t.Fatalf("CheckTx: %d %s", chk.Code, chk.Log)
 	}
 	task, ok := store.State{O: a.check}.Task(0)
-	if !ok || task.PostedHeight != 100 || task.SubmitDeadline != 101 {
-		t.Fatalf("task in the check state = %v, want posted at 100 (deadline 101)", task)
+	if !ok || task.PostedHeight != 100 || task.SubmitDeadline != 101 || task.RevealDeadline != 102 || task.ReportDeadline != 103 {
+		t.Fatalf("task in the check state = %v, want posted at 100 (commits to 101, reveals at 102, reports to 103)", task)
 	}
 	// After the first commit (height 100) the next height is 101.
 	if _, err := a.FinalizeBlock(context.Background(), &abcitypes.RequestFinalizeBlock{Height: 100, Time: blockTime(100)}); err != nil {

@@ -75,11 +75,11 @@ func TestProcessProposal(t *testing.T) {
 }
 
 // TestCheckTxSequentialNonces: one sender can queue nonces 0, 1, 2 (and
-// register then submit) before a block; a replay is refused; the check state
+// register then commit) before a block; a replay is refused; the check state
 // restarts from the committed state at Commit.
 func TestCheckTxSequentialNonces(t *testing.T) {
 	n := newNode(t, "", testGenesis(1))
-	a, r := newSigner("miner-a"), reporter(0)
+	a, r := newMiner("miner-a", 1), reporter(0)
 	ctx := context.Background()
 	check := func(tx []byte) uint32 {
 		resp, err := n.app.CheckTx(ctx, &abcitypes.RequestCheckTx{Tx: tx})
@@ -90,7 +90,7 @@ func TestCheckTxSequentialNonces(t *testing.T) {
 	}
 	task := r.tx(t, msgWorkflowTask(2, 3, 3))
 	reg := a.tx(t, msgRegister())
-	sub := a.tx(t, msgWorkflowSubmit(0))
+	sub := a.commit(t, wfPayload(0))
 	for i, tx := range [][]byte{task, reg, sub} {
 		if c := check(tx); c != wire.CodeOK {
 			t.Fatalf("tx %d: code %d", i, c)
@@ -101,7 +101,7 @@ func TestCheckTxSequentialNonces(t *testing.T) {
 	}
 	mustOK(t, n.block(task, reg))
 	if c := check(sub); c != wire.CodeOK {
-		t.Fatalf("after commit the queued submit must still pass: code %d", c)
+		t.Fatalf("after Commit the queued commit must still pass: code %d", c)
 	}
 	if c := check(reg); c != wire.CodeNonceUsed {
 		t.Fatalf("committed tx again: code %d", c)

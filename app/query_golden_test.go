@@ -12,49 +12,78 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/scoringsubnet/validatord/app/wire"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
 // goldenChain drives every message kind into one chain (as TestEveryMessage
-// does) so that each query has a non-trivial answer: scored, pending, expired,
-// counted and late submissions, both task kinds, a gas agent with a score, an
-// epoch.
+// does) so that each query has a non-trivial answer: scored, expired,
+// duplicate, counted and late submissions, both task kinds, gas agents with
+// a score, final truth rounds with their reveal windows, two epochs.
+//
+// Submissions: at h2 a and b commit 0, 1 (workflow task 0), 2, 3 (arena
+// task 1), 4, 5 (EVM 1/100), and c commits 6, a's workflow artifact for
+// task 0; at h3 the task commits are revealed (6 is a duplicate of 0) and
+// a commits 7 (EVM 1/101); at h4 b commits 8 (EVM 1/101).
 func goldenChain(t *testing.T) *node {
 	n := newNode(t, "", testGenesis(4))
-	a, b := newSigner("miner-a"), newSigner("miner-b")
+	a, b, c := newMiner("miner-a", 1), newMiner("miner-b", 2), newMiner("miner-c", 3)
 	r := []*signer{reporter(0), reporter(1), reporter(2), reporter(3)}
-	mustOK(t, n.block(append([][]byte{a.tx(t, msgRegister()), b.tx(t, msgRegister()),
-		r[0].tx(t, msgWorkflowTask(4, 3, 3)), r[1].tx(t, msgArenaTask(5, 3, 3))},
+	// h1: tasks 0 and 1 take commits to h2, reveals at h3, reports h4..h6
+	mustOK(t, n.block(append([][]byte{a.tx(t, msgRegister()), b.tx(t, msgRegister()), c.tx(t, msgRegister()),
+		r[0].tx(t, msgWorkflowTask(4, 1, 3)), r[1].tx(t, msgArenaTask(5, 1, 3))},
 		anchorTxs(t, r[:3], 1, 99, 1_700_000_001)...)...))
-	mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0)), b.tx(t, msgWorkflowSubmit(0)),
-		a.tx(t, msgArenaSubmit(1)), b.tx(t, msgArenaSubmit(1)),
-		a.tx(t, msgGas(1, 100, "12")), b.tx(t, msgGas(1, 100, "9"))))
+	reveals := []*subnetv1.MsgSubmit{wfPayloadOf(a, 0), wfPayloadOf(b, 0), arenaPayloadOf(a, 1), arenaPayloadOf(b, 1)}
+	by := []*signer{a, b, a, b}
+	a100, b100, a101, b101 := gasPayload(1, 100, "12"), gasPayload(1, 100, "9"), gasPayload(1, 101, "10"), gasPayload(1, 101, "11")
+	// h2 (…012)
 	var txs [][]byte
+	for i, p := range reveals {
+		txs = append(txs, by[i].commit(t, p))
+	}
+	mustOK(t, n.block(append(txs, a.commit(t, a100), b.commit(t, b100), c.commit(t, wfPayloadOf(a, 0)))...))
+	// h3 (…018): the reveals; the truth of 1/100 (final: its reveals at h4); a's commit for 1/101
+	txs = nil
+	for i, p := range reveals {
+		txs = append(txs, by[i].reveal(t, p))
+	}
+	txs = append(txs, c.reveal(t, wfPayloadOf(a, 0)))
 	for i := 0; i < 3; i++ {
-		txs = append(txs, r[i].tx(t, msgWorkflowReport(0, workflowM())), r[i].tx(t, msgArenaReport(2, arenaM())),
-			r[i].tx(t, msgTruth(1, 100, "10", 1_700_000_015)))
+		txs = append(txs, r[i].tx(t, msgTruth(1, 100, "10", 1_700_000_015)))
+	}
+	mustOK(t, n.block(append(txs, a.commit(t, a101))...))
+	// h4 (…024): reports (quorum on 0 and 2, two on 1, one on 3); the
+	// reveals of 1/100 (closed at the end of h4); b's commit for 1/101
+	txs = nil
+	for i := 0; i < 3; i++ {
+		txs = append(txs, r[i].tx(t, msgWorkflowReport(0, workflowM())), r[i].tx(t, msgArenaReport(2, arenaM())))
 	}
 	txs = append(txs, r[0].tx(t, msgWorkflowReport(1, workflowM())), r[1].tx(t, msgWorkflowReport(1, workflowM())),
-		r[3].tx(t, msgArenaReport(3, arenaM())), a.tx(t, msgGas(1, 101, "10")))
+		r[3].tx(t, msgArenaReport(3, arenaM())), a.reveal(t, a100), b.reveal(t, b100), b.commit(t, b101))
 	mustOK(t, n.block(txs...))
-	mustOK(t, n.block(b.tx(t, msgGas(1, 101, "11"))))
+	// h5: the truth of 1/101 at …020 (a's commit 2 s before it counts, b's is late); epoch 1
 	txs = nil
 	for i := 0; i < 3; i++ {
 		txs = append(txs, r[i].tx(t, msgTruth(1, 101, "10", 1_700_000_020)))
 	}
 	mustOK(t, n.block(txs...))
-	n.block()
-	mustOK(t, n.block())
+	// h6: the reveals of 1/101 (closed at the end of h6); tasks 0 and 1
+	// settle: 1 (20 of 40) and 3 expire
+	mustOK(t, n.block(a.reveal(t, a101), b.reveal(t, b101)))
+	for n.height < 10 { // epoch 2, with the gas scores
+		mustOK(t, n.block())
+	}
 	return n
 }
 
-// freshChain has one miner, a pending gas prediction and an arena task
-// without samples: answers made of zero values, nulls and empty lists.
+// freshChain has one miner, a committed gas prediction, an arena task
+// without samples and a pending truth round: answers made of zero values,
+// nulls and empty lists.
 func freshChain(t *testing.T) *node {
 	n := newNode(t, "", testGenesis(3))
-	m := newSigner("miner-a")
+	m := newMiner("miner-a", 1)
 	r := []*signer{reporter(0), reporter(1), reporter(2)}
 	mustOK(t, n.block(append([][]byte{m.tx(t, msgRegister()), r[0].tx(t, msgArenaTask(5, 3, 3))}, anchorTxs(t, r, 1, 99, 1_700_000_001)...)...))
-	mustOK(t, n.block(m.tx(t, msgGas(1, 100, "12"))))
+	mustOK(t, n.block(m.commit(t, gasPayload(1, 100, "12")), r[0].tx(t, msgTruth(1, 100, "10", 1_700_000_010))))
 	return n
 }
 
@@ -98,6 +127,7 @@ var answerViews = map[string]func() any{
 	"submission": func() any { return new(wire.SubmissionView) }, "window": func() any { return new(wire.WindowView) },
 	"baseline": func() any { return new(wire.BaselineView) }, "gas": func() any { return new(wire.GasAgentView) },
 	"leaderboard": func() any { return new(wire.LeaderboardView) }, "epoch": func() any { return new(wire.EpochView) },
+	"truth": func() any { return new(wire.TruthRoundView) },
 }
 
 // TestQueryParamsAndStatusGolden: params is the genesis app state as given

@@ -1,12 +1,15 @@
 package app
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -25,9 +28,18 @@ func budgetM(budget int64) *subnetv1.WorkflowMeasurement {
 }
 
 // v1WorkflowSubmit is a workflow Submit as a client of the v1 format encodes
-// it: WorkflowSubmit{task_id, declared_retry_budget (field 2), artifact_hash}.
-// Its bytes are built by hand because field 2 no longer exists.
+// it: Msg.submit (field 3) of WorkflowSubmit{task_id, declared_retry_budget
+// (field 2), artifact_hash}; with budget 0, as a v2 client encodes it. Its
+// bytes are built by hand because neither field exists any more.
 func v1WorkflowSubmit(task uint64, budget int64, hash []byte) []byte {
+	return appendBytesField(nil, 3, craWorkflowSubmitRaw(task, budget, hash)) // Msg.submit{workflow}
+}
+
+// craWorkflowSubmitRaw is the MsgSubmit of a workflow in the v1 encoding:
+// MsgSubmit.workflow (field 1) of WorkflowSubmit{task_id, declared_retry_budget
+// (field 2, omitted when 0), artifact_hash}; with budget 0 it is this
+// format's encoding.
+func craWorkflowSubmitRaw(task uint64, budget int64, hash []byte) []byte {
 	var ws []byte
 	if task != 0 {
 		ws = appendVarintField(ws, 1, uint64(task))
@@ -36,7 +48,13 @@ func v1WorkflowSubmit(task uint64, budget int64, hash []byte) []byte {
 		ws = appendVarintField(ws, 2, uint64(budget))
 	}
 	ws = appendBytesField(ws, 3, hash)
-	return appendBytesField(nil, 3, appendBytesField(nil, 1, ws)) // Msg.submit{workflow}
+	return appendBytesField(nil, 1, ws)
+}
+
+// craRevealRaw is Msg.reveal (field 7) of MsgReveal{submit (the raw
+// MsgSubmit), salt}.
+func craRevealRaw(submit, salt []byte) []byte {
+	return appendBytesField(nil, 7, appendBytesField(appendBytesField(nil, 1, submit), 2, salt))
 }
 
 func appendVarint(b []byte, v uint64) []byte {
@@ -75,23 +93,41 @@ func (s *signer) signRawMsg(t *testing.T, domain string, msg []byte) []byte {
 
 // TestMinerCannotDeclareRetryBudget is the finding. A miner that sends the
 // budget field of the old format (10^12, signed for this chain) is refused
-// and changes nothing; two miners whose workflows the validators measure
-// identically (50 retries, budget 0) score the same 0.7575, whoever they
-// are and whatever they would have declared.
+// and changes nothing, whether as the plaintext Submit of the v1 and v2
+// formats or inside a reveal of its commit; two miners whose workflows
+// the validators measure identically (50 retries, budget 0) score the
+// same 0.7575, whoever they are and whatever they would have declared.
 func TestMinerCannotDeclareRetryBudget(t *testing.T) {
 	n := newNode(t, "", testGenesis(3))
-	a, b := newSigner("miner-a"), newSigner("miner-b")
+	a, b := newMiner("miner-a", 1), newMiner("miner-b", 2)
 	r := []*signer{reporter(0), reporter(1), reporter(2)}
-	mustOK(t, n.block(a.tx(t, msgRegister()), b.tx(t, msgRegister()), r[0].tx(t, msgWorkflowTask(4, 3, 3))))
+	// task 0: commits h1..h2, reveal h3, reports h4..h6
+	mustOK(t, n.block(a.tx(t, msgRegister()), b.tx(t, msgRegister()), r[0].tx(t, msgWorkflowTask(4, 1, 3))))
+	pa, pb := wfPayloadOf(a, 0), wfPayloadOf(b, 0)
+	mustOK(t, n.block(a.commit(t, pa), b.commit(t, pb)))
 
-	declared := a.signRawMsg(t, wire.SignDomain, v1WorkflowSubmit(0, 1_000_000_000_000, artifact("declared")))
-	resp := finalizeOnly(t, n, n.height+1, [][]byte{declared})
-	if got := resp.TxResults[0].Code; got != wire.CodeNonCanonical {
-		t.Fatalf("a submit declaring a retry budget: code %d (%s) %s, want %d (non_canonical): the field is gone",
-			got, wire.CodeName(got), resp.TxResults[0].Log, wire.CodeNonCanonical)
+	// h3, the reveal window: a's artifact and salt, with the budget field
+	salt := a.salt(pa)
+	for _, tc := range []struct {
+		name string
+		msg  []byte
+	}{
+		{"plaintext submit", v1WorkflowSubmit(0, 1_000_000_000_000, artifact("declared"))},
+		{"reveal", craRevealRaw(craWorkflowSubmitRaw(0, 1_000_000_000_000, pa.GetWorkflow().ArtifactHash), salt[:])},
+	} {
+		declared := a.signRawMsg(t, wire.SignDomain, tc.msg)
+		resp := finalizeOnly(t, n, n.height+1, [][]byte{declared})
+		if got := resp.TxResults[0].Code; got != wire.CodeNonCanonical {
+			t.Fatalf("a %s declaring a retry budget: code %d (%s) %s, want %d (non_canonical): the field is gone",
+				tc.name, got, wire.CodeName(got), resp.TxResults[0].Log, wire.CodeNonCanonical)
+		}
+	}
+	// the same reveal without the field is the one the commitment opens
+	if raw := craRevealRaw(craWorkflowSubmitRaw(0, 0, pa.GetWorkflow().ArtifactHash), salt[:]); !bytes.Equal(raw, mustMarshal(t, client.Reveal(pa, salt))) {
+		t.Fatalf("the hand-built reveal is not the client's: the refusal above proves nothing")
 	}
 
-	mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0)), b.tx(t, msgWorkflowSubmit(0))))
+	mustOK(t, n.block(a.reveal(t, pa), b.reveal(t, pb)))
 	var txs [][]byte
 	for _, v := range r {
 		txs = append(txs, v.tx(t, msgWorkflowReport(0, budgetM(0))), v.tx(t, msgWorkflowReport(1, budgetM(0))))
@@ -131,9 +167,12 @@ func TestRetryBudgetMinorityCannotMove(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := newNode(t, "", testGenesis(4))
-			a, r := newSigner("miner-a"), []*signer{reporter(0), reporter(1), reporter(2), reporter(3)}
-			mustOK(t, n.block(a.tx(t, msgRegister()), r[0].tx(t, msgWorkflowTask(4, 3, 3))))
-			mustOK(t, n.block(a.tx(t, msgWorkflowSubmit(0))))
+			a, r := newMiner("miner-a", 1), []*signer{reporter(0), reporter(1), reporter(2), reporter(3)}
+			// commits h1..h2, the reveal at h3, reports from h4
+			mustOK(t, n.block(a.tx(t, msgRegister()), r[0].tx(t, msgWorkflowTask(4, 1, 3))))
+			p := wfPayload(0)
+			mustOK(t, n.block(a.commit(t, p)))
+			mustOK(t, n.block(a.reveal(t, p)))
 			// the rogue reports first; two honest votes after it make 30 of
 			// 40, a quorum, and the rogue's vote is one of the three medians
 			txs := [][]byte{r[3].tx(t, msgWorkflowReport(0, budgetM(tc.rogue)))}
@@ -152,39 +191,61 @@ func TestRetryBudgetMinorityCannotMove(t *testing.T) {
 	}
 }
 
-// TestV1ClientRejected: a client of the v1 format signs over
-// "validatord/tx/v1\0": its transactions fail the signature (code 5) with a
-// log that says to upgrade; a v1 workflow Submit that declares a budget
-// already fails decoding (its field 2 is unknown: code 3).
+// TestV1ClientRejected: a client of an older format signs over its own
+// domain, "validatord/tx/v1\0" or "validatord/tx/v2\0": its transactions,
+// even a commit that would be valid here, fail the signature (code 5) with
+// a log that names v3 and says to upgrade. The plaintext Submit both older
+// formats sent no longer decodes (Msg field 3 is gone: code 3), with or
+// without the v1 budget, whichever domain signs it.
 func TestV1ClientRejected(t *testing.T) {
-	n, s := catalogueChain(t)
-	b := s["b"]
-	const v1 = "validatord/tx/v1\x00"
-	for _, tc := range []struct {
-		name string
-		msg  []byte
-		code uint32
-	}{
-		{"gas prediction", mustMarshal(t, msgGas(1, 201, "5")), wire.CodeBadSignature},
-		{"workflow submit, budget 0", v1WorkflowSubmit(0, 0, artifact("v1")), wire.CodeBadSignature},
-		{"workflow submit, budget 2", v1WorkflowSubmit(0, 2, artifact("v1")), wire.CodeNonCanonical},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			raw := b.signRawMsg(t, v1, tc.msg)
-			resp := finalizeOnly(t, n, n.height+1, [][]byte{raw})
-			got := resp.TxResults[0]
-			if got.Code != tc.code {
-				t.Fatalf("code %d (%s) %s, want %d", got.Code, wire.CodeName(got.Code), got.Log, tc.code)
-			}
-			if tc.code == wire.CodeBadSignature && got.Log != "bad_signature: "+wire.BadSignatureLog {
-				t.Fatalf("log %q does not tell the client to upgrade", got.Log)
-			}
-			// the same message signed for this format is not refused for its signature
-			ok := finalizeOnly(t, n, n.height+1, [][]byte{b.signRawMsg(t, wire.SignDomain, tc.msg)})
-			if c := ok.TxResults[0].Code; c == wire.CodeBadSignature {
-				t.Fatalf("signed for %q: code %d", wire.SignDomain, c)
-			}
-		})
+	n := newNode(t, "", testGenesis(3))
+	b := newMiner("miner-b", 1)
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	// h1: b is uid 1, task 0 takes commits to h11, EVM chain 1 is anchored at 99
+	mustOK(t, n.block(append([][]byte{b.tx(t, msgRegister()), r[0].tx(t, msgWorkflowTask(4, 10, 10))},
+		anchorTxs(t, r, 1, 99, 1_700_000_001)...)...))
+	commitOf := func(p *subnetv1.MsgSubmit) []byte {
+		m, err := client.Commit(testChainID, b.pub(), b.uid, p, b.salt(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mustMarshal(t, m)
+	}
+	for _, domain := range []string{"validatord/tx/v1\x00", "validatord/tx/v2\x00"} {
+		for _, tc := range []struct {
+			name string
+			msg  []byte
+			// old: the code signed over the old domain; now: signed over this format's
+			old, now uint32
+		}{
+			{"gas commit", commitOf(gasPayload(1, 100, "5")), wire.CodeBadSignature, wire.CodeOK},
+			{"workflow commit", commitOf(wfPayloadOf(b, 0)), wire.CodeBadSignature, wire.CodeOK},
+			{"plaintext workflow submit, budget 0", v1WorkflowSubmit(0, 0, artifact("v1")), wire.CodeNonCanonical, wire.CodeNonCanonical},
+			{"plaintext workflow submit, budget 2", v1WorkflowSubmit(0, 2, artifact("v1")), wire.CodeNonCanonical, wire.CodeNonCanonical},
+		} {
+			t.Run(strings.TrimSuffix(domain, "\x00")+" "+tc.name, func(t *testing.T) {
+				raw := b.signRawMsg(t, domain, tc.msg)
+				resp := finalizeOnly(t, n, n.height+1, [][]byte{raw})
+				got := resp.TxResults[0]
+				if got.Code != tc.old {
+					t.Fatalf("code %d (%s) %s, want %d", got.Code, wire.CodeName(got.Code), got.Log, tc.old)
+				}
+				if tc.old == wire.CodeNonCanonical && !strings.Contains(got.Log, "commit and reveal") {
+					t.Fatalf("log %q does not say that a Submit is now a commit and a reveal", got.Log)
+				}
+				if tc.old == wire.CodeBadSignature {
+					if got.Log != "bad_signature: "+wire.BadSignatureLog || !strings.Contains(got.Log, `"validatord/tx/v3\0"`) ||
+						!strings.Contains(got.Log, "upgrade the client") {
+						t.Fatalf("log %q does not name v3 and tell the client to upgrade", got.Log)
+					}
+				}
+				// the same message signed for this format
+				cur := finalizeOnly(t, n, n.height+1, [][]byte{b.signRawMsg(t, wire.SignDomain, tc.msg)})
+				if c := cur.TxResults[0]; c.Code != tc.now {
+					t.Fatalf("signed for %q: code %d (%s) %s, want %d", wire.SignDomain, c.Code, wire.CodeName(c.Code), c.Log, tc.now)
+				}
+			})
+		}
 	}
 }
 
