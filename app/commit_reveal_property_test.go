@@ -397,7 +397,7 @@ func crpGasRun(t *testing.T, seed uint64) {
 			if c := block[k].msg.GetCommit(); c != nil && block[k].want == wire.CodeOK {
 				committedOK[block[k].s] = true
 			}
-			if block[k].msg.GetReveal() != nil && !committedOK[block[k].s] {
+			if block[k].msg.GetReveal() != nil && !committedOK[block[k].s] && h <= truthAt+reveal {
 				block[k].want = wire.CodeNoCommit
 			}
 		}
@@ -445,7 +445,7 @@ func crpGasRun(t *testing.T, seed uint64) {
 func crpGasRevealCode(m *crpMiner, h, truthAt, reveal int64) uint32 {
 	switch {
 	case h > truthAt+reveal:
-		return wire.CodeNoCommit // swept by the close
+		return wire.CodeRevealWindow // closed (and swept by the close)
 	case h <= truthAt:
 		return wire.CodeRevealWindow
 	case m.how != crpRight:

@@ -79,12 +79,12 @@ func TestCopiedArtifactScoresZero(t *testing.T) {
 func TestRevealChecks(t *testing.T) {
 	g := testGenesis(3)
 	for i := range g.Tracks {
-		g.Tracks[i].RevealBlocks = 4
+		g.Tracks[i].RevealBlocks = 5
 	}
 	n := newNode(t, "", g)
 	a, b := newMiner("miner-a", 1), newMiner("miner-b", 2)
 	r0 := reporter(0)
-	// h1: task with commits h1..h2, reveals h3..h6, reports h7..h9
+	// h1: task with commits h1..h2, reveals h3..h7, reports h8..h10
 	mustOK(t, n.block(a.tx(t, msgRegister()), b.tx(t, msgRegister()), r0.tx(t, msgWorkflowTask(4, 1, 3))))
 	pa, pb := wfPayloadOf(a, 0), wfPayloadOf(b, 0)
 	try := func(s *signer, tx []byte, code uint32) {
@@ -179,7 +179,7 @@ func TestGasRevealWindow(t *testing.T) {
 	if s, _ := n.query("submission/1"); s["status"] != track.StatusUnrevealed {
 		t.Fatalf("b = %v, want unrevealed", s)
 	}
-	mustCodes(t, n.block(b.reveal(t, pb)), wire.CodeNoCommit) // h6: the close swept it
+	mustCodes(t, n.block(b.reveal(t, pb)), wire.CodeRevealWindow) // h6: the window is over (and the close swept it)
 	tr, code := n.query("truth/1/100")
 	if code != 0 || tr["status"] != track.StatusFinal || tr["reveal_from"] != float64(5) || tr["reveal_until"] != float64(5) {
 		t.Fatalf("truth/1/100 = %v (code %d)", tr, code)

@@ -69,8 +69,9 @@ func RevealWindow(r *subnetv1.TruthRound) (w commit.Window, ok bool) {
 }
 
 // checkReveal, in order: track and EVM chain (24, 32), the price (14–16),
-// the salt (47), the sender's commit for the block (48), not yet revealed
-// (28), the reveal window (49), and last the opening (50).
+// the salt (47), a window already closed (49: the close swept the block's
+// commits), the sender's commit for the block (48), the window open (49),
+// not yet revealed (28), and last the opening (50).
 func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxError {
 	st, g := env.St, m.Submit.GetGas()
 	if terr := env.RequireTrack(genesis.TrackGas); terr != nil {
@@ -85,22 +86,25 @@ func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxErr
 	if terr := track.CheckSalt(m.Salt); terr != nil {
 		return terr
 	}
+	r, _ := st.Truth(g.EvmChainId, g.EvmBlock)
+	what := fmt.Sprintf("block %d of chain %d", g.EvmBlock, g.EvmChainId)
+	w, final := RevealWindow(r)
+	if final && env.Block.Height > w.Last {
+		return env.CheckWindow(w, what)
+	}
 	uid := tx.Account.Uid
 	p := findPrediction(st, g.EvmChainId, g.EvmBlock, uid)
 	if p == nil {
 		return wire.Reject(wire.CodeNoCommit, fmt.Sprintf("uid %d has no open commit for block %d of chain %d", uid, g.EvmBlock, g.EvmChainId))
 	}
-	if p.Price != "" {
-		return wire.Reject(wire.CodeDuplicateSubmission, fmt.Sprintf("submission %d of uid %d for block %d of chain %d is already revealed", p.SubmissionId, uid, g.EvmBlock, g.EvmChainId))
-	}
-	r, _ := st.Truth(g.EvmChainId, g.EvmBlock)
-	what := fmt.Sprintf("block %d of chain %d", g.EvmBlock, g.EvmChainId)
-	w, ok := RevealWindow(r)
-	if !ok {
+	if !final {
 		return wire.Reject(wire.CodeRevealWindow, what+": reveals open the block after its truth is final, and it is not")
 	}
 	if terr := env.CheckWindow(w, what); terr != nil {
 		return terr
+	}
+	if p.Price != "" {
+		return wire.Reject(wire.CodeDuplicateSubmission, fmt.Sprintf("submission %d of uid %d for block %d of chain %d is already revealed", p.SubmissionId, uid, g.EvmBlock, g.EvmChainId))
 	}
 	sub, _ := st.Submission(p.SubmissionId)
 	return env.CheckOpens(tx, sub, m.Submit, m.Salt)

@@ -44,9 +44,9 @@ func RevealWindow(t *subnetv1.Task) commit.Window {
 }
 
 // checkReveal, in order: the task (25, 24, 26), the artifact (23), the salt
-// (47), the sender's commit for the task (48), not yet revealed (28), the
-// reveal window (49), and last the opening of the commitment (50), the
-// only check that hashes.
+// (47), the sender's commit for the task (48), the reveal window (49), not
+// yet revealed (28), and last the opening of the commitment (50), the only
+// check that hashes.
 func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxError {
 	p, terr := payloadOf(m.Submit)
 	if terr != nil {
@@ -67,12 +67,12 @@ func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxErr
 	if !ok {
 		return wire.Reject(wire.CodeNoCommit, fmt.Sprintf("uid %d has no commit for task %d", uid, p.task))
 	}
+	if terr := env.CheckWindow(RevealWindow(t), fmt.Sprintf("task %d", p.task)); terr != nil {
+		return terr
+	}
 	sub, _ := env.St.Submission(id)
 	if sub.Status != track.StatusCommitted {
 		return wire.Reject(wire.CodeDuplicateSubmission, fmt.Sprintf("submission %d of uid %d for task %d is already revealed (%s)", id, uid, p.task, sub.Status))
-	}
-	if terr := env.CheckWindow(RevealWindow(t), fmt.Sprintf("task %d", p.task)); terr != nil {
-		return terr
 	}
 	return env.CheckOpens(tx, sub, m.Submit, m.Salt)
 }
