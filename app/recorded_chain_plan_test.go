@@ -17,17 +17,22 @@ import (
 )
 
 // The plan of the recorded chain that recorded_chain_test.go runs: who
-// sends what at which height. Keys come from sha256 of fixed labels and
-// every variety from one seeded splitmix64, so every run builds the same
-// bytes. The shape:
+// sends what at which height. Keys and salts come from sha256 of fixed
+// labels and every variety from one seeded splitmix64, so every run builds
+// the same bytes. Every submission is a commit and, unless the plan leaves
+// it unrevealed, a reveal in its window (reveal_blocks 2 on every track);
+// reports come after the reveal window. The shape:
 //
 //	height 1        18 miners register; the long arena task is posted
-//	height 2        a prediction before any anchor is refused; truths anchor both EVM chains
+//	height 2        a commit before any anchor is refused; truths anchor both EVM chains
 //	heights 5–294   29 rounds of 10 heights (round 8 also registers the last 2 miners):
 //	                a workflow and an arena task with random miners and report
-//	                patterns, and one gas scenario per EVM chain; round 12 is
-//	                scripted rejections instead (see rejections)
-//	heights 8–281   the long arena task: one submission per miner, settled at 281
+//	                patterns, some with a copied artifact (a duplicate), a commit
+//	                never revealed or a reveal with a wrong salt first, and one
+//	                gas scenario per EVM chain (with late and unrevealed commits);
+//	                round 12 is scripted rejections instead (see rejections)
+//	heights 8–283   the long arena task: one commit per miner, reveals at 242–243,
+//	                reports from 244, settled at 283
 //	heights 295–300 the last settlements; epochs every 10 heights throughout
 const (
 	chainHeight = 300
@@ -109,6 +114,10 @@ const (
 	codeValidatorKey        = 42
 	codeTruthTooFar         = 44
 	codeTruthTimeFuture     = 45
+	codeBadCommitment       = 47
+	codeNoCommit            = 48
+	codeRevealWindow        = 49
+	codeRevealMismatch      = 50
 )
 
 func concat(lists ...[][]int) [][]int {
@@ -130,7 +139,9 @@ func keyFor(label string) ed25519.PrivateKey {
 // recordedGenesis is the default genesis (all three tracks, EVM chains 1
 // and 8453) with four validators and small windows: epochs every 10
 // heights, a 3-task warm-up in 8-score windows, arena baselines of the last
-// 12 submissions, a gas memory of 3 closes and truth rounds of 5 heights.
+// 12 submissions, a gas memory of 3 closes, truth rounds of 5 heights and
+// reveal windows of 2 heights (the default 10 would not fit a round of 10
+// heights); the gas commit margin keeps its default, 2 s = 2 heights.
 func recordedGenesis() genesis.AppState {
 	g := genesis.DefaultGenesis()
 	for i, power := range valPowers {
@@ -141,15 +152,25 @@ func recordedGenesis() genesis.AppState {
 			Power: power, ReportKey: hex.EncodeToString(rep)})
 	}
 	g.Chain.MaxUIDs = numMiners
-	g.Chain.TruthReportBlocks = 5
+	g.Chain.TruthReportBlocks = truthReportBlocks
 	g.Window.EpochBlocks = 10
 	g.Window.WindowSize = 8
 	g.Window.WarmupTasks = 3
 	g.Window.ArenaWarmupTasks = 3
 	g.Window.BaselineK = 12
 	g.Gas.MemorySize = 3
+	for i := range g.Tracks {
+		g.Tracks[i].RevealBlocks = revealBlocks
+	}
 	return g
 }
+
+// revealBlocks is every track's reveal window in the recorded genesis;
+// truthReportBlocks its truth rounds' length.
+const (
+	revealBlocks      = 2
+	truthReportBlocks = 5
+)
 
 // splitmix is splitmix64, the plan's only source of variety.
 type splitmix struct{ s uint64 }
@@ -167,11 +188,13 @@ func (r *splitmix) between(lo, hi int64) int64 { return lo + int64(r.next()%uint
 
 func (r *splitmix) intn(n int) int { return int(r.between(0, int64(n)-1)) }
 
-// account is a key and its next nonce, which only accepted transactions advance.
+// account is a key and its next nonce, which only accepted transactions
+// advance; a miner's account also knows its uid, which its commitments bind.
 type account struct {
 	key   ed25519.PrivateKey
 	nonce uint64
 	last  []byte // the last accepted transaction, for a replay
+	uid   uint32
 }
 
 func newAccount(label string) *account { return &account{key: keyFor(label)} }
@@ -209,28 +232,89 @@ func postArena(a subnetv1.ArenaTask) lazyMsg {
 	return func() *subnetv1.Msg { return client.PostArenaTask(&a) }
 }
 
-func submitWorkflow(task *ref, artifact []byte) lazyMsg {
+// payload builds what a miner commits to and reveals when its block is
+// built, so that it can name a task id assigned by an earlier step.
+type payload func() *subnetv1.MsgSubmit
+
+func workflowPayload(task *ref, artifact []byte) payload {
+	return func() *subnetv1.MsgSubmit { return client.WorkflowPayload(task.get(), artifact) }
+}
+
+func arenaPayload(task *ref, artifact []byte) payload {
+	return func() *subnetv1.MsgSubmit { return client.ArenaPayload(task.get(), artifact) }
+}
+
+func gasPayload(chain, block uint64, price string) payload {
+	return func() *subnetv1.MsgSubmit { return client.GasPayload(chain, block, price) }
+}
+
+// saltOf is from's salt for payload p: derived from its key and p's bytes,
+// so the plan keeps no salts and every run signs the same bytes.
+func saltOf(from *account, p *subnetv1.MsgSubmit) client.Salt {
+	bz, err := p.Marshal()
+	if err != nil {
+		panic("recorded chain plan: payload: " + err.Error())
+	}
+	return sha256.Sum256(append(append([]byte("recorded-chain/salt\x00"), from.key.Seed()...), bz...))
+}
+
+// commitTo is from's MsgCommit of p under its uid.
+func commitTo(from *account, p payload) lazyMsg {
 	return func() *subnetv1.Msg {
-		return client.Reveal(client.WorkflowPayload(task.get(), artifact), client.Salt{}) /* TRANSITIONAL */
+		pl := p()
+		m, err := client.Commit(recordedChainID, from.pub(), from.uid, pl, saltOf(from, pl))
+		if err != nil {
+			panic("recorded chain plan: commit: " + err.Error())
+		}
+		return m
 	}
 }
 
-func submitArena(task *ref, artifact []byte) lazyMsg {
+// revealOf is from's MsgReveal of p, with the salt its commit used.
+func revealOf(from *account, p payload) lazyMsg {
 	return func() *subnetv1.Msg {
-		return client.Reveal(client.ArenaPayload(task.get(), artifact), client.Salt{}) /* TRANSITIONAL */
+		pl := p()
+		return client.Reveal(pl, saltOf(from, pl))
 	}
 }
 
-// emptySubmit is a Submit without its content.
-func emptySubmit() lazyMsg {
+// revealWrongSalt is revealOf with one bit of the salt flipped: it opens
+// nothing (code 50).
+func revealWrongSalt(from *account, p payload) lazyMsg {
+	return func() *subnetv1.Msg {
+		pl := p()
+		salt := saltOf(from, pl)
+		salt[0] ^= 1
+		return client.Reveal(pl, salt)
+	}
+}
+
+// shortCommitment is a commit to task whose commitment has 31 bytes (code 47).
+func shortCommitment(task *ref) lazyMsg {
+	return func() *subnetv1.Msg {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_Commit{Commit: &subnetv1.MsgCommit{
+			Target: &subnetv1.MsgCommit_TaskId{TaskId: task.get()}, Commitment: make([]byte, 31)}}}
+	}
+}
+
+// shortSalt is a reveal of p whose salt has 31 bytes (code 47).
+func shortSalt(p payload) lazyMsg {
+	return func() *subnetv1.Msg {
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_Reveal{Reveal: &subnetv1.MsgReveal{Submit: p(), Salt: make([]byte, 31)}}}
+	}
+}
+
+// emptyReveal is a reveal without a payload's content.
+func emptyReveal() lazyMsg {
 	return func() *subnetv1.Msg {
 		return &subnetv1.Msg{Sum: &subnetv1.Msg_Reveal{Reveal: &subnetv1.MsgReveal{Submit: &subnetv1.MsgSubmit{}}}}
 	}
 }
 
-func predict(chain, block uint64, price string) lazyMsg {
+// emptyCommit is a commit without a target.
+func emptyCommit() lazyMsg {
 	return func() *subnetv1.Msg {
-		return client.Reveal(client.GasPayload(chain, block, price), client.Salt{}) /* TRANSITIONAL */
+		return &subnetv1.Msg{Sum: &subnetv1.Msg_Commit{Commit: &subnetv1.MsgCommit{Commitment: make([]byte, 32)}}}
 	}
 }
 
@@ -343,7 +427,9 @@ func planChain(t testing.TB) recordedChain {
 		p.vals = append(p.vals, newAccount(fmt.Sprintf("report/%d", i)))
 	}
 	for i := 0; i < numMiners; i++ {
-		p.miners = append(p.miners, newAccount(fmt.Sprintf("miner/%d", i)))
+		m := newAccount(fmt.Sprintf("miner/%d", i))
+		m.uid = uint32(i + 1) // registration order; uid 0 is the burn uid
+		p.miners = append(p.miners, m)
 	}
 	p.evm = []*evmChain{{id: 1, next: 1000, price: 30_000}, {id: 8453, next: 30_000_000, price: 50}}
 	p.setup()
@@ -376,7 +462,7 @@ func (p *planner) sign(chainID string, from *account, nonce uint64, m *subnetv1.
 
 // build signs every step in height order and assigns the ids the chain's
 // counters will: one task id per accepted PostTask, one submission id per
-// accepted Submit.
+// accepted Commit.
 func (p *planner) build() []recBlock {
 	var nextTask, nextSub uint64
 	blocks := make([]recBlock, len(p.steps))
@@ -455,8 +541,8 @@ func settlesAtDeadline(pattern []int) bool {
 func milli(x int64) string { return fmt.Sprintf("%d.%03d", x/1000, x%1000) }
 
 // setup: height 1 registers the first miners and posts the long arena
-// task; height 2 anchors both EVM chains, after a prediction that comes
-// before any anchor and is refused.
+// task; height 2 anchors both EVM chains, after a commit that comes before
+// any anchor and is refused.
 func (p *planner) setup() {
 	for _, m := range p.miners[:numMiners-lateMiners] {
 		p.at(1, ok(m, register()))
@@ -464,7 +550,7 @@ func (p *planner) setup() {
 	p.active = numMiners - lateMiners
 	p.longArenaTask()
 	c := p.evm[0]
-	p.at(2, refused(codeEVMChainUnanchored, p.miners[0], predict(c.id, c.next, "30")))
+	p.at(2, refused(codeEVMChainUnanchored, p.miners[0], commitTo(p.miners[0], gasPayload(c.id, c.next, "30"))))
 	for _, c := range p.evm {
 		b, ts := c.take(1), blockUnix(2)-1
 		p.truths(c, b, ts, 2, quorumPatterns[0])
@@ -486,28 +572,68 @@ func (p *planner) round(i int, h0 int64) {
 	p.workflowTask(i, h0)
 	p.arenaTask(i, h0)
 	for j, c := range p.evm {
-		p.gasRound(c, (i+j)%4, h0)
+		p.gasRound(c, (i+j)%4, i, h0)
 	}
 }
 
-// workflowTask posts a task open for submissions at h0+1..h0+3 and reports
-// until h0+8 (its deadline settlement); 6 to 9 miners submit.
+// The task windows of a round: commits at h0+1..h0+3 (submission_blocks
+// 3), reveals at h0+4..h0+5, reports from h0+6 until the report deadline
+// h0+10 (report_blocks 5), where the task settles.
+const (
+	taskSubmitBlocks = 3
+	taskReportBlocks = 5
+)
+
+// Commit-reveal twists of a round's task (a round's flags say which apply).
+const (
+	// copyLater: miners 0 and 1 commit one artifact, miner 1 one height
+	// later, and miner 1 reveals first: miner 0 keeps the artifact, miner 1
+	// is the duplicate (score 0, never measured).
+	copyLater = 1 << iota
+	// copySame: miners 0 and 3 commit one artifact at the same height; the
+	// higher uid reveals first and is the duplicate.
+	copySame
+	// unrevealed: the last miner commits and never reveals.
+	unrevealed
+	// wrongSalt: miner 2 first reveals with a wrong salt (refused, 50),
+	// then with the right one in the window's last height.
+	wrongSalt
+	// refuseDuplicateReport: a validator reports on the copyLater duplicate
+	// once reports open (refused, 30).
+	refuseDuplicateReport
+)
+
+// workflowTwists and arenaTwists: the twists of round i's tasks.
+func workflowTwists(i int) int {
+	return pick(i%6 == 1, copyLater|refuseDuplicateReport) | pick(i%6 == 4, copySame) | pick(i%5 == 2, unrevealed) | pick(i%10 == 3, wrongSalt)
+}
+
+func arenaTwists(i int) int {
+	return pick(i%6 == 2, copyLater) | pick(i%6 == 5, copySame) | pick(i%5 == 4, unrevealed) | pick(i%10 == 6, wrongSalt)
+}
+
+func pick(cond bool, flag int) int {
+	if cond {
+		return flag
+	}
+	return 0
+}
+
+// workflowTask posts a task open for commits at h0+1..h0+3 and reports
+// until h0+10 (its deadline settlement); 6 to 9 miners commit.
 func (p *planner) workflowTask(i int, h0 int64) {
 	spec := subnetv1.WorkflowTask{TotalSteps: int64(2 + i%4), MaxBudget: []string{"2", "1.5", "3"}[i%3],
-		MaxLatencySeconds: []string{"100", "120.5"}[i%2], SubmissionBlocks: 3, ReportBlocks: 5}
+		MaxLatencySeconds: []string{"100", "120.5"}[i%2], SubmissionBlocks: taskSubmitBlocks, ReportBlocks: taskReportBlocks}
 	task := &ref{}
 	p.at(h0, creates(task, p.vals[i%4], postWorkflow(spec)))
-	for j, m := range p.pick(6 + p.rng.intn(4)) {
-		hs := h0 + 1 + int64(j%3)
-		sub := &ref{}
-		// The workflow's retry budget (the sum of its retry_count values):
-		// every validator reads the same one from the workflow and reports it.
-		budget := p.rng.between(0, 2)
-		p.at(hs, creates(sub, m, submitWorkflow(task, p.artifact())))
-		p.reports(hs, p.pattern(reportPatterns), func() lazyMsg {
-			return reportWorkflow(sub, p.workflowMeasurement(spec.TotalSteps, budget))
+	p.taskSubmissions(h0, p.pick(6+p.rng.intn(4)), workflowTwists(i),
+		func(art []byte) payload { return workflowPayload(task, art) },
+		func(sub *ref) func() lazyMsg {
+			// The workflow's retry budget (the sum of its retry_count values):
+			// every validator reads the same one from the workflow and reports it.
+			budget := p.rng.between(0, 2)
+			return func() lazyMsg { return reportWorkflow(sub, p.workflowMeasurement(spec.TotalSteps, budget)) }
 		})
-	}
 }
 
 var (
@@ -519,34 +645,84 @@ var (
 // default baseline.
 func (p *planner) arenaTask(i int, h0 int64) {
 	spec := subnetv1.ArenaTask{Category: arenaCategories[i%len(arenaCategories)], Difficulty: arenaDifficulties[i%len(arenaDifficulties)],
-		CriteriaTotal: int64(3 + i%4), SubmissionBlocks: 3, ReportBlocks: 5}
+		CriteriaTotal: int64(3 + i%4), SubmissionBlocks: taskSubmitBlocks, ReportBlocks: taskReportBlocks}
 	if i%4 == 2 {
 		spec.DefaultBaseline = customBaseline()
 	}
 	task := &ref{}
 	p.at(h0, creates(task, p.vals[(i+1)%4], postArena(spec)))
-	for j, m := range p.pick(6 + p.rng.intn(4)) {
-		hs := h0 + 1 + int64(j%3)
-		p.arenaSubmission(task, m, hs, spec.CriteriaTotal)
+	p.taskSubmissions(h0, p.pick(6+p.rng.intn(4)), arenaTwists(i),
+		func(art []byte) payload { return arenaPayload(task, art) },
+		func(sub *ref) func() lazyMsg {
+			return func() lazyMsg { return reportArena(sub, p.arenaMeasurement(spec.CriteriaTotal)) }
+		})
+}
+
+// taskSubmissions schedules the commits, reveals and reports of a task
+// posted at h0: miner j commits at h0+1+j%3 and reveals at h0+4+j%2, and
+// its reports start at h0+6+j%2, as twists change. A duplicate gets no
+// report but, in a workflow copyLater round, one that is refused (30); an
+// unrevealed commit gets none.
+func (p *planner) taskSubmissions(h0 int64, miners []*account, twists int, pay func([]byte) payload, report func(*ref) func() lazyMsg) {
+	reveal := h0 + taskSubmitBlocks + 1 // the reveal window's first height
+	arts := make([][]byte, len(miners))
+	revealAt := make([]int64, len(miners))
+	for j := range miners {
+		arts[j], revealAt[j] = p.artifact(), reveal+int64(j%2)
+	}
+	dup := -1
+	if twists&copyLater != 0 {
+		arts[1], revealAt[1], revealAt[0], dup = arts[0], reveal, reveal+1, 1
+	}
+	if twists&copySame != 0 {
+		first, second := 0, 3 // commits at the same height; the higher uid reveals first
+		if miners[first].uid < miners[second].uid {
+			first, second = second, first
+		}
+		arts[3], revealAt[first], revealAt[second], dup = arts[0], reveal, reveal+1, first
+	}
+	if twists&unrevealed != 0 {
+		revealAt[len(miners)-1] = 0
+	}
+	for j, m := range miners {
+		hc := h0 + 1 + int64(j%3)
+		sub := &ref{}
+		pl := pay(arts[j])
+		p.at(hc, creates(sub, m, commitTo(m, pl)))
+		if revealAt[j] == 0 {
+			continue
+		}
+		if twists&wrongSalt != 0 && j == 2 {
+			p.at(reveal, refused(codeRevealMismatch, m, revealWrongSalt(m, pl)))
+			revealAt[j] = reveal + 1
+		}
+		p.at(revealAt[j], ok(m, revealOf(m, pl)))
+		msg := report(sub)
+		if j == dup {
+			if twists&copyLater != 0 && twists&refuseDuplicateReport != 0 {
+				p.at(reveal+2, refused(codeSubmissionFinal, p.vals[3], msg()))
+			}
+			continue
+		}
+		p.reports(reveal+1+int64(j%2), p.pattern(reportPatterns), msg)
 	}
 }
 
-// longArenaTask is open from height 1 to 241, reports until 281: every
-// miner submits once, so its baseline fills past baseline_k and rolls, and
-// the submissions still pending at 281 settle in one end-of-block batch.
+// longArenaTask takes commits from height 1 to 241, reveals at 242–243 and
+// reports until 283: every miner commits once (at 8 + 11k), its reports
+// spread over 244–266, so its baseline fills past baseline_k and rolls, and
+// the submissions still pending at 283 settle in one end-of-block batch.
 func (p *planner) longArenaTask() {
 	spec := subnetv1.ArenaTask{Category: "refactoring", Difficulty: "intermediate", CriteriaTotal: 6, SubmissionBlocks: 240, ReportBlocks: 40}
 	task := &ref{}
 	p.at(1, creates(task, p.vals[0], postArena(spec)))
+	reveal := 1 + spec.SubmissionBlocks + 1
 	for k, m := range p.miners {
-		p.arenaSubmission(task, m, int64(8+11*k), spec.CriteriaTotal)
+		sub, pl := &ref{}, arenaPayload(task, p.artifact())
+		p.at(int64(8+11*k), creates(sub, m, commitTo(m, pl)))
+		p.at(reveal+int64(k%revealBlocks), ok(m, revealOf(m, pl)))
+		p.reports(reveal+revealBlocks-1+int64(k), p.pattern(reportPatterns), func() lazyMsg { return reportArena(sub, p.arenaMeasurement(spec.CriteriaTotal)) })
 	}
-}
-
-func (p *planner) arenaSubmission(task *ref, m *account, hs int64, criteria int64) {
-	sub := &ref{}
-	p.at(hs, creates(sub, m, submitArena(task, p.artifact())))
-	p.reports(hs, p.pattern(reportPatterns), func() lazyMsg { return reportArena(sub, p.arenaMeasurement(criteria)) })
 }
 
 // reports schedules a submission's reports, one validator per height from
@@ -596,66 +772,103 @@ func customBaseline() *subnetv1.ArenaBaseline {
 }
 
 // Gas scenarios. The EVM block of a round is produced at height h0+3: its
-// timestamp is that height's block time, so predictions included before
-// count and those included at or after it are late.
+// timestamp is that height's block time. Heights are 1 s apart and the
+// commit margin is 2 s, so a commit counts iff it comes at h0+1 or before:
+// commits at h0 and h0+1 count (h0+1 exactly at the margin), one at h0+2 is
+// late by 1 s of margin, one at h0+3 or after is late. A block whose truth
+// is final at height k is revealed at k+1..k+2 and closed at the end of k+2;
+// commits never revealed are unrevealed then.
 const (
-	// gasQuorum: truths with quorum close the block at h0+4.
+	// gasQuorum: truths with quorum make the block final at h0+4; reveals
+	// at h0+5..h0+6, the close at the end of h0+6. In every other quorum
+	// round of a chain one counting commit is never revealed; in rounds 0,
+	// 9, 18 and 27 one miner first reveals with a wrong salt (refused, 50).
 	gasQuorum = iota
-	// gasSkip: truths close the block after this one first, so this block's
-	// predictions are unscored and its lone truth round expires at its deadline.
+	// gasSkip: truths make the block after this one final first, so this
+	// block's commits are never revealed (in every third skip round of a
+	// chain one tries: refused, 49, its truth is not final) and the close
+	// sweeps them as unscored;
+	// its lone truth round expires at its deadline.
 	gasSkip
 	// gasDeadline: truths from deadlinePatterns: with more than 1/2 they
-	// close the block when their round's deadline comes (h0+9); with at most
-	// 1/2 the round is dropped then, as in gasExpire.
+	// make the block final when their round's deadline comes (the end of
+	// h0+9), and its commits are revealed at h0+10..h0+11; with at most 1/2
+	// the round is dropped then, as in gasExpire, and nobody reveals.
 	gasDeadline
 	// gasExpire: truths with at most 1/3 are dropped at h0+9: the block stays
-	// open (a later close sweeps its predictions as unscored), and a
-	// minority's round refuses nobody: a prediction for it is taken at h0+10.
+	// open (a later close sweeps its commits as unscored), and a minority's
+	// round refuses nobody: a commit for it is taken at h0+10.
 	gasExpire
 )
 
-func (p *planner) gasRound(c *evmChain, scenario int, h0 int64) {
+func (p *planner) gasRound(c *evmChain, scenario, i int, h0 int64) {
 	c.price = max(10, c.price*p.rng.between(950, 1060)/1000)
 	ts := blockUnix(h0 + 3)
 	switch scenario {
 	case gasQuorum:
 		b := c.take(1)
 		ms := p.pick(10)
-		p.predictions(c, b, ms[:8], h0+1, 2)
-		p.predictions(c, b, ms[8:], h0+3, 1) // at the timestamp: late
+		pls := p.predictions(c, b, ms[:8], h0, 2)
+		pls = append(pls, p.predictions(c, b, ms[8:9], h0+2, 1)...) // 1 s short of the margin: late
+		pls = append(pls, p.predictions(c, b, ms[9:], h0+3, 1)...)  // at the timestamp: late
 		p.truths(c, b, ts, h0+4, p.pattern(quorumPatterns))
+		if (i/4)%2 == 0 { // ms[7] never reveals: unrevealed at the close
+			ms, pls = append(ms[:7:7], ms[8:]...), append(pls[:7:7], pls[8:]...)
+		}
+		if i%9 == 0 { // ms[1] reveals at h0+6, after a wrong salt at h0+5
+			p.at(h0+5, refused(codeRevealMismatch, ms[1], revealWrongSalt(ms[1], pls[1])))
+		}
+		p.reveals(ms, pls, h0+5)
 		c.close(b, ts)
 	case gasSkip:
 		b := c.take(2)
-		p.predictions(c, b, p.pick(7), h0+1, 2)
-		p.predictions(c, b+1, p.pick(8), h0+1, 2)
+		skipped := p.pick(7)
+		spl := p.predictions(c, b, skipped, h0, 2)
+		ms := p.pick(8)
+		pls := p.predictions(c, b+1, ms, h0, 2)
 		p.at(h0+3, ok(p.vals[3], truth(c.id, b, p.truthPrice(c), ts-1)))
 		p.truths(c, b+1, ts, h0+4, p.pattern(quorumPatterns))
+		if (i/4)%3 == 0 {
+			p.at(h0+5, refused(codeRevealWindow, skipped[0], revealOf(skipped[0], spl[0])))
+		}
+		p.reveals(ms, pls, h0+5)
 		c.close(b+1, ts)
 	case gasDeadline:
 		b := c.take(1)
 		ms := p.pick(9)
-		p.predictions(c, b, ms[:7], h0+1, 2)
+		pls := p.predictions(c, b, ms[:7], h0, 2)
 		pattern := p.pattern(deadlinePatterns)
 		p.truths(c, b, ts, h0+4, pattern)
-		p.predictions(c, b, ms[7:], h0+5, 1) // after the timestamp, its round still open: late
+		pls = append(pls, p.predictions(c, b, ms[7:], h0+5, 1)...) // after the timestamp, its round still open: late
 		if settlesAtDeadline(pattern) {
+			p.reveals(ms, pls, h0+4+truthReportBlocks+1)
 			c.close(b, ts)
 		}
 	case gasExpire:
 		b := c.take(1)
 		ms := p.pick(9)
-		p.predictions(c, b, ms[:8], h0+1, 2)
+		p.predictions(c, b, ms[:8], h0, 2)
 		p.truths(c, b, ts, h0+4, p.pattern(expirePatterns))
-		p.at(h0+roundBlocks, ok(ms[8], predict(c.id, b, milli(c.price))))
+		p.at(h0+roundBlocks, ok(ms[8], commitTo(ms[8], gasPayload(c.id, b, milli(c.price)))))
 	}
 }
 
-// predictions: one per miner for block b, spread over `heights` heights from h.
-func (p *planner) predictions(c *evmChain, b uint64, miners []*account, h int64, heights int) {
+// predictions: one commit per miner for block b, spread over `heights`
+// heights from h; it returns their payloads, in the miners' order.
+func (p *planner) predictions(c *evmChain, b uint64, miners []*account, h int64, heights int) []payload {
+	pls := make([]payload, len(miners))
 	for j, m := range miners {
-		price := milli(max(1, c.price*p.rng.between(850, 1250)/1000))
-		p.at(h+int64(j%heights), ok(m, predict(c.id, b, price)))
+		pls[j] = gasPayload(c.id, b, milli(max(1, c.price*p.rng.between(850, 1250)/1000)))
+		p.at(h+int64(j%heights), ok(m, commitTo(m, pls[j])))
+	}
+	return pls
+}
+
+// reveals: miner j reveals pls[j] at h + j%2, inside the reveal window that
+// opens at h.
+func (p *planner) reveals(miners []*account, pls []payload, h int64) {
+	for j, m := range miners {
+		p.at(h+int64(j%revealBlocks), ok(m, revealOf(m, pls[j])))
 	}
 }
 
@@ -673,11 +886,14 @@ func (p *planner) truthPrice(c *evmChain) string {
 
 // rejections is round rejectRound, scripted: transactions refused for
 // every reason a transaction can be refused for in this genesis
-// (docs/codes.md; not 24, 38, 39 and 40, which need another genesis, a
-// carried-over settlement, no InitChain or a full block), each beside the
-// valid steps that set up the state it is refused in. Workflow task x and
-// arena task y take submissions at h0+1..h0+2 and reports until h0+6; EVM
-// chain 1 closes one block at h0+3.
+// (docs/codes.md; not 24, 38, 39, 40, 43 and 46, which need another
+// genesis, a carried-over settlement, no InitChain, a full block or more
+// open tasks or rounds than the plan holds), each beside the valid steps
+// that set up the state it is refused in. Workflow task x and arena task y
+// take commits at h0..h0+2, reveals at h0+3..h0+4 and reports from h0+5
+// until h0+8; block b of EVM chain 1 (timestamp h0+2) is committed to at h0,
+// exactly the margin before, is final at h0+3, revealed at h0+4 and closed
+// at the end of h0+5.
 func (p *planner) rejections(h0 int64) {
 	v0, v1, v2, v3 := p.vals[0], p.vals[1], p.vals[2], p.vals[3]
 	m, out, c := p.miners, p.outsider, p.evm[0]
@@ -691,6 +907,12 @@ func (p *planner) rejections(h0 int64) {
 	cooking.Category = "cooking"
 	badBaseline.DefaultBaseline = customBaseline()
 	badBaseline.DefaultBaseline.MinTokens = "70000" // above its median
+	x0, x1, x2, y0, y1, g0 := &ref{}, &ref{}, &ref{}, &ref{}, &ref{}, &ref{}
+	px0, px1, px2 := workflowPayload(x, p.artifact()), workflowPayload(x, p.artifact()), workflowPayload(x, p.artifact())
+	py0, py1 := arenaPayload(y, p.artifact()), arenaPayload(y, p.artifact())
+	b := c.take(1)
+	ts := blockUnix(h0 + 2)
+	pg0 := gasPayload(c.id, b, milli(c.price))
 	p.at(h0,
 		creates(x, v0, postWorkflow(wspec)),
 		creates(y, v1, postArena(aspec)),
@@ -706,39 +928,79 @@ func (p *planner) rejections(h0 int64) {
 		refused(codeUIDsFull, out, register()),
 		forged(codeMalformedTx, m[2], nil, malformed),
 		forged(codeBadSender, m[2], register(), shortSender),
+		creates(g0, m[3], commitTo(m[3], pg0)),
 	)
 
-	x0, x1, x2, y0, y1, g0 := &ref{}, &ref{}, &ref{}, &ref{}, &ref{}, &ref{}
-	b := c.take(1)
-	ts := blockUnix(h0 + 2)
 	p.at(h0+1,
-		creates(x0, m[0], submitWorkflow(x, p.artifact())),
-		creates(x1, m[1], submitWorkflow(x, p.artifact())),
-		creates(x2, m[2], submitWorkflow(x, p.artifact())),
-		creates(y0, m[0], submitArena(y, p.artifact())),
-		creates(y1, m[1], submitArena(y, p.artifact())),
-		creates(g0, m[3], predict(c.id, b, milli(c.price))),
-		refused(codeDuplicateSubmission, m[0], submitWorkflow(x, p.artifact())),
-		refused(codeWrongKind, m[4], submitArena(x, p.artifact())),
-		refused(codeUnknownTask, m[4], submitWorkflow(fixedRef(999_999), p.artifact())),
-		refused(codeBadArtifactHash, m[4], submitWorkflow(x, p.artifact()[:5])),
-		refused(codeNotMiner, out, submitWorkflow(x, p.artifact())),
-		refused(codeNotMiner, v0, submitArena(y, p.artifact())),
-		refused(codeEmptyMsg, m[4], emptySubmit()),
+		creates(x0, m[0], commitTo(m[0], px0)),
+		creates(x1, m[1], commitTo(m[1], px1)),
+		creates(x2, m[2], commitTo(m[2], px2)),
+		creates(y0, m[0], commitTo(m[0], py0)),
+		creates(y1, m[1], commitTo(m[1], py1)),
+		refused(codeDuplicateSubmission, m[0], commitTo(m[0], workflowPayload(x, p.artifact()))),
+		refused(codeUnknownTask, m[4], commitTo(m[4], workflowPayload(fixedRef(999_999), p.artifact()))),
+		refused(codeBadCommitment, m[4], shortCommitment(x)),
+		refused(codeNotMiner, out, commitTo(out, workflowPayload(x, p.artifact()))),
+		refused(codeNotMiner, v0, commitTo(v0, arenaPayload(y, p.artifact()))),
+		refused(codeEmptyMsg, m[4], emptyReveal()),
+		refused(codeEmptyMsg, m[4], emptyCommit()),
+		refused(codeRevealWindow, m[0], revealOf(m[0], px0)), // the commit window is still open
 		forged(codeNonceUsed, m[0], nil, replay),
-		forged(codeNonceFuture, m[4], submitWorkflow(x, p.artifact()), futureNonce),
-		forged(codeBadSignature, m[4], submitWorkflow(x, p.artifact()), badSignature),
-		forged(codeWrongChainID, m[4], submitWorkflow(x, p.artifact()), otherChain),
-		forged(codeNonCanonical, m[4], submitWorkflow(x, p.artifact()), paddedLength),
+		forged(codeNonceFuture, m[4], commitTo(m[4], workflowPayload(x, p.artifact())), futureNonce),
+		forged(codeBadSignature, m[4], commitTo(m[4], workflowPayload(x, p.artifact())), badSignature),
+		forged(codeWrongChainID, m[4], commitTo(m[4], workflowPayload(x, p.artifact())), otherChain),
+		forged(codeNonCanonical, m[4], commitTo(m[4], workflowPayload(x, p.artifact())), paddedLength),
 	)
+
+	p.at(h0+2,
+		refused(codeNotValidator, m[5], truth(c.id, b, "30", ts)),
+		refused(codeRevealWindow, m[3], revealOf(m[3], pg0)), // block b's truth is not final
+	)
+
+	// h0+3: the reveals of x and y, and the truths that make block b final
+	// with the last one.
+	p.at(h0+3,
+		refused(codeRevealMismatch, m[1], revealWrongSalt(m[1], px1)),
+		refused(codeWrongKind, m[4], revealOf(m[4], arenaPayload(x, p.artifact()))),
+		refused(codeBadArtifactHash, m[4], revealOf(m[4], workflowPayload(x, p.artifact()[:5]))),
+		refused(codeNoCommit, m[4], revealOf(m[4], workflowPayload(x, p.artifact()))),
+		refused(codeBadCommitment, m[2], shortSalt(px2)),
+		ok(m[0], revealOf(m[0], px0)),
+		ok(m[1], revealOf(m[1], px1)),
+		ok(m[2], revealOf(m[2], px2)),
+		ok(m[0], revealOf(m[0], py0)),
+		ok(m[1], revealOf(m[1], py1)),
+		refused(codeSubmissionDeadline, m[5], commitTo(m[5], workflowPayload(x, p.artifact()))),
+		ok(v0, truth(c.id, b, p.truthPrice(c), ts)),
+		refused(codeDuplicateTruth, v0, truth(c.id, b, "30", ts)),
+		refused(codeEVMBlockClosed, v1, truth(c.id, c.closed, "30", ts)),
+		refused(codeTruthTimeBackwards, v1, truth(c.id, b, "30", c.ts-1)),
+		refused(codeTruthTooFar, v1, truth(c.id, c.closed+9, "30", ts)),
+		refused(codeTruthTimeFuture, v1, truth(c.id, b, "30", blockUnix(h0+3)+301)),
+		refused(codeCountRange, v1, truth(c.id, b, "30", 0)),
+		refused(codeUnknownEVMChain, v1, truth(7, b, "30", ts)),
+		refused(codeDuplicateSubmission, m[3], commitTo(m[3], gasPayload(c.id, b, "30"))),
+		refused(codePredictionTooFar, m[4], commitTo(m[4], gasPayload(c.id, c.closed+9, "30"))),
+		refused(codeEVMBlockClosed, m[4], commitTo(m[4], gasPayload(c.id, c.closed, "30"))),
+		refused(codeUnknownEVMChain, m[4], commitTo(m[4], gasPayload(7, b, "30"))),
+		ok(v1, truth(c.id, b, p.truthPrice(c), ts)),
+	)
+	c.close(b, ts)
 
 	wm, am := p.workflowMeasurement(3, 1), p.arenaMeasurement(4)
+	p.at(h0+4,
+		refused(codeEVMBlockClosed, v2, truth(c.id, b, "30", ts)),
+		ok(m[3], revealOf(m[3], pg0)),
+		refused(codeDecimalRange, m[4], revealOf(m[4], gasPayload(c.id, b, "0"))),
+		refused(codeRevealWindow, v2, reportWorkflow(x0, wm)), // reports open at h0+5
+	)
+
 	tooManySteps, overOne, tooPrecise, negativeBudget := wm, wm, wm, wm
 	tooManySteps.StepsCompleted, overOne.OutputQuality, tooPrecise.OutputQuality = 4, "1.5", "0.1234567890123456789"
 	negativeBudget.DeclaredRetryBudget = -1
 	tooManyCriteria := am
 	tooManyCriteria.CriteriaPassed = 5
-	p.at(h0+2,
+	p.at(h0+5,
 		ok(v0, reportWorkflow(x0, wm)),
 		ok(v3, reportWorkflow(x1, wm)),
 		ok(v0, reportArena(y0, am)),
@@ -752,35 +1014,16 @@ func (p *planner) rejections(h0 int64) {
 		refused(codeWrongKind, v2, reportWorkflow(g0, wm)),
 		refused(codeUnknownSubmission, v2, reportWorkflow(fixedRef(999_999), wm)),
 		refused(codeCriteriaExceedTotal, v2, reportArena(y0, tooManyCriteria)),
-		refused(codeNotValidator, m[5], truth(c.id, b, "30", ts)),
 	)
 
-	// h0+3: x0 and y0 reach quorum (x0 scores now, y0 in the block's arena
-	// batch); block b of chain 1 closes with the last truth. x1 (10 of the
-	// power), x2 and y1 (no report) expire at h0+6.
-	p.at(h0+3,
+	// h0+6: x0 and y0 reach quorum (x0 scores now, y0 in the block's arena
+	// batch). x1 (10 of the power), x2 and y1 (no report) expire at h0+8.
+	p.at(h0+6,
 		ok(v1, reportWorkflow(x0, wm)),
 		ok(v1, reportArena(y0, am)),
 		refused(codeSubmissionFinal, v2, reportWorkflow(x0, wm)),
 		refused(codeSubmissionFinal, v2, reportArena(y0, am)),
-		refused(codeSubmissionDeadline, m[5], submitWorkflow(x, p.artifact())),
-		ok(v0, truth(c.id, b, p.truthPrice(c), ts)),
-		refused(codeDuplicateTruth, v0, truth(c.id, b, "30", ts)),
-		refused(codeEVMBlockClosed, v1, truth(c.id, c.closed, "30", ts)),
-		refused(codeTruthTimeBackwards, v1, truth(c.id, b, "30", c.ts-1)),
-		refused(codeTruthTooFar, v1, truth(c.id, c.closed+9, "30", ts)),
-		refused(codeTruthTimeFuture, v1, truth(c.id, b, "30", blockUnix(h0+3)+301)),
-		refused(codeCountRange, v1, truth(c.id, b, "30", 0)),
-		refused(codeUnknownEVMChain, v1, truth(7, b, "30", ts)),
-		refused(codeDuplicateSubmission, m[3], predict(c.id, b, "30")),
-		refused(codePredictionTooFar, m[4], predict(c.id, c.closed+9, "30")),
-		refused(codeEVMBlockClosed, m[4], predict(c.id, c.closed, "30")),
-		refused(codeUnknownEVMChain, m[4], predict(7, b, "30")),
-		refused(codeDecimalRange, m[4], predict(c.id, b, "0")),
-		ok(v1, truth(c.id, b, p.truthPrice(c), ts)),
 	)
-	c.close(b, ts)
-	p.at(h0+4, refused(codeEVMBlockClosed, v2, truth(c.id, b, "30", ts)))
 }
 
 // Forges: transactions that are not a plain signature at the next nonce.

@@ -225,7 +225,7 @@ func equalTxs(a, b [][]byte) bool {
 	return true
 }
 
-// checkCreatedID: the id the plan assigned to a PostTask or Submit is the
+// checkCreatedID: the id the plan assigned to a PostTask or Commit is the
 // one its event reports, so the plan's later references are right.
 func checkCreatedID(t *testing.T, h int64, i int, evs []abcitypes.Event, want int64) {
 	t.Helper()
@@ -400,7 +400,8 @@ func (r *record) countSubmission(t *testing.T, value []byte) {
 }
 
 // statusOrder is the order of the count lines; any other status follows, sorted.
-var statusOrder = []string{"scored", "deadline", "expired", "failed", "counted", "late", "unscored", "pending"}
+var statusOrder = []string{"scored", "deadline", "expired", "failed", "counted", "late", "unscored", "pending",
+	"duplicate", "unrevealed", "committed"}
 
 func (r *record) countLines() []string {
 	var lines []string
@@ -465,9 +466,17 @@ func (r *record) checkCoverage(t *testing.T, chain recordedChain) {
 		{"gas predictions counted", gas["counted"]},
 		{"gas predictions late", gas["late"]},
 		{"gas predictions unscored", gas["unscored"]},
+		{"workflow duplicates", wf["duplicate"]},
+		{"arena duplicates", ar["duplicate"]},
+		{"workflow commits never revealed", wf["unrevealed"]},
+		{"arena commits never revealed", ar["unrevealed"]},
+		{"gas commits never revealed", gas["unrevealed"]},
 		{"epochs", r.epochs},
-		{"EVM blocks closed by a truth with quorum", r.events["tx:gas_window_closed"]},
-		{"EVM blocks closed at the truth deadline", r.events["block:gas_window_closed"]},
+		{"EVM blocks made final by a truth with quorum", r.events["tx:gas_truth_final"]},
+		{"EVM blocks made final at the truth deadline", r.events["block:gas_truth_final"]},
+		{"EVM blocks closed at the end of their reveal window", r.events["block:gas_window_closed"]},
+		{"reveals", r.events["tx:submission_revealed"]},
+		{"duplicates found by a reveal", r.events["tx:submission_duplicate"]},
 		{"submissions scored by a report", r.events["tx:submission_scored"]},
 		{"submissions scored at the end of a block", r.events["block:submission_scored"]},
 		{"submissions expired at the end of a block", r.events["block:submission_expired"]},
@@ -486,7 +495,8 @@ func (r *record) checkCoverage(t *testing.T, chain recordedChain) {
 		}
 	}
 	for _, code := range []uint32{codeNonceUsed, codeNonceFuture, codeNotValidator, codeNotMiner,
-		codeDuplicateSubmission, codeDuplicateReport, codeDuplicateTruth, codeSubmissionFinal} {
+		codeDuplicateSubmission, codeDuplicateReport, codeDuplicateTruth, codeSubmissionFinal,
+		codeBadCommitment, codeNoCommit, codeRevealWindow, codeRevealMismatch} {
 		if !refused[code] {
 			t.Errorf("the recorded chain refuses no transaction with code %d", code)
 		}

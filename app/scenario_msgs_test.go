@@ -46,25 +46,128 @@ func (s *scenario) postTask(a args) (string, error) {
 	return s.enqueue(a.str("by", "v1"), a, msg)
 }
 
-func (s *scenario) submit(a args) (string, error) {
+// crsOpening is what a reveal needs of its commit: the payload and the salt.
+type crsOpening struct {
+	payload *subnetv1.MsgSubmit
+	salt    client.Salt
+}
+
+// crsKey names a (miner, target) pair: "m1 task 3" or "m1 evm chain 1 block 100".
+func crsKey(label string, t client.Target) string { return label + " " + t.String() }
+
+// crsPayload is the payload a commit or reveal command names for label:
+// a workflow or arena artifact (the miner's own, or the shared one of
+// artifact=), or a gas prediction.
+func crsPayload(a args, label string) (*subnetv1.MsgSubmit, error) {
 	k, err := a.kind("workflow", "arena", "gas")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	v, err := a.ints([]string{"task", "chain", "block"}, []int64{0, 1, 0})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return s.queueEach(a, "miner", func(label string) *subnetv1.Msg {
-		hash := artifact(label + "/" + strconv.FormatInt(v[0], 10))
-		switch k {
-		case "workflow":
-			return client.Reveal(client.WorkflowPayload(uint64(v[0]), hash), client.Salt{}) // TRANSITIONAL
-		case "arena":
-			return client.Reveal(client.ArenaPayload(uint64(v[0]), hash), client.Salt{})
+	hash := artifact(label + "/" + strconv.FormatInt(v[0], 10))
+	if l, ok := a["artifact"]; ok {
+		hash = artifact("shared artifact " + l)
+	}
+	switch k {
+	case "workflow":
+		return client.WorkflowPayload(uint64(v[0]), hash), nil
+	case "arena":
+		return client.ArenaPayload(uint64(v[0]), hash), nil
+	}
+	return client.GasPayload(uint64(v[1]), uint64(v[2]), a.str("price", "0")), nil
+}
+
+// commit queues one MsgCommit per miner and keeps its opening for the
+// reveal. A second commit of a pair leaves the kept opening as it is (the
+// chain refuses it, code 28); a refused commit's opening is dropped after
+// its block, so that a later commit of the pair can take its place.
+func (s *scenario) commit(a args) (string, error) {
+	labels := a.list("miner", "miners")
+	if labels == nil {
+		return "", fmt.Errorf("miner= or miners= is required")
+	}
+	var b strings.Builder
+	for _, label := range labels {
+		sg, err := s.signer(label)
+		if err != nil {
+			return "", err
 		}
-		return client.Reveal(client.GasPayload(uint64(v[1]), uint64(v[2]), a.str("price", "0")), client.Salt{})
-	})
+		p, err := crsPayload(a, label)
+		if err != nil {
+			return "", err
+		}
+		target, err := client.TargetOf(p)
+		if err != nil {
+			return "", err
+		}
+		// the uid of a key that is no miner (yet) is 0: the chain refuses
+		// its commit before it opens anything
+		msg, err := client.Commit(testChainID, sg.pub(), sg.uid, p, sg.salt(p))
+		if err != nil {
+			return "", err
+		}
+		var ifRefused func()
+		if key := crsKey(label, target); s.openings[key].payload == nil {
+			s.openings[key] = crsOpening{payload: p, salt: sg.salt(p)}
+			ifRefused = func() { delete(s.openings, key) }
+		}
+		out, err := s.enqueueThen(label, a, msg, ifRefused)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(out)
+	}
+	return b.String(), nil
+}
+
+// reveal queues one MsgReveal per miner: the kept payload and salt of its
+// commit for the target, or, with price= or artifact=, the payload those
+// name (another payload than the one committed: code 50).
+func (s *scenario) reveal(a args) (string, error) {
+	labels := a.list("miner", "miners")
+	if labels == nil {
+		return "", fmt.Errorf("miner= or miners= is required")
+	}
+	var b strings.Builder
+	for _, label := range labels {
+		sg, err := s.signer(label)
+		if err != nil {
+			return "", err
+		}
+		p, err := crsPayload(a, label)
+		if err != nil {
+			return "", err
+		}
+		target, err := client.TargetOf(p)
+		if err != nil {
+			return "", err
+		}
+		salt := sg.salt(p)
+		if o, ok := s.openings[crsKey(label, target)]; ok {
+			salt = o.salt
+			if _, price := a["price"]; !price {
+				if _, art := a["artifact"]; !art {
+					p = o.payload
+				}
+			}
+		}
+		switch w := a.str("salt", ""); w {
+		case "":
+		case "wrong":
+			salt[0] ^= 1
+		default:
+			return "", fmt.Errorf("salt=%q: only salt=wrong", w)
+		}
+		out, err := s.enqueue(label, a, client.Reveal(p, salt))
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(out)
+	}
+	return b.String(), nil
 }
 
 func (s *scenario) report(a args) (string, error) {

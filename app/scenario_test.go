@@ -33,12 +33,24 @@ import (
 //	     [powers=..] [tracks=workflow,arena,gas] [shares=..]
 //	     [epoch=E] [warmup=W] [arena-warmup=W] [memory=M] [cap=C] [max-uids=U]
 //	     [cutoff=B (every track's activity_cutoff_blocks)] [stale=miss|carry]
+//	     [reveal=R (every track's reveal_blocks; default 1)]
+//	     [margin=S (the gas track's commit_margin_seconds; default 2)]
 //	register miner=m1 | miners=m1,m2,...
 //	post-task workflow [by=v1] steps= budget= latency= [submit=3] [report=3]
 //	post-task arena [by=v1] criteria= [category=] [difficulty=] [submit=3] [report=3]
-//	submit workflow miner=|miners= task=
-//	submit arena miner=|miners= task=
-//	submit gas miner= chain= block= price=
+//	commit workflow|arena miner=|miners= task= [artifact=L]
+//	commit gas miner=|miners= chain= block= price=
+//	                                 a MsgCommit of the payload; the artifact is
+//	                                 the miner's own unless artifact=L names one
+//	                                 that miners can share. The harness keeps
+//	                                 the payload and its (deterministic) salt
+//	                                 per (miner, target) for the reveal
+//	reveal workflow|arena|gas ...    the same arguments: the MsgReveal of the kept
+//	       [salt=wrong]              payload and salt (price= or artifact= on the
+//	                                 reveal replace the kept payload: a reveal of
+//	                                 another payload); salt=wrong flips a salt bit.
+//	                                 Without a kept commit: the payload of the
+//	                                 arguments and its salt
 //	report workflow validator=|validators= sub=|subs= quality= steps= cost= latency=
 //	       [retries=0] [retry-budget=0] [timeouts=0] [failures=0]
 //	report arena validator=|validators= sub=|subs= tokens= tools= iterations= time= cost= passed=
@@ -52,7 +64,7 @@ import (
 //	hash                             the committed app hash
 func TestAppScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata/scenarios", func(t *testing.T, path string) {
-		s := &scenario{t: t, signers: make(map[string]*signer)}
+		s := &scenario{t: t, signers: make(map[string]*signer), openings: make(map[string]crsOpening)}
 		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
 			s.t = t
 			out, err := s.run(td)
@@ -70,6 +82,11 @@ type scenario struct {
 	node    *node
 	signers map[string]*signer // by label: "v1", "m1", ...
 	queue   [][]byte
+	// openings are the payload and salt of each (miner, target) commit
+	// queued or accepted, for its reveal (crsKey).
+	openings map[string]crsOpening
+	// refused run after the block for each queued tx it refused (nil: nothing).
+	refused []func()
 }
 
 func (s *scenario) run(td *datadriven.TestData) (string, error) {
@@ -84,14 +101,16 @@ func (s *scenario) run(td *datadriven.TestData) (string, error) {
 		return s.queueEach(a, "miner", func(string) *subnetv1.Msg { return msgRegister() })
 	case "post-task":
 		return s.postTask(a)
-	case "submit":
-		return s.submit(a)
+	case "commit":
+		return s.commit(a)
+	case "reveal":
+		return s.reveal(a)
 	case "report":
 		return s.report(a)
 	case "truth":
 		return s.truth(a)
 	case "garbage":
-		s.queue = append(s.queue, []byte("not a transaction"))
+		s.queue, s.refused = append(s.queue, []byte("not a transaction")), append(s.refused, nil)
 		return fmt.Sprintf("queued tx %d\n", len(s.queue)-1), nil
 	case "block":
 		return s.block(a)
@@ -162,7 +181,7 @@ func (s *scenario) init(a args) (string, error) {
 		return "", err
 	}
 	g := genesis.DefaultGenesis()
-	s.signers = make(map[string]*signer)
+	s.signers, s.openings = make(map[string]*signer), make(map[string]crsOpening)
 	powers := make([]int64, n)
 	for i := range powers {
 		powers[i] = 10
@@ -191,7 +210,7 @@ func (s *scenario) init(a args) (string, error) {
 	if err := g.Validate(); err != nil {
 		return "", err
 	}
-	s.node, s.queue = newNode(s.t, "", g), nil
+	s.node, s.queue, s.refused = newNode(s.t, "", g), nil, nil
 	return fmt.Sprintf("chain %s: %d validators, total power %d\n", testChainID, n, g.TotalPower()), nil
 }
 
@@ -235,6 +254,9 @@ func scenarioParams(g *genesis.AppState, a args) error {
 			g.Tracks[i].ActivityCutoffBlocks = n
 		}
 	}
+	if err := scenarioCommitParams(g, a); err != nil {
+		return err
+	}
 	if sp, ok := a["stale"]; ok {
 		g.Gas.StalePrediction = scoring.StalePolicy(sp)
 	}
@@ -263,6 +285,12 @@ func (s *scenario) signer(label string) (*signer, error) {
 
 // enqueue signs msg for label (at nonce= when given) and queues it.
 func (s *scenario) enqueue(label string, a args, msg *subnetv1.Msg) (string, error) {
+	return s.enqueueThen(label, a, msg, nil)
+}
+
+// enqueueThen is enqueue; ifRefused runs after the block if the chain
+// refuses the tx.
+func (s *scenario) enqueueThen(label string, a args, msg *subnetv1.Msg, ifRefused func()) (string, error) {
 	sg, err := s.signer(label)
 	if err != nil {
 		return "", err
@@ -277,7 +305,7 @@ func (s *scenario) enqueue(label string, a args, msg *subnetv1.Msg) (string, err
 	} else {
 		tx = sg.tx(s.t, msg)
 	}
-	s.queue = append(s.queue, tx)
+	s.queue, s.refused = append(s.queue, tx), append(s.refused, ifRefused)
 	return fmt.Sprintf("queued tx %d: %s\n", len(s.queue)-1, label), nil
 }
 
@@ -304,12 +332,13 @@ func (s *scenario) block(a args) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	txs := s.queue
-	s.queue = nil
+	txs, refused := s.queue, s.refused
+	s.queue, s.refused = nil, nil
 	resp, err := s.node.decide(h, time.Unix(ts, 0).UTC(), txs, []byte(fmt.Sprintf("scenario-%d", h)))
 	if err != nil {
 		return "", err
 	}
+	s.afterBlock(resp, refused)
 	var b strings.Builder
 	fmt.Fprintf(&b, "height %d time %d\n", h, ts)
 	for i, r := range resp.TxResults {
@@ -325,6 +354,46 @@ func (s *scenario) block(a args) (string, error) {
 		writeEvents(&b, "  ", resp.Events)
 	}
 	return b.String(), nil
+}
+
+// afterBlock runs the hooks of the refused txs and gives each miner's
+// signer the uid its registration got (its commits bind it).
+func (s *scenario) afterBlock(resp *abcitypes.ResponseFinalizeBlock, refused []func()) {
+	for i, r := range resp.TxResults {
+		if r.Code != wire.CodeOK && refused[i] != nil {
+			refused[i]()
+		}
+		uid, ok := eventAttr(r.Events, wire.EventMinerRegistered, "uid")
+		if !ok {
+			continue
+		}
+		pub, _ := eventAttr(r.Events, wire.EventMinerRegistered, "pubkey")
+		n, err := strconv.ParseUint(uid, 10, 32)
+		if err != nil {
+			s.t.Fatalf("miner_registered uid=%q: %v", uid, err)
+		}
+		for _, sg := range s.signers {
+			if hex.EncodeToString(sg.pub()) == pub {
+				sg.uid, sg.hasUID = uint32(n), true
+			}
+		}
+	}
+}
+
+// scenarioCommitParams sets every track's reveal_blocks (reveal=, default 1)
+// and the gas track's commit_margin_seconds (margin=, else its default).
+func scenarioCommitParams(g *genesis.AppState, a args) error {
+	v, err := a.ints([]string{"reveal", "margin"}, []int64{testRevealBlocks, 0})
+	if err != nil {
+		return err
+	}
+	for i := range g.Tracks {
+		g.Tracks[i].RevealBlocks = v[0]
+		if _, ok := a["margin"]; ok && g.Tracks[i].Name == genesis.TrackGas {
+			g.Tracks[i].CommitMarginSeconds = v[1]
+		}
+	}
+	return nil
 }
 
 func writeEvents(b *strings.Builder, indent string, evs []abcitypes.Event) {
