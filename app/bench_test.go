@@ -10,51 +10,85 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/commit"
 )
 
 // BenchmarkFinalizeBlockSubmissions measures signed workflow submissions per
 // second through FinalizeBlock + Commit on a badger directory (synchronous
-// writes), in blocks of 2000. Signing happens before the timer; each
-// submission is validated, executed, hashed into the app hash and committed.
+// writes), in blocks of 2000. A submission is two transactions now: its
+// commit and, after the task's commit window, its reveal; each is measured
+// on its own (the commits of the reveal benchmark are set up untimed).
+// Signing happens before the timer; each transaction is validated (a
+// reveal also opens its commitment: one SHA-256), executed, hashed into the
+// app hash and committed.
 //   - cold: every signature is verified inside FinalizeBlock (a node that
 //     never saw the txs in its mempool);
 //   - checked: the txs went through CheckTx first (untimed), as on a node
 //     whose mempool received them, so FinalizeBlock finds their signatures
 //     in the verified-signature cache.
 func BenchmarkFinalizeBlockSubmissions(b *testing.B) {
-	for _, checked := range []bool{false, true} {
-		name := "cold"
-		if checked {
-			name = "checked"
+	for _, step := range []string{"commit", "reveal"} {
+		for _, checked := range []bool{false, true} {
+			name := "cold"
+			if checked {
+				name = "checked"
+			}
+			b.Run(step+"/"+name, func(b *testing.B) { benchSubmissions(b, step == "reveal", checked) })
 		}
-		b.Run(name, func(b *testing.B) { benchSubmissions(b, checked) })
 	}
 }
 
-func benchSubmissions(b *testing.B, checked bool) {
+func benchSubmissions(b *testing.B, reveal, checked bool) {
 	const miners, perBlock = 2000, 2000
 	g := testGenesis(4)
 	g.Chain.MaxUIDs = miners
 	// The gas track bounds max_uids (one EVM block close rewrites every agent, and genesis proves
-	// that fits a block); this benchmark measures workflow submissions, so it runs that track alone.
-	g.Tracks = []genesis.Track{{Name: "workflow", Share: decimal.NewFromInt(1), ActivityCutoffBlocks: genesis.DefaultTaskActivityCutoff}}
+	// that fits a block); this benchmark measures workflow submissions, so it runs that track alone,
+	// with the longest reveal window, so that every reveal of a large b.N falls inside it.
+	tr := genesis.NewTrack(genesis.TrackWorkflow, decimal.NewFromInt(1))
+	tr.RevealBlocks = commit.MaxRevealBlocks
+	g.Tracks = []genesis.Track{tr}
 	n := newNode(b, b.TempDir(), g)
 	signers := make([]*signer, miners)
 	var regs [][]byte
 	for i := range signers {
-		signers[i] = newSigner(fmt.Sprintf("bench-miner-%d", i))
+		signers[i] = newMiner(fmt.Sprintf("bench-miner-%d", i), uint32(i+1))
 		regs = append(regs, signers[i].tx(b, msgRegister()))
 	}
 	r := reporter(0)
+	blocks := int64(b.N/perBlock + 1)
 	var posts [][]byte
 	for i := 0; i < b.N/miners+1; i++ {
-		posts = append(posts, r.tx(b, msgWorkflowTask(4, 1000, 10)))
+		sb := int64(1000)
+		if reveal {
+			sb = blocks // commits end after the setup's commit blocks
+		}
+		posts = append(posts, r.tx(b, msgWorkflowTask(4, sb, 10)))
 	}
 	mustOK(b, n.block(append(regs, posts...)...))
+	payload := func(k int) *subnetv1.MsgSubmit { return wfPayloadOf(signers[k%miners], uint64(k/miners)) }
+	if reveal {
+		var commits [][]byte
+		for k := 0; k < b.N; k++ {
+			commits = append(commits, signers[k%miners].commit(b, payload(k)))
+		}
+		for start := 0; start < len(commits); start += perBlock {
+			mustOK(b, n.finalize(commits[start:min(start+perBlock, len(commits))]...))
+		}
+		for n.height <= 1+blocks { // to the reveal window
+			n.finalize()
+		}
+	}
 	txs := make([][]byte, b.N)
 	for k := range txs {
-		txs[k] = signers[k%miners].tx(b, msgWorkflowSubmit(uint64(k/miners)))
+		if reveal {
+			txs[k] = signers[k%miners].reveal(b, payload(k))
+		} else {
+			txs[k] = signers[k%miners].commit(b, payload(k))
+		}
 		if checked {
 			resp, _ := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: txs[k]})
 			if resp.Code != wire.CodeOK {
@@ -66,23 +100,32 @@ func benchSubmissions(b *testing.B, checked bool) {
 	for start := 0; start < len(txs); start += perBlock {
 		end := min(start+perBlock, len(txs))
 		resp := n.finalize(txs[start:end]...)
-		if resp.TxResults[0].Code != wire.CodeOK {
-			b.Fatalf("tx %d: %s", start, resp.TxResults[0].Log)
+		b.StopTimer()
+		for i, res := range resp.TxResults {
+			if res.Code != wire.CodeOK {
+				b.Fatalf("tx %d: %s", start+i, res.Log)
+			}
 		}
+		b.StartTimer()
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "subs/s")
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "txs/s")
 }
 
 // BenchmarkWorstCaseBlock measures the most a block can cost, FinalizeBlock
 // + Commit on disk with the default limits: its transactions fill the
-// transaction work budget (3,750 cold-signature submissions, every
-// signature verified inside FinalizeBlock), and its end of block is
-// saturated: 7,000 submissions, each reported by 2 of 4 validators, reach
-// their report deadline in this block and settle (scored: the 2 reporters
-// hold more than the deadline quorum) until the end-of-block budget stops
-// them (the rest carry). Setup is not timed. The figure is
-// in docs/performance.md; the target is ≤ 1 s on the reference machine.
+// transaction work budget with the costliest transaction commit-reveal
+// has — 3,750 cold-signature reveals (every signature verified inside
+// FinalizeBlock, every commitment opened), each of an artifact another
+// miner revealed first under a later commit, so that each displaces that
+// keeper: two submission records, a 0 pushed into the displaced miner's
+// window and the task's artifact entry rewritten — and its end of block is
+// saturated: 7,000 revealed submissions, each reported by 2 of 4
+// validators, reach their report deadline in this block and settle
+// (scored: the 2 reporters hold more than the deadline quorum) until the
+// end-of-block budget stops them (the rest carry). Setup is not timed. The
+// figure is in docs/performance.md; the target is ≤ 1 s on the reference
+// machine.
 func BenchmarkWorstCaseBlock(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -95,6 +138,9 @@ func BenchmarkWorstCaseBlock(b *testing.B) {
 				b.Fatalf("tx %d: %s", j, r.Log)
 			}
 		}
+		if got := countEvents(crbEvents(resp), wire.EventSubmissionDuplicate); got != len(txs) {
+			b.Fatalf("%d of the %d reveals displaced a keeper: not a worst case", got, len(txs))
+		}
 		last := n.stats[len(n.stats)-1]
 		if len(last.carried) == 0 {
 			b.Fatal("the end of block did not reach its budget: not a worst case")
@@ -104,46 +150,75 @@ func BenchmarkWorstCaseBlock(b *testing.B) {
 	}
 }
 
+// worstCaseSetup builds the chain up to height 40 and returns the block of
+// height 41 (the deadline). The workflow track has its default reveal
+// window, 10 blocks. Tasks (all posted at height 1):
+//   - 0 … 27 (the settled ones): commits to 11, reveals 12 … 21, reports
+//     22 … 41, the deadline;
+//   - 28 … 42 (the measured block's): commits to 36, reveals 37 … 46.
+//
+// Miners: the first 250 commit, reveal and are reported on in tasks
+// 0 … 27 (7,000 submissions); in tasks 28 … 42 the next 250 (the
+// displacers) commit at heights 6 and 7, the last 250 (the keepers) commit
+// the same artifacts at 8 and 9 and reveal them at 37 and 38, and the
+// displacers' reveals are the measured block.
 func worstCaseSetup(b *testing.B) (*node, [][]byte) {
-	const miners, tasks, perBlock = 250, 28, 2000 // 7,000 submissions
+	const miners, tasks, measured, perBlock = 250, 28, 15, 2000 // 7,000 settled; 3,750 measured
 	g := testGenesis(4)
 	// 2 reporters of 11 out of 42: more than deadline_quorum (1/2), less than 2/3, so every
 	// submission settles — and scores — at its deadline, the costliest path.
 	g.Validators[0].Power, g.Validators[1].Power = 11, 11
-	g.Chain.MaxUIDs = 2 * miners
-	g.Tracks = []genesis.Track{{Name: "workflow", Share: decimal.NewFromInt(1), ActivityCutoffBlocks: genesis.DefaultTaskActivityCutoff}}
+	g.Chain.MaxUIDs = 3 * miners
+	g.Tracks = []genesis.Track{genesis.NewTrack(genesis.TrackWorkflow, decimal.NewFromInt(1))}
 	n := newNode(b, b.TempDir(), g)
-	signers := make([]*signer, 2*miners)
+	signers := make([]*signer, 3*miners)
 	var txs [][]byte
 	for i := range signers {
-		signers[i] = newSigner(fmt.Sprintf("worst-miner-%d", i))
+		signers[i] = newMiner(fmt.Sprintf("worst-miner-%d", i), uint32(i+1))
 		txs = append(txs, signers[i].tx(b, msgRegister()))
 	}
+	settled, displacers, keepers := signers[:miners], signers[miners:2*miners], signers[2*miners:]
 	r := []*signer{reporter(0), reporter(1)}
 	for k := 0; k < tasks; k++ {
-		txs = append(txs, r[0].tx(b, msgWorkflowTask(4, 10, 20))) // report deadline 1+10+20 = 31
+		txs = append(txs, r[0].tx(b, msgWorkflowTask(4, 10, 20))) // report deadline 1+10+10+20 = 41
 	}
-	for k := 0; k < 3750/miners; k++ { // tasks `tasks`…: the measured block's submissions
-		txs = append(txs, r[1].tx(b, msgWorkflowTask(4, 100, 100)))
+	for k := 0; k < measured; k++ {
+		txs = append(txs, r[1].tx(b, msgWorkflowTask(4, 35, 100)))
 	}
 	n.finalize(txs...)
-	txs = nil
-	for k := 0; k < tasks; k++ {
-		for _, s := range signers[:miners] {
-			txs = append(txs, s.tx(b, msgWorkflowSubmit(uint64(k))))
+	// blocksAt finalizes txs in blocks of 2000 from height at (after empty blocks up to it)
+	blocksAt := func(at int64, txs [][]byte) {
+		for n.height < at-1 {
+			n.finalize()
+		}
+		for start := 0; start < len(txs); start += perBlock {
+			n.finalize(txs[start:min(start+perBlock, len(txs))]...)
 		}
 	}
-	for start := 0; start < len(txs); start += perBlock {
-		n.finalize(txs[start:min(start+perBlock, len(txs))]...)
+	settledPayload := func(s *signer, k int) *subnetv1.MsgSubmit { return wfPayloadOf(s, uint64(k)) }
+	sharedPayload := func(i, k int) *subnetv1.MsgSubmit {
+		return client.WorkflowPayload(uint64(tasks+k), artifact(fmt.Sprintf("worst %d %d", k, i)))
 	}
-	txs = nil
+	each := func(ss []*signer, nTasks int, tx func(i int, s *signer, k int) []byte) [][]byte {
+		var out [][]byte
+		for k := 0; k < nTasks; k++ {
+			for i, s := range ss {
+				out = append(out, tx(i, s, k))
+			}
+		}
+		return out
+	}
+	blocksAt(2, each(settled, tasks, func(_ int, s *signer, k int) []byte { return s.commit(b, settledPayload(s, k)) })) // 2 … 5
+	blocksAt(6, each(displacers, measured, func(i int, s *signer, k int) []byte { return s.commit(b, sharedPayload(i, k)) }))
+	blocksAt(8, each(keepers, measured, func(i int, s *signer, k int) []byte { return s.commit(b, sharedPayload(i, k)) }))
+	blocksAt(12, each(settled, tasks, func(_ int, s *signer, k int) []byte { return s.reveal(b, settledPayload(s, k)) })) // 12 … 15
+	var reports [][]byte
 	for sid := uint64(0); sid < miners*tasks; sid++ {
-		txs = append(txs, r[0].tx(b, msgWorkflowReport(sid, workflowM())), r[1].tx(b, msgWorkflowReport(sid, workflowM())))
+		reports = append(reports, r[0].tx(b, msgWorkflowReport(sid, workflowM())), r[1].tx(b, msgWorkflowReport(sid, workflowM())))
 	}
-	for start := 0; start < len(txs); start += perBlock {
-		n.finalize(txs[start:min(start+perBlock, len(txs))]...)
-	}
-	for n.height < 30 {
+	blocksAt(22, reports) // 22 … 28
+	blocksAt(37, each(keepers, measured, func(i int, s *signer, k int) []byte { return s.reveal(b, sharedPayload(i, k)) }))
+	for n.height < 40 {
 		n.finalize()
 	}
 	for _, st := range n.stats {
@@ -153,11 +228,6 @@ func worstCaseSetup(b *testing.B) (*node, [][]byte) {
 			}
 		}
 	}
-	// Height 31: the deadline. 3,750 submissions (TxWork / UnitsTx) to task `tasks`, cold.
-	txs = nil
-	for k := 0; k < 3750; k++ {
-		s := signers[miners+k%miners]
-		txs = append(txs, s.tx(b, msgWorkflowSubmit(uint64(tasks+k/miners))))
-	}
-	return n, txs
+	// Height 41: the deadline. 3,750 displacing reveals (TxWork / UnitsTx), cold.
+	return n, each(displacers, measured, func(i int, s *signer, k int) []byte { return s.reveal(b, sharedPayload(i, k)) })
 }

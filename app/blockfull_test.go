@@ -17,16 +17,21 @@ import (
 // block the submission is still pending, unscored, with two votes.
 func TestBlockFullReportLeavesNoTrace(t *testing.T) {
 	n := newNode(t, "", testGenesis(3))
-	m := newSigner("miner-a")
+	m := newMiner("miner-a", 1)
 	r := []*signer{reporter(0), reporter(1), reporter(2)}
-	mustOK(t, n.block(m.tx(t, msgRegister()), r[0].tx(t, msgArenaTask(5, 3, 3)))) // report deadline 7
-	mustOK(t, n.block(m.tx(t, msgArenaSubmit(0))))
+	// commits to 4, the reveal at 5, reports 6..8
+	mustOK(t, n.block(m.tx(t, msgRegister()), r[0].tx(t, msgArenaTask(5, 3, 3))))
+	p := arenaPayloadOf(m, 0)
+	mustOK(t, n.block(m.commit(t, p)))
+	n.block()
+	n.block()
+	mustOK(t, n.block(m.reveal(t, p)))
 	mustOK(t, n.block(r[0].tx(t, msgArenaReport(0, arenaM())), r[1].tx(t, msgArenaReport(0, arenaM()))))
 
-	// Execute height 4 as executeBlock does, with a write budget of 1 byte.
+	// Execute height 7 as executeBlock does, with a write budget of 1 byte.
 	base, _ := n.app.base()
 	bo := store.NewOverlay(base)
-	blk := &track.Block{Height: 4, Time: blockTime(4).Unix()}
+	blk := &track.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix()}
 	lim := n.app.limits
 	lim.BlockWrites = 1
 	meter := budget.NewMeter(lim, bo)

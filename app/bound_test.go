@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
@@ -61,7 +63,7 @@ func checkBlockBounds(t *testing.T, n *node) {
 func drained(n *node) bool {
 	base, _ := n.app.base()
 	st := store.State{O: store.NewOverlay(base)}
-	for _, k := range []byte{store.DueTasks, store.DueTruths, store.DueArena} {
+	for _, k := range []byte{store.DueTasks, store.DueTruths, store.DueGasClose, store.DueArena} {
 		if _, due := (store.Due{St: st, Kind: k}).Next(n.height, func() bool { return true }); due {
 			return false
 		}
@@ -93,21 +95,34 @@ func TestArenaFloodCannotHaltCommit(t *testing.T) {
 	miners := make([]*signer, 60)
 	var txs [][]byte
 	for i := range miners {
-		miners[i] = newSigner(fmt.Sprint("flood-miner-", i))
+		miners[i] = newMiner(fmt.Sprint("flood-miner-", i), uint32(i+1))
 		txs = append(txs, miners[i].tx(t, msgRegister()))
 	}
 	r := []*signer{reporter(0), reporter(1), reporter(2)}
 	for k := 0; k < 5; k++ {
-		txs = append(txs, r[k%3].tx(t, msgArenaTask(5, 50, 50)))
+		txs = append(txs, r[k%3].tx(t, msgArenaTask(5, 2, 50))) // commits to 3, reveals at 4, reports from 5
 	}
 	run(txs...)
 	txs = nil
 	for k := 0; k < 5; k++ {
 		for _, m := range miners {
-			txs = append(txs, m.tx(t, msgArenaSubmit(uint64(k))))
+			txs = append(txs, m.commit(t, arenaPayloadOf(m, uint64(k))))
 		}
 	}
-	run(txs...) // 300 submissions
+	run(txs...) // 300 commits
+	run()
+	txs = nil
+	for k := 0; k < 5; k++ {
+		for _, m := range miners {
+			txs = append(txs, m.reveal(t, arenaPayloadOf(m, uint64(k))))
+		}
+	}
+	run(txs...) // 300 reveals, in the reveal window's one block
+	for sid := 0; sid < 300; sid++ {
+		if s, _ := n.query(fmt.Sprintf("submission/%d", sid)); s["status"] != track.StatusPending {
+			t.Fatalf("submission %d = %v after the reveals, want pending", sid, s["status"])
+		}
+	}
 	// Two validators report now (2/3 exactly: pending); the third releases quorum on all 300 in one block.
 	txs = nil
 	for sid := uint64(0); sid < 300; sid++ {
@@ -143,8 +158,10 @@ func TestArenaFloodCannotHaltCommit(t *testing.T) {
 // 1: only 2 of 4 validators report, so nothing settles before the shared
 // report deadline, and an empty block at that deadline settles every
 // submission at once and queues them for scoring. The two reporters hold
-// 30 of 50: more than the deadline quorum (1/2), not more than 2/3. Every
-// block fits, and every submission is scored.
+// 30 of 50: more than the deadline quorum (1/2), not more than 2/3. One
+// commit in five is never revealed, so the deadline also expires those
+// (unrevealed) among the settlements. Every block fits, every revealed
+// submission is scored, every other is unrevealed.
 func TestDeadlineFloodCannotHaltCommit(t *testing.T) {
 	g := boundGenesis()
 	g.Validators[0].Power, g.Validators[1].Power = 15, 15
@@ -152,36 +169,59 @@ func TestDeadlineFloodCannotHaltCommit(t *testing.T) {
 	miners := make([]*signer, 60)
 	var txs [][]byte
 	for i := range miners {
-		miners[i] = newSigner(fmt.Sprint("deadline-miner-", i))
+		miners[i] = newMiner(fmt.Sprint("deadline-miner-", i), uint32(i+1))
 		txs = append(txs, miners[i].tx(t, msgRegister()))
 	}
 	r := []*signer{reporter(0), reporter(1)}
 	for k := 0; k < 5; k++ {
-		txs = append(txs, r[k%2].tx(t, msgArenaTask(5, 3, 3))) // report deadline 1+3+3 = 7
+		txs = append(txs, r[k%2].tx(t, msgArenaTask(5, 3, 3))) // commits to 4, reveals at 5, report deadline 1+3+1+3 = 8
 	}
 	mustOK(t, n.block(txs...))
 	txs = nil
 	for k := 0; k < 5; k++ {
 		for _, m := range miners {
-			txs = append(txs, m.tx(t, msgArenaSubmit(uint64(k))))
+			txs = append(txs, m.commit(t, arenaPayloadOf(m, uint64(k))))
+		}
+	}
+	mustOK(t, n.block(txs...)) // submission k*60+i: miner i, task k
+	n.block()
+	n.block()
+	revealed := func(sid int) bool { return sid%5 != 0 }
+	txs = nil
+	for sid := 0; sid < 300; sid++ {
+		if m := miners[sid%60]; revealed(sid) {
+			txs = append(txs, m.reveal(t, arenaPayloadOf(m, uint64(sid/60))))
+		}
+	}
+	mustOK(t, n.block(txs...)) // height 5: the reveal window
+	txs = nil
+	for sid := uint64(0); sid < 300; sid++ {
+		if revealed(int(sid)) {
+			txs = append(txs, r[0].tx(t, msgArenaReport(sid, arenaM())), r[1].tx(t, msgArenaReport(sid, arenaM())))
 		}
 	}
 	mustOK(t, n.block(txs...))
-	txs = nil
-	for sid := uint64(0); sid < 300; sid++ {
-		txs = append(txs, r[0].tx(t, msgArenaReport(sid, arenaM())), r[1].tx(t, msgArenaReport(sid, arenaM())))
-	}
-	mustOK(t, n.block(txs...))
-	for n.height < 7 || (!drained(n) && n.height < 60) {
+	for n.height < 8 || (!drained(n) && n.height < 60) {
 		n.block()
 	}
 	if !drained(n) {
 		t.Fatal("the deadline's work did not drain")
 	}
 	checkBlockBounds(t, n)
+	carried := 0
+	for _, st := range n.stats {
+		carried += len(st.carried)
+	}
+	if carried == 0 {
+		t.Fatal("the deadline settled in one block: the limits did not bind, the test proves nothing")
+	}
 	for sid := 0; sid < 300; sid++ {
-		if s, _ := n.query(fmt.Sprintf("submission/%d", sid)); s["status"] != "scored" {
-			t.Fatalf("submission %d = %v", sid, s["status"])
+		want := track.StatusScored
+		if !revealed(sid) {
+			want = track.StatusUnrevealed
+		}
+		if s, _ := n.query(fmt.Sprintf("submission/%d", sid)); s["status"] != want {
+			t.Fatalf("submission %d = %v, want %s", sid, s["status"], want)
 		}
 	}
 }
@@ -203,7 +243,7 @@ func maxWritten(n *node) int {
 func TestTaskFloodAtOneDeadline(t *testing.T) {
 	g := boundGenesis()
 	n := newNodeLimits(t, "", g, smallLimits)
-	m := newSigner("flood-miner")
+	m := newMiner("flood-miner", 1)
 	mustOK(t, n.block(m.tx(t, msgRegister())))
 	r := []*signer{reporter(0), reporter(1)}
 	deadline := int64(12)
@@ -211,12 +251,19 @@ func TestTaskFloodAtOneDeadline(t *testing.T) {
 		var txs [][]byte
 		h := n.height + 1
 		for i := 0; i < 600; i++ {
-			sb := deadline - h - 1
+			// report deadline h + sb + 1 (the reveal window) + 1 = deadline
+			sb := deadline - h - 2
 			txs = append(txs, r[i%2].tx(t, msgWorkflowTask(4, sb, 1)))
 		}
 		mustOK(t, n.block(txs...))
 	}
-	mustOK(t, n.block(m.tx(t, msgWorkflowSubmit(0))))
+	// the miner commits to tasks 0 and 1 (commits to 10, the reveal at 11)
+	// and reveals only the first
+	mustOK(t, n.block(m.commit(t, wfPayload(0)), m.commit(t, wfPayload(1))))
+	for n.height < deadline-2 {
+		n.block()
+	}
+	mustOK(t, n.block(m.reveal(t, wfPayload(0))))
 	for n.height < deadline || (!drained(n) && n.height < deadline+40) {
 		n.block()
 	}
@@ -242,24 +289,52 @@ func TestTaskFloodAtOneDeadline(t *testing.T) {
 			t.Fatalf("validator %d still has %d open tasks after every deadline passed", v, open)
 		}
 	}
-	if s, _ := n.query("submission/0"); s["status"] != "expired" {
-		t.Fatalf("the one submission = %v, want expired (no reports)", s["status"])
+	if s, _ := n.query("submission/0"); s["status"] != track.StatusExpired {
+		t.Fatalf("the revealed submission = %v, want expired (no reports)", s["status"])
+	}
+	if s, _ := n.query("submission/1"); s["status"] != track.StatusUnrevealed {
+		t.Fatalf("the commit never revealed = %v, want unrevealed", s["status"])
 	}
 }
 
 // TestAdversarialBlocks drives, for fixed seeds, heights of worst-case
 // blocks from miners and a validator below 1/3 (and honest validators
 // holding back reports to release them at once): task floods stacked on
-// one deadline, mass reports, far-future and minority truth rounds,
-// predictions at the window's edge. Every block must commit within the
-// limits (the harness checks Prepare/Process/Finalize agree, and the last
-// line never runs), every queue must drain once the flood stops, and an
+// one deadline, floods of commits to the open tasks and of their reveals
+// (valid ones among refused ones: wrong and short salts, another miner's
+// opening, too early, second commits, late commits; some commits never
+// revealed, so the deadline settles them as unrevealed), mass reports,
+// far-future and minority truth rounds, gas commits at the window's edge
+// revealed when the honest majority's truths become final and closed at
+// the end of the reveal window. Every block must commit within the limits
+// (the harness checks Prepare/Process/Finalize agree, and the last line
+// never runs), every queue must drain once the flood stops, and an
 // in-memory app fed the same blocks must agree at every height.
 func TestAdversarialBlocks(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
-			if carried := adversarialRun(t, seed, 30); carried == 0 {
+			res := adversarialRun(t, seed, 30)
+			if res.carried == 0 {
 				t.Fatal("no block carried work: the flood did not reach the limits, the test proves nothing")
+			}
+			t.Logf("codes %v; statuses %v; %d blocks carried", crbCodeNames(res.tally), res.statuses, res.carried)
+			// the run did what it claims: commits and reveals taken, each
+			// kind of refused reveal sent, commits that expired unrevealed,
+			// duplicates, gas closes that counted revealed predictions
+			for _, code := range []uint32{wire.CodeBadCommitment, wire.CodeRevealWindow, wire.CodeRevealMismatch, wire.CodeDuplicateSubmission} {
+				if res.tally.codes[code] == 0 {
+					t.Errorf("no transaction was refused with %s", wire.CodeName(code))
+				}
+			}
+			for _, ev := range []string{wire.EventSubmissionAdded, wire.EventSubmissionRevealed, wire.EventSubmissionDuplicate, wire.EventGasWindowClosed} {
+				if res.tally.events[ev] == 0 {
+					t.Errorf("no %s event", ev)
+				}
+			}
+			for _, st := range []string{track.StatusUnrevealed, track.StatusScored, track.StatusDuplicate} {
+				if res.statuses[st] == 0 {
+					t.Errorf("no submission ended %s", st)
+				}
 			}
 		})
 	}
@@ -273,27 +348,41 @@ func FuzzAdversarialBlocks(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64) { adversarialRun(t, seed, 12) })
 }
 
-// adversarialRun returns how many blocks carried end-of-block work.
-func adversarialRun(t *testing.T, seed uint64, flood int) int {
+// adversarialResult is what a run did: how many blocks carried end-of-block
+// work, the decided blocks' result codes and events, and the submissions'
+// final statuses.
+type adversarialResult struct {
+	carried  int
+	tally    crbTally
+	statuses map[string]int
+}
+
+func adversarialRun(t *testing.T, seed uint64, flood int) adversarialResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	g := boundGenesis()
 	disk := newNodeLimits(t, t.TempDir(), g, smallLimits)
 	mem := newNodeLimits(t, "", g, smallLimits)
 	miners := make([]*signer, 40)
 	for i := range miners {
-		miners[i] = newSigner(fmt.Sprintf("adv-%d-miner-%d", seed, i))
+		miners[i] = newMiner(fmt.Sprintf("adv-%d-miner-%d", seed, i), uint32(i+1))
 	}
+	cr := crbNewMiners(rng, miners)
 	honest := []*signer{reporter(0), reporter(1), reporter(2)}
 	minority := reporter(3)
 	all := append(append(append([]*signer{}, miners...), honest...), minority)
-	var held [][]byte // honest reports held back, released at once
+	// honest[2] holds its reports back, to release them at once
 	evm := uint64(1000)
+	var res adversarialResult
 	for h := int64(1); h <= int64(flood)+60; h++ {
 		resync(disk, all...)
 		var txs [][]byte
 		add := func(s *signer, msg *subnetv1.Msg) { txs = append(txs, s.tx(t, msg)) }
 		base, _ := disk.app.base()
-		c := store.State{O: store.NewOverlay(base)}.Counters()
+		st := store.State{O: store.NewOverlay(base)}
+		c := st.Counters()
+		if h > 1 {
+			cr.reveals(t, &txs, st, h) // every height: the reveals whose window is open
+		}
 		if h == 1 {
 			for _, m := range miners {
 				add(m, msgRegister())
@@ -314,39 +403,50 @@ func adversarialRun(t *testing.T, seed uint64, flood int) int {
 				for i := 0; i < 600; i++ {
 					add(minority, msgWorkflowTask(2, max(1, int64(flood)-h), 2))
 				}
-			case 1: // arena tasks and every miner submitting to the open tasks
-				add(honest[rng.IntN(3)], msgArenaTask(5, 5, 20))
-				for t := c.NextTaskId; t > 0 && t > c.NextTaskId-6; t-- {
+			case 1: // an arena task and a flood of commits to the open tasks
+				add(honest[rng.IntN(2)], msgArenaTask(5, 5, 20))
+				for id := c.NextTaskId; id > 0 && id > c.NextTaskId-6; id-- {
 					for _, m := range miners[:rng.IntN(len(miners))] {
-						add(m, msgArenaSubmit(t-1))
+						cr.commitTask(t, &txs, st, h, m, id-1)
 					}
 				}
 			case 2: // honest validators report; one of them holds its reports back
-				for sid := c.NextSubmissionId; sid > 0 && sid > c.NextSubmissionId-200; sid-- {
-					add(honest[0], msgArenaReport(sid-1, arenaM()))
-					add(honest[1], msgWorkflowReport(sid-1, workflowM()))
-					held = append(held, honest[2].tx(t, msgArenaReport(sid-1, arenaM())))
+				for _, sub := range crbReportable(st, h, 0, 200) {
+					txs = append(txs, crbReport(t, honest[0], sub))
+				}
+				for _, sub := range crbReportable(st, h, 1, 200) {
+					txs = append(txs, crbReport(t, honest[1], sub))
 				}
 			case 3: // the minority's truth rounds: far future, in the window, in the far future of time
 				for b := evm + 1; b <= evm+12; b++ {
 					add(minority, msgTruth(1, b, "1", blockTime(h).Unix()+int64(rng.IntN(400))))
 				}
 				for _, m := range miners {
-					add(m, msgGas(1, evm+uint64(1+rng.IntN(9)), "11"))
+					b := evm + uint64(1+rng.IntN(9)) // up to one past max_prediction_ahead
+					if b-st.GasChain(1).LastClosedBlock > g.Chain.MaxPredictionAhead {
+						txs = append(txs, crbCommitNext(t, m, gasPayload(1, b, "11"))) // 34
+						continue
+					}
+					cr.commit(t, &txs, m, gasPayload(1, b, fmt.Sprintf("%d.%d", 9+rng.IntN(3), rng.IntN(10))))
 				}
 			case 4: // release the held reports at once
-				txs = append(txs, held...)
-				held = nil
+				for _, sub := range crbReportable(st, h, 2, 1000) {
+					txs = append(txs, crbReport(t, honest[2], sub))
+				}
 			}
-		} else if h%7 == 0 { // calm: the honest majority closes the next EVM block
+		} else if h%7 == 0 { // calm: the honest majority makes the next EVM block final
 			evm++
 			for _, v := range honest {
 				add(v, msgTruth(1, evm, "10", blockTime(h).Unix()))
 			}
 		}
 		for _, x := range []*node{disk, mem} {
-			if _, err := x.decide(h, blockTime(h), txs, []byte(fmt.Sprint("adv-", h))); err != nil {
+			resp, err := x.decide(h, blockTime(h), txs, []byte(fmt.Sprint("adv-", h)))
+			if err != nil {
 				t.Fatal(err)
+			}
+			if x == disk {
+				res.tally.add(resp)
 			}
 		}
 		if !bytes.Equal(disk.hashes[h], mem.hashes[h]) {
@@ -358,11 +458,11 @@ func adversarialRun(t *testing.T, seed uint64, flood int) int {
 		t.Fatalf("seed %d: queues still hold work 60 blocks after the flood stopped", seed)
 	}
 	checkBlockBounds(t, disk)
-	carried := 0
 	for _, r := range disk.stats {
 		if len(r.carried) > 0 {
-			carried++
+			res.carried++
 		}
 	}
-	return carried
+	res.statuses = crbStatuses(t, disk)
+	return res
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/scoringsubnet/validatord/app/track"
@@ -17,26 +19,53 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-// catalogueChain builds a chain where every rejection can be provoked:
-// miners A (uid 1) and B (uid 2) fill max_uids = 2; task 0 (workflow, open),
-// task 1 (arena, open), task 2 (workflow, closed and its submission 2
-// expired); submission 0 has val0's report; EVM chain 1 is closed up to block
-// 100 at 1_700_000_000 (max_prediction_ahead 1000) and block 300 has val0's
-// truth; EVM chain 8453 has no closed block.
+// catalogueChain builds a chain where every rejection can be provoked at
+// its next height, 7: miners A (uid 1) and B (uid 2) fill max_uids = 2.
+// Tasks (reveal window of one block, testRevealBlocks):
+//   - 0 workflow and 1 arena: commits to 4, reveals at 5, reports from 6;
+//     A committed (submissions 0, 1) and revealed both; submission 0 has
+//     val0's report;
+//   - 2 workflow: settled at 5: A's revealed submission 2 expired (no
+//     reports), B's submission 3 never revealed (unrevealed);
+//   - 3 workflow: commits open to 21; A committed (submission 5);
+//   - 4 workflow: its reveal window is height 7; A and B committed
+//     (submissions 6 and 7), neither revealed;
+//   - 5 workflow: its reveal window was height 4; B committed (submission
+//     8) and never revealed; it settles at 24.
+//
+// EVM chain 1 is closed up to block 100 at 1_700_000_000 (at height 2;
+// max_prediction_ahead 1000); A committed to block 200 (submission 4),
+// whose truth is not final; block 300 has val0's truth; EVM chain 8453 has
+// no closed block.
 func catalogueChain(t testing.TB) (*node, map[string]*signer) {
 	g := testGenesis(4)
 	g.Chain.MaxUIDs, g.Chain.MaxPredictionAhead = 2, 1000
 	n := newNode(t, "", g)
-	s := map[string]*signer{"a": newSigner("miner-a"), "b": newSigner("miner-b"), "c": newSigner("miner-c"),
+	s := map[string]*signer{"a": newMiner("miner-a", 1), "b": newMiner("miner-b", 2), "c": newMiner("miner-c", 3),
 		"r0": reporter(0), "r1": reporter(1), "r2": reporter(2)}
-	mustOK(t, n.block(s["a"].tx(t, msgRegister()), s["b"].tx(t, msgRegister()),
-		s["r0"].tx(t, msgWorkflowTask(4, 10, 10)), s["r0"].tx(t, msgArenaTask(5, 10, 10)), s["r0"].tx(t, msgWorkflowTask(4, 1, 1))))
-	mustOK(t, n.block(s["a"].tx(t, msgWorkflowSubmit(0)), s["a"].tx(t, msgArenaSubmit(1)), s["a"].tx(t, msgWorkflowSubmit(2)),
+	a, b, r0 := s["a"], s["b"], s["r0"]
+	mustOK(t, n.block(a.tx(t, msgRegister()), b.tx(t, msgRegister()),
+		r0.tx(t, msgWorkflowTask(4, 3, 30)), r0.tx(t, msgArenaTask(5, 3, 30)), r0.tx(t, msgWorkflowTask(4, 1, 1)),
+		r0.tx(t, msgWorkflowTask(4, 20, 20)), r0.tx(t, msgWorkflowTask(4, 5, 20)), r0.tx(t, msgWorkflowTask(4, 2, 20))))
+	mustOK(t, n.block(a.commit(t, wfPayloadOf(a, 0)), a.commit(t, arenaPayloadOf(a, 1)), a.commit(t, wfPayloadOf(a, 2)), // 0, 1, 2
+		b.commit(t, wfPayloadOf(b, 2)), // 3
 		s["r0"].tx(t, msgTruth(1, 100, "10", 1_700_000_000)), s["r1"].tx(t, msgTruth(1, 100, "10", 1_700_000_000)),
-		s["r2"].tx(t, msgTruth(1, 100, "10", 1_700_000_000)), s["a"].tx(t, msgGas(1, 200, "5")),
-		s["r0"].tx(t, msgTruth(1, 300, "10", 1_700_000_050)),
-		s["r0"].tx(t, msgWorkflowReport(0, workflowM()))))
-	mustOK(t, n.block())
+		s["r2"].tx(t, msgTruth(1, 100, "10", 1_700_000_000)),
+		a.commit(t, gasPayload(1, 200, "5")), // 4
+		r0.tx(t, msgTruth(1, 300, "10", 1_700_000_050)),
+		a.commit(t, wfPayloadOf(a, 3)),                                 // 5
+		a.commit(t, wfPayloadOf(a, 4)), b.commit(t, wfPayloadOf(b, 4)), // 6, 7
+		b.commit(t, wfPayloadOf(b, 5)))) // 8
+	mustOK(t, n.block(a.reveal(t, wfPayloadOf(a, 2))))                                    // 3
+	mustOK(t, n.block())                                                                  // 4: task 5's window, B stays silent
+	mustOK(t, n.block(a.reveal(t, wfPayloadOf(a, 0)), a.reveal(t, arenaPayloadOf(a, 1)))) // 5
+	mustOK(t, n.block(r0.tx(t, msgWorkflowReport(0, workflowM()))))                       // 6
+	for id, want := range map[int]string{0: track.StatusPending, 2: track.StatusExpired, 3: track.StatusUnrevealed,
+		5: track.StatusCommitted, 6: track.StatusCommitted, 8: track.StatusCommitted} {
+		if sub, _ := n.query(fmt.Sprint("submission/", id)); sub["status"] != want {
+			t.Fatalf("catalogue chain: submission %d = %v, want %s", id, sub["status"], want)
+		}
+	}
 	return n, s
 }
 
@@ -65,16 +94,18 @@ func withWorkflow(edit func(*subnetv1.WorkflowMeasurement)) *subnetv1.WorkflowMe
 // TestRejectionCatalogue sends each malformed or unauthorised transaction
 // alone in a block and checks its code and that the app hash equals the
 // hash of the same block without it (no state change, not even the nonce).
+// Every code of wire.Codes has a row here or a named test elsewhere.
 func TestRejectionCatalogue(t *testing.T) {
 	n, s := catalogueChain(t)
 	a, b, c, r0, r1 := s["a"], s["b"], s["c"], s["r0"], s["r1"]
-	valid := b.next(msgWorkflowSubmit(0))
+	valid := crbCommitNext(t, b, wfPayloadOf(b, 3))
 	flipped := append([]byte(nil), valid...)
 	flipped[len(flipped)-1] ^= 1
 	badBaseline := msgArenaTask(5, 10, 10)
 	bl := track.BaselineToProto(scoring.DefaultArenaBaseline())
 	bl.MinTokens = "999999"
 	badBaseline.GetPostTask().GetArena().DefaultBaseline = bl
+	pa4, pb4 := wfPayloadOf(a, 4), wfPayloadOf(b, 4)
 	cases := []struct {
 		name string
 		tx   []byte
@@ -83,18 +114,25 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"garbage bytes", []byte("not a transaction"), wire.CodeMalformedTx},
 		{"oversize", bytes.Repeat([]byte{1}, 16*1024+1), wire.CodeTxTooLarge},
 		{"unknown field appended", append(append([]byte(nil), valid...), 0x18, 0x01), wire.CodeNonCanonical},
+		{"plaintext submit (reserved Msg field 3) appended to a commit", crbField3Tx(t, b, crbCommitMsg(t, b, wfPayloadOf(b, 3)), wfPayloadOf(b, 3)), wire.CodeNonCanonical},
+		{"plaintext submit (reserved Msg field 3) alone, as a v2 client sent it", crbField3Tx(t, b, &subnetv1.Msg{}, wfPayloadOf(b, 3)), wire.CodeNonCanonical},
 		{"31-byte sender", signAt(testChainID, a.key, a.pub()[:31], a.nonce, msgRegister()), wire.CodeBadSender},
 		{"bad signature", flipped, wire.CodeBadSignature},
-		{"wrong chain id", signAt("other-chain", a.key, a.pub(), a.nonce, msgWorkflowSubmit(0)), wire.CodeWrongChainID},
-		{"reused nonce", a.at(a.nonce-1, msgWorkflowSubmit(0)), wire.CodeNonceUsed},
-		{"future nonce", a.at(a.nonce+1, msgWorkflowSubmit(0)), wire.CodeNonceFuture},
+		{"signed under the v2 domain", crbSignBody(t, b.key, "validatord/tx/v2\x00", crbBody(t, b, b.nonce, crbCommitMsg(t, b, wfPayloadOf(b, 3)))), wire.CodeBadSignature},
+		{"wrong chain id", signAt("other-chain", a.key, a.pub(), a.nonce, crbCommitMsg(t, a, wfPayload(3))), wire.CodeWrongChainID},
+		{"reused nonce", a.at(a.nonce-1, crbRevealMsg(a, pa4)), wire.CodeNonceUsed},
+		{"future nonce", a.at(a.nonce+1, crbRevealMsg(a, pa4)), wire.CodeNonceFuture},
 		{"empty msg", a.next(&subnetv1.Msg{}), wire.CodeEmptyMsg},
+		{"commit without a target", a.next(&subnetv1.Msg{Sum: &subnetv1.Msg_Commit{Commit: &subnetv1.MsgCommit{Commitment: make([]byte, 32)}}}), wire.CodeEmptyMsg},
+		{"reveal without a payload", a.next(crbRevealRaw(nil, make([]byte, 32))), wire.CodeEmptyMsg},
 		{"post task by a miner", a.next(msgWorkflowTask(4, 5, 5)), wire.CodeNotValidator},
 		{"report by a miner", a.next(msgWorkflowReport(0, workflowM())), wire.CodeNotValidator},
-		{"submit by unknown key", c.next(msgWorkflowSubmit(0)), wire.CodeNotMiner},
+		{"commit by unknown key", crbCommitNext(t, c, wfPayloadOf(c, 3)), wire.CodeNotMiner},
+		{"reveal by unknown key", crbRevealNext(c, pa4), wire.CodeNotMiner},
 		{"register twice", a.next(msgRegister()), wire.CodeAlreadyMiner},
 		{"uids full", c.next(msgRegister()), wire.CodeUIDsFull},
 		{"quality not a number", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.OutputQuality = "abc" }))), wire.CodeNotNumber},
+		{"price not a number", crbRevealNext(a, gasPayload(1, 200, "five")), wire.CodeNotNumber},
 		{"cost with 19 places", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.Cost = "0.1234567890123456789" }))), wire.CodeTooManyPlaces},
 		{"quality above 1", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.OutputQuality = "1.5" }))), wire.CodeDecimalRange},
 		{"negative retries", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.Retries = -1 }))), wire.CodeNegativeCount},
@@ -106,21 +144,26 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"zero submission blocks", r0.next(msgWorkflowTask(4, 0, 5)), wire.CodeBlocksRange},
 		{"unknown category", r0.next(&subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{
 			Arena: &subnetv1.ArenaTask{Category: "chess", CriteriaTotal: 1, SubmissionBlocks: 1, ReportBlocks: 1}}}}}), wire.CodeUnknownCategory},
-		{"31-byte artifact hash", b.next(client.Reveal(client.ArenaPayload(1, make([]byte, 31)), client.Salt{})), wire.CodeBadArtifactHash},
-		{"unknown task", b.next(msgWorkflowSubmit(99)), wire.CodeUnknownTask},
-		{"arena submit to a workflow task", b.next(msgArenaSubmit(0)), wire.CodeWrongKind},
-		{"report on a gas prediction", r1.next(msgWorkflowReport(3, workflowM())), wire.CodeWrongKind},
-		{"past submission deadline", b.next(msgWorkflowSubmit(2)), wire.CodeSubmissionDeadline},
-		{"second submission to a task", a.next(msgWorkflowSubmit(0)), wire.CodeDuplicateSubmission},
-		{"second prediction for a block", a.next(msgGas(1, 200, "6")), wire.CodeDuplicateSubmission},
+		{"31-byte artifact hash", crbRevealNext(b, client.ArenaPayload(1, make([]byte, 31))), wire.CodeBadArtifactHash},
+		{"commit to an unknown task", crbCommitNext(t, b, wfPayload(99)), wire.CodeUnknownTask},
+		{"reveal for an unknown task", crbRevealNext(b, wfPayload(99)), wire.CodeUnknownTask},
+		{"arena reveal for a workflow task", crbRevealNext(b, arenaPayloadOf(b, 4)), wire.CodeWrongKind},
+		{"report on a gas prediction", r1.next(msgWorkflowReport(4, workflowM())), wire.CodeWrongKind},
+		{"commit after the deadline", crbCommitNext(t, b, wfPayloadOf(b, 0)), wire.CodeSubmissionDeadline},
+		{"commit to a settled task", crbCommitNext(t, b, wfPayloadOf(b, 2)), wire.CodeSubmissionDeadline},
+		{"second commit to a task", crbCommitNext(t, a, wfPayload(3)), wire.CodeDuplicateSubmission},
+		{"second commit for an EVM block", crbCommitNext(t, a, gasPayload(1, 200, "6")), wire.CodeDuplicateSubmission},
+		{"second reveal", crbRevealNext(a, wfPayloadOf(a, 0)), wire.CodeDuplicateSubmission},
 		{"unknown submission", r1.next(msgWorkflowReport(99, workflowM())), wire.CodeUnknownSubmission},
 		{"report on an expired submission", r1.next(msgWorkflowReport(2, workflowM())), wire.CodeSubmissionFinal},
+		{"report on an unrevealed submission", r1.next(msgWorkflowReport(3, workflowM())), wire.CodeSubmissionFinal},
 		{"duplicate report", r0.next(msgWorkflowReport(0, workflowM())), wire.CodeDuplicateReport},
-		{"unknown EVM chain", a.next(msgGas(999, 200, "5")), wire.CodeUnknownEVMChain},
-		{"prediction for a closed block", b.next(msgGas(1, 100, "5")), wire.CodeEVMBlockClosed},
-		{"prediction too far ahead", b.next(msgGas(1, 100+1001, "5")), wire.CodePredictionTooFar},
-		{"zero price", b.next(msgGas(1, 201, "0")), wire.CodeDecimalRange},
-		{"prediction on a chain with no closed block", b.next(msgGas(8453, 1, "5")), wire.CodeEVMChainUnanchored},
+		{"commit to an unknown EVM chain", crbCommitNext(t, a, gasPayload(999, 200, "5")), wire.CodeUnknownEVMChain},
+		{"reveal on an unknown EVM chain", crbRevealNext(a, gasPayload(999, 200, "5")), wire.CodeUnknownEVMChain},
+		{"commit for a closed block", crbCommitNext(t, b, gasPayload(1, 100, "5")), wire.CodeEVMBlockClosed},
+		{"commit too far ahead", crbCommitNext(t, b, gasPayload(1, 100+1001, "5")), wire.CodePredictionTooFar},
+		{"zero price", crbRevealNext(a, gasPayload(1, 200, "0")), wire.CodeDecimalRange},
+		{"commit on a chain with no closed block", crbCommitNext(t, b, gasPayload(8453, 1, "5")), wire.CodeEVMChainUnanchored},
 		{"register with a validator's report key", r1.next(msgRegister()), wire.CodeValidatorKey},
 		{"duplicate truth", r0.next(msgTruth(1, 300, "10", 1_700_000_050)), wire.CodeDuplicateTruth},
 		{"truth before the last closed timestamp", r1.next(msgTruth(1, 301, "10", 1_699_999_999)), wire.CodeTruthTimeBackwards},
@@ -129,6 +172,19 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"post task by a miner, signature bad too (cheap checks first)", badSig(a.next(msgWorkflowTask(4, 5, 5))), wire.CodeNotValidator},
 		{"truth too far past the last closed block", r1.next(msgTruth(1, 100+1001, "10", 1_700_000_100)), wire.CodeTruthTooFar},
 		{"truth timestamp past the block time + drift", r1.next(msgTruth(1, 301, "10", blockTime(n.height+1).Unix()+1000)), wire.CodeTruthTimeFuture},
+		{"commit with a 31-byte commitment", b.next(crbCommitRaw(3, make([]byte, 31))), wire.CodeBadCommitment},
+		{"commit with a 33-byte commitment", b.next(crbCommitRaw(3, make([]byte, 33))), wire.CodeBadCommitment},
+		{"reveal with a 31-byte salt", b.next(crbRevealRaw(pb4, make([]byte, 31))), wire.CodeBadCommitment},
+		{"gas reveal with no salt", a.next(crbRevealRaw(gasPayload(1, 200, "5"), nil)), wire.CodeBadCommitment},
+		{"reveal with no commit", crbRevealNext(b, wfPayloadOf(b, 0)), wire.CodeNoCommit},
+		{"gas reveal with no commit", crbRevealNext(b, gasPayload(1, 200, "5")), wire.CodeNoCommit},
+		{"reveal before the window opens", crbRevealNext(a, wfPayloadOf(a, 3)), wire.CodeRevealWindow},
+		{"reveal after the window closed", crbRevealNext(b, wfPayloadOf(b, 5)), wire.CodeRevealWindow},
+		{"gas reveal before its truth is final", crbRevealNext(a, gasPayload(1, 200, "5")), wire.CodeRevealWindow},
+		{"report before the reveal window closed", r1.next(msgWorkflowReport(6, workflowM())), wire.CodeRevealWindow},
+		{"reveal with a wrong salt", a.next(client.Reveal(pa4, client.Salt{1})), wire.CodeRevealMismatch},
+		{"reveal of another miner's payload", a.next(client.Reveal(pb4, a.salt(pb4))), wire.CodeRevealMismatch},
+		{"another miner's exact opening, sent by a key that did not make that commit", b.next(crbRevealMsg(a, pa4)), wire.CodeRevealMismatch},
 	}
 	h := n.height + 1
 	empty := finalizeOnly(t, n, h, nil)
@@ -152,12 +208,49 @@ func TestRejectionCatalogue(t *testing.T) {
 		})
 		codes[tc.code] = true
 	}
-	if len(codes) < 25 {
-		t.Fatalf("catalogue covers %d distinct codes, want ≥ 25", len(codes))
+	// Codes that no single transaction on this chain can provoke, and the
+	// test that provokes each.
+	elsewhere := map[uint32]string{
+		wire.CodeTrackDisabled:     "TestTrackDisabled",
+		wire.CodeReportDeadline:    "carryover_test.go (a settlement carried past the deadline)",
+		wire.CodeInternal:          "below: CheckTx before InitChain",
+		wire.CodeBlockFull:         "TestBlockFullReportLeavesNoTrace",
+		wire.CodeTooManyOpenTasks:  "TestOpenTasksPerValidator",
+		wire.CodeTooManyOpenRounds: "TestOpenRoundsPerValidator",
+	}
+	for _, ci := range wire.Codes[1:] {
+		if !codes[ci.Code] && elsewhere[ci.Code] == "" {
+			t.Errorf("code %d (%s) has no row in the catalogue", ci.Code, ci.Name)
+		}
 	}
 	// Sanity: the valid tx the malformed ones derive from is accepted.
 	if r := finalizeOnly(t, n, h, [][]byte{valid}); r.TxResults[0].Code != wire.CodeOK || bytes.Equal(r.AppHash, empty.AppHash) {
 		t.Fatalf("base tx: code %d, hash changed %v", r.TxResults[0].Code, !bytes.Equal(r.AppHash, empty.AppHash))
+	}
+	// A plaintext submit is refused with a log that says what replaced it.
+	if r := finalizeOnly(t, n, h, [][]byte{crbField3Tx(t, b, &subnetv1.Msg{}, wfPayloadOf(b, 3))}); !strings.Contains(r.TxResults[0].Log, "commit and reveal") {
+		t.Fatalf("plaintext submit: log %q does not say to commit and reveal", r.TxResults[0].Log)
+	}
+	// The v2 domain is refused with a log that names the v3 domain.
+	v2 := crbSignBody(t, b.key, "validatord/tx/v2\x00", crbBody(t, b, b.nonce, crbCommitMsg(t, b, wfPayloadOf(b, 3))))
+	if r := finalizeOnly(t, n, h, [][]byte{v2}); !strings.Contains(r.TxResults[0].Log, "validatord/tx/v3") {
+		t.Fatalf("v2 signature: log %q does not name the v3 domain", r.TxResults[0].Log)
+	}
+	// Each reveal refused above was refused for its fault only: the same
+	// reveals, made right, are accepted in this block.
+	for _, tx := range [][]byte{crbRevealNext(a, pa4), crbRevealNext(b, pb4)} {
+		if r := finalizeOnly(t, n, h, [][]byte{tx}); r.TxResults[0].Code != wire.CodeOK {
+			t.Fatalf("the right reveal of task 4: code %d: %s", r.TxResults[0].Code, r.TxResults[0].Log)
+		}
+	}
+	// Code 39: CheckTx on an app that has no chain yet.
+	fresh, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if chk, _ := fresh.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: valid}); chk.Code != wire.CodeInternal {
+		t.Fatalf("CheckTx before InitChain: code %d, want %d", chk.Code, wire.CodeInternal)
 	}
 }
 
@@ -171,14 +264,16 @@ func finalizeOnly(t *testing.T, n *node, h int64, txs [][]byte) *abcitypes.Respo
 	return resp
 }
 
-// TestTrackDisabled: messages of a track the chain does not run are rejected.
+// TestTrackDisabled: messages of a track the chain does not run are
+// rejected: posting an arena task, a gas commit, a gas reveal and a truth.
 func TestTrackDisabled(t *testing.T) {
 	g := testGenesis(1)
-	g.Tracks = []genesis.Track{{Name: genesis.TrackWorkflow, Share: track.Dec("1"), ActivityCutoffBlocks: genesis.DefaultTaskActivityCutoff}}
+	g.Tracks = []genesis.Track{testTrack(genesis.TrackWorkflow, track.Dec("1"))}
 	n := newNode(t, "", g)
-	a, r := newSigner("miner-a"), reporter(0)
+	a, r := newMiner("miner-a", 1), reporter(0)
 	mustOK(t, n.block(a.tx(t, msgRegister())))
-	for _, tx := range [][]byte{r.next(msgArenaTask(3, 2, 2)), a.next(msgGas(1, 5, "1")), r.next(msgTruth(1, 5, "1", 10))} {
+	for _, tx := range [][]byte{r.next(msgArenaTask(3, 2, 2)), crbCommitNext(t, a, gasPayload(1, 5, "1")), crbRevealNext(a, gasPayload(1, 5, "1")),
+		r.next(msgTruth(1, 5, "1", 10))} {
 		resp := finalizeOnly(t, n, n.height+1, [][]byte{tx})
 		if resp.TxResults[0].Code != wire.CodeTrackDisabled {
 			t.Fatalf("code %d (%s), want track_disabled", resp.TxResults[0].Code, resp.TxResults[0].Log)

@@ -7,6 +7,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/x/budget"
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -15,11 +16,15 @@ import (
 // FuzzDecodeTx: decoding never panics, and whatever decodes re-encodes to
 // exactly the input (one transaction has one encoding).
 func FuzzDecodeTx(f *testing.F) {
-	a := newSigner("miner-a")
+	a := newMiner("miner-a", 1)
 	f.Add([]byte{})
 	f.Add([]byte("garbage"))
 	f.Add(a.tx(f, msgRegister()))
-	f.Add(a.tx(f, msgWorkflowSubmit(3)))
+	f.Add(a.commit(f, wfPayload(3)))
+	f.Add(a.reveal(f, wfPayload(3)))
+	f.Add(a.commit(f, gasPayload(1, 2, "3")))
+	f.Add(a.reveal(f, gasPayload(1, 2, "3")))
+	f.Add(crbField3Tx(f, a, &subnetv1.Msg{}, wfPayload(3)))
 	f.Add(reporter(0).tx(f, msgArenaReport(4, arenaM())))
 	f.Add(reporter(0).tx(f, msgTruth(1, 2, "3.5", 4)))
 	f.Add([]byte{0x0a, 0x02, 0x22, 0x00, 0x12, 0x00})
@@ -39,17 +44,22 @@ func FuzzDecodeTx(f *testing.F) {
 }
 
 // FuzzValidity runs arbitrary bytes through the validity function and
-// execution on a chain with miners, tasks, submissions and gas state: no
-// panic; a rejection writes nothing; an acceptance advances the sender's
-// nonce by exactly one.
+// execution on a chain with miners, tasks, commits, reveals and gas state
+// (catalogueChain: a commit window, a reveal window and a closed one are
+// open at the fuzzed height): no panic; a rejection writes nothing; an
+// acceptance advances the sender's nonce by exactly one.
 func FuzzValidity(f *testing.F) {
 	n, s := catalogueChain(f)
-	a, r1 := s["a"], s["r1"]
+	a, b, r1 := s["a"], s["b"], s["r1"]
 	seeds := []*subnetv1.Msg{
-		msgWorkflowSubmit(1), msgArenaSubmit(1), msgGas(1, 250, "7"), msgRegister(), &subnetv1.Msg{},
+		crbCommitMsg(f, a, gasPayload(1, 250, "7")), crbRevealMsg(a, wfPayloadOf(a, 4)), crbRevealMsg(a, wfPayloadOf(a, 3)),
+		crbRevealMsg(a, gasPayload(1, 200, "5")), client.Reveal(wfPayloadOf(a, 4), client.Salt{1}), msgRegister(), &subnetv1.Msg{},
 	}
 	for _, m := range seeds {
 		f.Add(a.next(m))
+	}
+	for _, m := range []*subnetv1.Msg{crbCommitMsg(f, b, wfPayloadOf(b, 3)), crbRevealMsg(b, wfPayloadOf(b, 4)), crbRevealMsg(a, wfPayloadOf(a, 4))} {
+		f.Add(b.next(m))
 	}
 	for _, m := range []*subnetv1.Msg{msgWorkflowReport(0, workflowM()), msgArenaReport(1, arenaM()),
 		msgTruth(1, 300, "11", 1_700_000_060), msgWorkflowTask(3, 2, 2), msgArenaTask(2, 2, 2), msgWorkflowReport(0, twoSteps())} {

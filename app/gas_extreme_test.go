@@ -14,19 +14,27 @@ import (
 func TestExtremeOverpaymentReadsBack(t *testing.T) {
 	g := testGenesis(3)
 	n := newNode(t, "", g)
-	m := newSigner("miner-a")
+	m := newMiner("miner-a", 1)
 	r := []*signer{reporter(0), reporter(1), reporter(2)}
 	mustOK(t, n.block(m.tx(t, msgRegister())))
 	mustOK(t, n.block(anchorTxs(t, r, 1, 99, blockTime(n.height+1).Unix())...))
 	closes := g.Gas.MemorySize + 3
 	for i := 0; i < closes; i++ {
+		// commit, the truth final in the next block, the reveal after it
+		// (the close at the end of the reveal's block)
 		b := uint64(100 + i)
-		mustOK(t, n.block(m.tx(t, msgGas(1, b, "1000000000000000"))))
+		p := gasPayload(1, b, "1000000000000000")
+		mustOK(t, n.block(m.commit(t, p)))
 		var txs [][]byte
 		for _, v := range r {
 			txs = append(txs, v.tx(t, msgTruth(1, b, "0.000000000000000001", blockTime(n.height+1).Unix()+100)))
 		}
 		mustOK(t, n.block(txs...))
+		resp := n.block(m.reveal(t, p))
+		mustOK(t, resp)
+		if got, _ := eventAttr(resp.Events, wire.EventGasWindowClosed, "counting_predictions"); got != "1" {
+			t.Fatalf("close of block %d counted %q predictions, want 1", b, got)
+		}
 	}
 	agent, code := n.query("gas/1/1")
 	if code != wire.QueryOK {

@@ -8,6 +8,7 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
@@ -38,10 +39,13 @@ func TestOpenTasksPerValidator(t *testing.T) {
 	g.Chain.MaxOpenTasks = 2
 	n := newNode(t, "", g)
 	r := reporter(0)
-	mustOK(t, n.block(r.tx(t, msgWorkflowTask(4, 1, 1)), r.tx(t, msgWorkflowTask(4, 5, 5)))) // deadlines 3 and 11
+	// report deadlines (after the one-block reveal window) 1+1+1+1 = 4 and 1+5+1+5 = 12
+	mustOK(t, n.block(r.tx(t, msgWorkflowTask(4, 1, 1)), r.tx(t, msgWorkflowTask(4, 5, 5))))
 	refusedAlone(t, n, r.next(msgWorkflowTask(4, 1, 1)), wire.CodeTooManyOpenTasks)
 	mustOK(t, n.block(reporter(1).tx(t, msgWorkflowTask(4, 1, 1)))) // another validator is not affected
-	n.block()                                                       // height 3: task 0 settles
+	n.block()                                                       // height 3: task 0's reveal window, still open
+	refusedAlone(t, n, r.next(msgWorkflowTask(4, 1, 1)), wire.CodeTooManyOpenTasks)
+	n.block() // height 4: task 0 settles
 	mustOK(t, n.block(r.tx(t, msgWorkflowTask(4, 1, 1))))
 }
 
@@ -57,15 +61,16 @@ func TestMinorityCannotFreezeTheGasTrack(t *testing.T) {
 	g.Chain.MaxPredictionAhead, g.Chain.TruthReportBlocks = 2, 2
 	n := newNode(t, "", g)
 	r := []*signer{reporter(0), reporter(1), reporter(2), reporter(3)}
-	m := newSigner("miner-a")
+	m := newMiner("miner-a", 1)
 	ts := blockTime(1).Unix()
 	mustOK(t, n.block(append([][]byte{m.tx(t, msgRegister())}, anchorTxs(t, r[:3], 1, 10, ts)...)...)) // chain 1 closed at 10
 	refusedAlone(t, n, r[3].next(msgTruth(1, 13, "1", ts+1)), wire.CodeTruthTooFar)
 	refusedAlone(t, n, r[3].next(msgTruth(1, 11, "1", 9_000_000_000_000_000_000)), wire.CodeTruthTimeFuture)
 	mustOK(t, n.block(r[3].tx(t, msgTruth(1, 11, "1", ts+1)), r[3].tx(t, msgTruth(1, 12, "1", ts+1))))
 	// r3 (1/4 of the power) now votes in two pending rounds of chain 1: no third.
-	mustOK(t, n.block(m.tx(t, msgGas(1, 11, "2")))) // height 3
-	n.block()                                       // height 4: both minority rounds reach their deadline and are dropped
+	p11 := gasPayload(1, 11, "2")
+	mustOK(t, n.block(m.commit(t, p11))) // height 3
+	n.block()                            // height 4: both minority rounds reach their deadline and are dropped
 	base, _ := n.app.base()
 	st := store.State{O: store.NewOverlay(base)}
 	for _, b := range []uint64{11, 12} {
@@ -73,17 +78,26 @@ func TestMinorityCannotFreezeTheGasTrack(t *testing.T) {
 			t.Fatalf("the minority's round of block %d is still stored (%s): it must be dropped", b, r.Status)
 		}
 	}
-	// The honest majority reports block 11 now; a late miner's prediction for 12 is taken.
+	// The honest majority reports block 11 now; a late miner's commit for 12 is taken.
 	honest := []*signer{r[0], r[1], r[2]}
 	var txs [][]byte
 	for _, v := range honest {
 		txs = append(txs, v.tx(t, msgTruth(1, 11, "1", blockTime(5).Unix()+10)))
 	}
-	txs = append(txs, m.tx(t, msgGas(1, 12, "2")))
+	txs = append(txs, m.commit(t, gasPayload(1, 12, "2")))
 	resp := n.block(txs...)
 	mustOK(t, resp)
-	if b, _ := eventAttr(resp.TxResults[2].Events, wire.EventGasWindowClosed, "evm_block"); b != "11" {
-		t.Fatalf("the honest truth did not close block 11: %v", resp.TxResults[2].Events)
+	if b, _ := eventAttr(resp.TxResults[2].Events, wire.EventGasTruthFinal, "evm_block"); b != "11" {
+		t.Fatalf("the honest truth did not make block 11 final: %v", resp.TxResults[2].Events)
+	}
+	// height 6: the reveal window of 11; the close at its end counts the prediction
+	resp = n.block(m.reveal(t, p11))
+	mustOK(t, resp)
+	if b, _ := eventAttr(resp.Events, wire.EventGasWindowClosed, "evm_block"); b != "11" {
+		t.Fatalf("the end of 11's reveal window did not close it: %v", resp.Events)
+	}
+	if s, _ := n.query("submission/0"); s["status"] != track.StatusCounted {
+		t.Fatalf("the prediction for 11 = %v, want counted", s["status"])
 	}
 }
 

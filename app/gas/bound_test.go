@@ -31,8 +31,24 @@ const (
 // allows: max_uids agents with a full memory and a full history of worst-case
 // values, and every agent's prediction at the worst price in every one of the
 // max_prediction_ahead open blocks, with 9-byte ids, heights and block
-// numbers. It closes the last open block and returns the bytes written.
+// numbers, revealed and committed early enough to count. It closes the last
+// open block (as the end of its reveal window does) and returns the bytes
+// written.
 func measureWorstClose(t *testing.T, g genesis.AppState) int {
+	t.Helper()
+	return measureClose(t, g, outcomeCounted)
+}
+
+// The outcomes a close can give the predictions of the block it closes.
+const (
+	outcomeCounted    = "counted"    // revealed, committed early enough: judged with the agent's memory
+	outcomeLate       = "late"       // revealed, committed less than the margin before the EVM timestamp
+	outcomeUnrevealed = "unrevealed" // never revealed
+)
+
+// measureClose is measureWorstClose with the closed block's predictions
+// given the outcome (the earlier blocks' are swept unscored as ever).
+func measureClose(t *testing.T, g genesis.AppState, outcome string) int {
 	t.Helper()
 	chain, err := track.NewChain("bound", g)
 	if err != nil {
@@ -52,11 +68,19 @@ func measureWorstClose(t *testing.T, g genesis.AppState) int {
 		for i := uint32(0); i < uids; i++ {
 			uid := chain.UIDAt(i)
 			// committed the largest margin before the EVM timestamp: every one counts
-			commitTime := ts - commit.MaxCommitMargin
-			set.Items = append(set.Items, &subnetv1.Prediction{Uid: uid, SubmissionId: id, BlockTime: commitTime, Price: worstAmount})
+			commitTime, price, status, revealed := ts-commit.MaxCommitMargin, worstAmount, track.StatusPending, int64(first)
+			if b == first+ahead {
+				switch outcome {
+				case outcomeLate:
+					commitTime = ts
+				case outcomeUnrevealed:
+					price, status, revealed = "", track.StatusCommitted, 0
+				}
+			}
+			set.Items = append(set.Items, &subnetv1.Prediction{Uid: uid, SubmissionId: id, BlockTime: commitTime, Price: price})
 			setup.Save(store.KeySubmission(id), &subnetv1.Submission{Id: id, Track: genesis.TrackGas, Uid: uid, Height: int64(first),
-				BlockTime: commitTime, Status: track.StatusPending, Gas: &subnetv1.GasPredict{EvmChainId: 1, EvmBlock: b, Price: worstAmount},
-				Commitment: bytes.Repeat([]byte{0xff}, commit.Size), RevealHeight: int64(first)})
+				BlockTime: commitTime, Status: status, Gas: &subnetv1.GasPredict{EvmChainId: 1, EvmBlock: b, Price: price},
+				Commitment: bytes.Repeat([]byte{0xff}, commit.Size), RevealHeight: revealed})
 			id++
 		}
 		setup.Save(store.KeyPredictionSet(1, b), set)
@@ -78,6 +102,12 @@ func measureWorstClose(t *testing.T, g genesis.AppState) int {
 		Timestamp: ts, ReportedPower: math.MaxInt64, ClosedHeight: int64(first)}
 	env := track.Env{Chain: chain, St: close, Block: &track.Block{Height: int64(first), Time: ts}}
 	closeGasBlock(env, r)
+	for _, p := range setup.Predictions(1, first+ahead).Items { // the close deleted the set, above setup
+		sub, _ := close.Submission(p.SubmissionId)
+		if want := map[string]string{outcomeCounted: track.StatusScored, outcomeLate: track.StatusLate, outcomeUnrevealed: track.StatusUnrevealed}[outcome]; sub.Status != want {
+			t.Fatalf("%s close: submission %d is %s, want %s", outcome, sub.Id, sub.Status, want)
+		}
+	}
 	return close.O.Size()
 }
 
@@ -102,6 +132,16 @@ func TestGasCloseWithinGenesisBound(t *testing.T) {
 				t.Fatalf("close wrote %d bytes, more than the genesis bound %d", got, bound)
 			}
 		})
+	}
+	// The bound's shape is the worst outcome: a close whose predictions are
+	// late or never revealed writes less than one whose predictions count.
+	g := testGenesis(3)
+	g.Chain.MaxUIDs, g.Chain.MaxPredictionAhead = 16, 4
+	counted := measureClose(t, g, outcomeCounted)
+	for _, o := range []string{outcomeLate, outcomeUnrevealed} {
+		if got := measureClose(t, g, o); got > counted {
+			t.Fatalf("a %s close wrote %d bytes, more than a counted one's %d: the bound's worst case is not the worst", o, got, counted)
+		}
 	}
 	// The genesis limit is what the chain's limits leave a close: half the
 	// block budget, and the end of block adds to a full block.

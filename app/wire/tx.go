@@ -84,7 +84,7 @@ func canonical(m marshaler, raw []byte, what string) *TxError {
 	again, err := m.Marshal()
 	if err != nil || !bytes.Equal(again, raw) {
 		return Reject(CodeNonCanonical, what+": not in canonical protobuf encoding (an unknown field, such as an older client's "+
-			"plaintext Msg.submit, which is now a commit and reveal, or its workflow declared_retry_budget, or a non-minimal encoding; upgrade the client)")
+			"plaintext submit, Msg field 3: commit and reveal instead, or its workflow declared_retry_budget; or a non-minimal encoding; upgrade the client)")
 	}
 	return nil
 }
