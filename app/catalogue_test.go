@@ -153,7 +153,9 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"commit to a settled task", crbCommitNext(t, b, wfPayloadOf(b, 2)), wire.CodeSubmissionDeadline},
 		{"second commit to a task", crbCommitNext(t, a, wfPayload(3)), wire.CodeDuplicateSubmission},
 		{"second commit for an EVM block", crbCommitNext(t, a, gasPayload(1, 200, "6")), wire.CodeDuplicateSubmission},
-		{"second reveal", crbRevealNext(a, wfPayloadOf(a, 0)), wire.CodeDuplicateSubmission},
+		// the window is checked before "already revealed": a second reveal
+		// inside the window is 28 (TestRevealChecks, commit_reveal.txt)
+		{"second reveal, after the window", crbRevealNext(a, wfPayloadOf(a, 0)), wire.CodeRevealWindow},
 		{"unknown submission", r1.next(msgWorkflowReport(99, workflowM())), wire.CodeUnknownSubmission},
 		{"report on an expired submission", r1.next(msgWorkflowReport(2, workflowM())), wire.CodeSubmissionFinal},
 		{"report on an unrevealed submission", r1.next(msgWorkflowReport(3, workflowM())), wire.CodeSubmissionFinal},

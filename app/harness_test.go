@@ -412,17 +412,3 @@ func anchorTxs(t testing.TB, reps []*signer, chain, block uint64, ts int64) [][]
 func arenaPayload(task uint64) *subnetv1.MsgSubmit {
 	return client.ArenaPayload(task, artifact(fmt.Sprint("arena", task)))
 }
-
-// TRANSITIONAL (commit-reveal migration): the pre-commit-reveal builders,
-// kept only so that every test file compiles while each is moved to
-// signer.commit / signer.reveal. They build a reveal with a zero salt,
-// which no chain accepts. Delete once no test uses them.
-func msgWorkflowSubmit(task uint64) *subnetv1.Msg {
-	return client.Reveal(wfPayload(task), client.Salt{})
-}
-func msgArenaSubmit(task uint64) *subnetv1.Msg {
-	return client.Reveal(arenaPayload(task), client.Salt{})
-}
-func msgGas(chain, block uint64, price string) *subnetv1.Msg {
-	return client.Reveal(gasPayload(chain, block, price), client.Salt{})
-}

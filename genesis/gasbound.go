@@ -10,11 +10,14 @@ import (
 // computed from (docs/codes.md, "Block bound"). Bytes are counted as the app
 // counts a block's writes: key + value + 100 per written entry. The per-record
 // bounds are worst cases (largest ids, 10^15 prices, 10^33 overpayments);
-// app/gas_bound_sizes_test.go checks each against the encoded record.
+// app/gas/record_bound_test.go checks the record bounds against the encoded
+// records of the largest close, and app/gas/bound_test.go the whole formula
+// against that close for several genesis shapes.
 const (
 	// SweptPredictionBytes bounds one open prediction's submission record,
-	// rewritten unscored or late by the close that sweeps it.
-	SweptPredictionBytes = 320
+	// rewritten unscored, late or unrevealed by the close that sweeps it
+	// (with its commitment and reveal height: 349 measured).
+	SweptPredictionBytes = 360
 	// ScoredPredictionBytes bounds a counting prediction's submission record
 	// with its full gas receipt, without the receipt's memory and history
 	// fields (counted in GasSlotBytes and GasPointBytes).
@@ -28,8 +31,8 @@ const (
 	// GasSlotBytes and GasPointBytes bound one memory slot and one history
 	// point: in the agent record and as fields of the two receipts a close
 	// writes per agent (the agent's last receipt, the scored prediction's).
-	GasSlotBytes  = 352
-	GasPointBytes = 448
+	GasSlotBytes  = 256
+	GasPointBytes = 320
 	// GasCloseFixedBytes covers the chain record and the rest of a close.
 	GasCloseFixedBytes = 16 << 10
 	// MaxPredictionAheadLimit bounds chain.max_prediction_ahead on its own.

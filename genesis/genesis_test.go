@@ -98,14 +98,18 @@ func TestValidate(t *testing.T) {
 			g.Chain.MaxPredictionAhead = MaxPredictionAheadLimit + 1
 			g.Tracks = []Track{withCutoff(NewTrack(TrackWorkflow, d("1")), 100)}
 		}, "chain.max_prediction_ahead"},
-		// Defaults: 8 × (160 + 256 × 320) + 256 × (1500 + 1500 + 10 × 352 + 16 × 448) + 16384
-		// = 4,177,152 ≤ 4 MiB = 4,194,304; one more block adds 82,080, one more uid 16,248.
-		{"close bound: ahead 9 exceeds", func(g *AppState) { g.Chain.MaxPredictionAhead = 9 }, "chain.max_prediction_ahead"},
+		// Defaults: 8 × (160 + 256 × 360) + 256 × (1500 + 1500 + 10 × 256 + 16 × 320) + 16384
+		// = 3,489,024 ≤ 4 MiB = 4,194,304; one more block adds 92,320, one more uid 13,560,
+		// one more history point 81,920, one more memory slot 65,536.
+		{"close bound: ahead 15 just fits", func(g *AppState) { g.Chain.MaxPredictionAhead = 15 }, ""},
+		{"close bound: ahead 16 exceeds", func(g *AppState) { g.Chain.MaxPredictionAhead = 16 }, "chain.max_prediction_ahead"},
 		{"close bound: 64 blocks with 32 uids", func(g *AppState) { g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 64, 32 }, ""},
-		{"close bound: 257 uids just fit", func(g *AppState) { g.Chain.MaxUIDs = 257 }, ""},
-		{"close bound: 258 uids exceed", func(g *AppState) { g.Chain.MaxUIDs = 258 }, "chain.max_prediction_ahead"},
-		{"close bound: longer history", func(g *AppState) { g.Window.GasHistoryMax = 17 }, "chain.max_prediction_ahead"},
-		{"close bound: larger memory", func(g *AppState) { g.Gas.MemorySize = 11 }, "chain.max_prediction_ahead"},
+		{"close bound: 308 uids just fit", func(g *AppState) { g.Chain.MaxUIDs = 308 }, ""},
+		{"close bound: 309 uids exceed", func(g *AppState) { g.Chain.MaxUIDs = 309 }, "chain.max_prediction_ahead"},
+		{"close bound: history of 24 fits", func(g *AppState) { g.Window.GasHistoryMax = 24 }, ""},
+		{"close bound: longer history", func(g *AppState) { g.Window.GasHistoryMax = 25 }, "chain.max_prediction_ahead"},
+		{"close bound: memory of 20 fits", func(g *AppState) { g.Gas.MemorySize = 20 }, ""},
+		{"close bound: larger memory", func(g *AppState) { g.Gas.MemorySize = 21 }, "chain.max_prediction_ahead"},
 		{"close bound: huge memory", func(g *AppState) { g.Gas.MemorySize = 1_000_001 }, "gas.memory_size"},
 		{"close bound: no gas track", func(g *AppState) {
 			g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 1000, 13_333
@@ -176,11 +180,11 @@ func TestDecodeRejects(t *testing.T) {
 }
 
 // TestGasCloseBytes pins the close bound's arithmetic on the defaults:
-// 8 × (160 + 256 × 320) + 256 × (1500 + 1500 + 10 × 352 + 16 × 448) + 16384.
+// 8 × (160 + 256 × 360) + 256 × (1500 + 1500 + 10 × 256 + 16 × 320) + 16384.
 func TestGasCloseBytes(t *testing.T) {
 	g := valid()
-	if got, want := g.GasCloseBytes(), int64(8*82080+256*13688+16384); got != want || want != 4_177_152 {
-		t.Fatalf("GasCloseBytes() = %d, want %d (4,177,152)", got, want)
+	if got, want := g.GasCloseBytes(), int64(8*92320+256*10680+16384); got != want || want != 3_489_024 {
+		t.Fatalf("GasCloseBytes() = %d, want %d (3,489,024)", got, want)
 	}
 	if g.GasCloseBytes() > MaxGasCloseBytes {
 		t.Fatalf("the default genesis exceeds its own close bound")

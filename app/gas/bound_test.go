@@ -50,6 +50,13 @@ const (
 // given the outcome (the earlier blocks' are swept unscored as ever).
 func measureClose(t *testing.T, g genesis.AppState, outcome string) int {
 	t.Helper()
+	return worstClose(t, g, outcome).O.Size()
+}
+
+// worstClose stages the close measureClose measures and returns the
+// close's own writes (an overlay above the staged state).
+func worstClose(t *testing.T, g genesis.AppState, outcome string) store.State {
+	t.Helper()
 	chain, err := track.NewChain("bound", g)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +115,7 @@ func measureClose(t *testing.T, g genesis.AppState, outcome string) int {
 			t.Fatalf("%s close: submission %d is %s, want %s", outcome, sub.Id, sub.Status, want)
 		}
 	}
-	return close.O.Size()
+	return close
 }
 
 // TestGasCloseWithinGenesisBound: the largest close a genesis allows writes

@@ -38,3 +38,68 @@ func TestSweptPredictionWithinBound(t *testing.T) {
 	}
 }
 
+
+// TestWorstCloseRecordSizes: in the largest close of the default genesis's
+// shape, each scored prediction's record less its memory and history
+// receipt fields is within genesis.ScoredPredictionBytes, and each agent
+// record less its memory and history within genesis.GasAgentBaseBytes (the
+// per-slot and per-point terms bound those, counted once in the record and
+// once in a receipt).
+func TestWorstCloseRecordSizes(t *testing.T) {
+	g := testGenesis(3)
+	close := worstClose(t, g, outcomeCounted)
+	slots := g.Gas.MemorySize*genesis.GasSlotBytes + g.Window.GasHistoryMax*genesis.GasPointBytes
+	var scored, agent, scoredFull, agentFull int
+	close.O.Entries(func(k, val []byte, del bool) {
+		if del {
+			return
+		}
+		n := len(k) + len(val) + store.EntryOverhead
+		switch k[0] {
+		case store.PrefixSubmission:
+			sub := &subnetv1.Submission{}
+			if err := sub.Unmarshal(val); err != nil {
+				t.Fatal(err)
+			}
+			if sub.Status == track.StatusScored {
+				scoredFull = max(scoredFull, n)
+				scored = max(scored, n-fieldsBytes(sub.Receipt.Inputs, "memory.", "history."))
+			}
+		case store.PrefixGasAgent:
+			pa := &subnetv1.GasAgent{}
+			if err := pa.Unmarshal(val); err != nil {
+				t.Fatal(err)
+			}
+			agentFull = max(agentFull, n)
+			base := *pa
+			base.Memory, base.History = nil, nil
+			agent = max(agent, len(k)+base.Size()+store.EntryOverhead)
+		}
+	})
+	t.Logf("scored prediction %d bytes without memory/history (bound %d), %d whole; agent %d without (bound %d), %d whole; slots+points bound %d",
+		scored, genesis.ScoredPredictionBytes, scoredFull, agent, genesis.GasAgentBaseBytes, agentFull, slots)
+	if scored == 0 || agent == 0 {
+		t.Fatal("the worst close scored no prediction or wrote no agent: it proves nothing")
+	}
+	if scored > genesis.ScoredPredictionBytes || agent > genesis.GasAgentBaseBytes {
+		t.Fatal("a record exceeds its genesis bound")
+	}
+	if scoredFull+agentFull > genesis.ScoredPredictionBytes+genesis.GasAgentBaseBytes+slots {
+		t.Fatalf("a scored prediction and its agent write %d bytes, the per-uid bound is %d", scoredFull+agentFull,
+			genesis.ScoredPredictionBytes+genesis.GasAgentBaseBytes+slots)
+	}
+}
+
+// fieldsBytes is the encoded size of the receipt fields whose names start
+// with one of the prefixes.
+func fieldsBytes(fs []*subnetv1.Field, prefixes ...string) int {
+	n := 0
+	for _, f := range fs {
+		for _, p := range prefixes {
+			if len(f.Name) >= len(p) && f.Name[:len(p)] == p {
+				n += f.Size() + 3 // the field's tag and length prefix
+			}
+		}
+	}
+	return n
+}
