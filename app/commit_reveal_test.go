@@ -185,3 +185,24 @@ func TestGasRevealWindow(t *testing.T) {
 		t.Fatalf("truth/1/100 = %v (code %d)", tr, code)
 	}
 }
+
+// TestRevealedPriceCannotBeCopied: before commit-reveal a gas price copied
+// from another miner's prediction in the mempool was accepted. Now a price
+// is public only from its reveal, which opens after the EVM block's truth
+// is final, and from then on no commit for that block is taken (33).
+func TestRevealedPriceCannotBeCopied(t *testing.T) {
+	n := newNode(t, "", testGenesis(3))
+	a, copier := newMiner("miner-a", 1), newMiner("copier", 2)
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	mustOK(t, n.block(append([][]byte{a.tx(t, msgRegister()), copier.tx(t, msgRegister())},
+		anchorTxs(t, r, 1, 99, 1_700_000_001)...)...))
+	pa := gasPayload(1, 100, "10.25")
+	mustOK(t, n.block(a.commit(t, pa))) // h2: the commit shows a hash, not the price
+	var txs [][]byte
+	for _, v := range r {
+		txs = append(txs, v.tx(t, msgTruth(1, 100, "10", 1_700_000_020)))
+	}
+	mustOK(t, n.block(txs...))          // h3: the truth is final
+	mustOK(t, n.block(a.reveal(t, pa))) // h4: the price is public
+	mustCodes(t, n.block(copier.commit(t, gasPayload(1, 100, "10.25"))), wire.CodeEVMBlockClosed)
+}
