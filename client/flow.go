@@ -238,7 +238,7 @@ func (s *Signer) SubmitAndReveal(ctx context.Context, store *SaltStore, uid uint
 		return SubmitResult{}, err
 	}
 	p, res, err := s.CommitPayload(ctx, store, uid, payload)
-	out := SubmitResult{Commit: res, Pending: store.pending(t)}
+	out := SubmitResult{Commit: res, Pending: store.Pending(t)}
 	if err != nil {
 		return out, err
 	}
@@ -251,6 +251,6 @@ func (s *Signer) SubmitAndReveal(ctx context.Context, store *SaltStore, uid uint
 	}
 	rev, err := s.RevealPending(ctx, store, t)
 	out.Reveal = &rev
-	out.Pending = store.pending(t)
+	out.Pending = store.Pending(t)
 	return out, err
 }

@@ -81,8 +81,8 @@ func (s *SaltStore) Dir() string { return s.dir }
 // Path is the file of target's pending reveal.
 func (s *SaltStore) Path(t Target) string { return filepath.Join(s.dir, t.Name()+".json") }
 
-// pending is the file of target's entry when there is one, else "".
-func (s *SaltStore) pending(t Target) string {
+// Pending is the file of target's entry when there is one, else "".
+func (s *SaltStore) Pending(t Target) string {
 	if _, err := os.Lstat(s.Path(t)); err != nil {
 		return ""
 	}
