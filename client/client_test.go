@@ -46,10 +46,10 @@ func store(t *testing.T) *client.SaltStore {
 	return st
 }
 
-// waitHeight waits until the node has committed height h.
+// waitHeight waits until the app has committed height h.
 func waitHeight(t *testing.T, c *client.Client, h int64) {
 	t.Helper()
-	if _, err := c.WaitHeight(ctxT(t), h, 20*time.Millisecond); err != nil {
+	if _, err := c.WaitAppHeight(ctxT(t), h, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -161,10 +161,7 @@ func TestEveryTrackThroughTheClient(t *testing.T) {
 	if err != nil || rev.Height < *tr.RevealFrom || rev.Height > *tr.RevealUntil {
 		t.Fatalf("gas reveal %+v, %v; truth %+v", rev, err, tr)
 	}
-	// closed at the end of the window (the block after it is stored before
-	// the app has executed it: the app's state of the window's end is sure
-	// from the next block on)
-	waitHeight(t, c, *tr.RevealUntil+1)
+	waitHeight(t, c, *tr.RevealUntil) // closed at the end of the window
 	if g, err := c.GasAgent(ctx, uid, chain); err != nil || g.Closed != 1 || len(g.Memory) != 1 || !g.Memory[0].Included {
 		gs, _ := c.Submission(ctx, *pending.SubmissionID)
 		t.Fatalf("gas agent = %+v, %v; submission %+v", g, err, gs)

@@ -86,7 +86,7 @@ func (e *RevealFileError) Unwrap() error { return e.Err }
 func (e *RevealFileError) Is(target error) bool { return target == ErrBadRevealFile }
 
 // RevealWindowError says that a target's reveal window is not open for the
-// next block (Next = the node's last committed height + 1): not yet
+// next block (Next = the app's committed height + 1): not yet
 // (ErrRevealTooEarly), or no more (ErrRevealClosed, Closed set). First and
 // Last are the window when the chain knows it (0 for an EVM block whose
 // truth is not final yet); Reason says what the chain showed.

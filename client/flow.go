@@ -20,7 +20,7 @@ const (
 
 // Chain is what the commit-reveal flows read of the chain; *Client is one.
 type Chain interface {
-	NodeStatus(ctx context.Context) (NodeStatus, error)
+	Status(ctx context.Context) (*wire.StatusView, error)
 	Account(ctx context.Context, pub ed25519.PublicKey) (*wire.AccountView, error)
 	Task(ctx context.Context, id uint64) (*wire.TaskView, error)
 	Truth(ctx context.Context, evmChainID, evmBlock uint64) (*wire.TruthRoundView, error)

@@ -73,7 +73,7 @@ func TestCrashBetweenStoreAndBroadcast(t *testing.T) {
 	c, val, miner, uid := flowNode(t)
 	ctx := ctxT(t)
 	salts := store(t)
-	before, after := postTask(t, val, 20), postTask(t, val, 20)
+	before := postTask(t, val, 20)
 
 	// dies before the broadcast: nothing sent, the entry is there
 	p := client.WorkflowPayload(before, client.ArtifactHash("before", before))
@@ -104,6 +104,7 @@ func TestCrashBetweenStoreAndBroadcast(t *testing.T) {
 	}
 
 	// dies after the node took the commit
+	after := postTask(t, val, 20)
 	p = client.WorkflowPayload(after, client.ArtifactHash("after", after))
 	dead = client.NewSigner(&crashingNode{Client: c, deliver: true}, testChainID, key("miner"))
 	if _, _, err := dead.CommitPayload(ctx, salts, uid, p); !errors.Is(err, errCrash) {

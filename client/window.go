@@ -14,13 +14,15 @@ import (
 const statusCommitted = "committed"
 
 // CheckRevealWindow is nil when p's reveal, sent now, can land only inside
-// its target's reveal window: the node's next block is in it. Otherwise it
-// is a *RevealWindowError: ErrRevealTooEarly (the window is ahead, or for
+// its target's reveal window: the app's next block (its committed height +
+// 1, where CheckTx judges the reveal and the earliest block that can hold
+// it) is in it. The node's /status is not asked: it may show a block the
+// app has not executed yet. Otherwise it is a *RevealWindowError: ErrRevealTooEarly (the window is ahead, or for
 // an EVM block not known until its truth is final) or ErrRevealClosed (it
 // passed, or never opens: no such task, a truth round that expired, a
 // submission no longer waiting for its reveal).
 func CheckRevealWindow(ctx context.Context, c Chain, p PendingReveal) error {
-	st, err := c.NodeStatus(ctx)
+	st, err := c.Status(ctx)
 	if err != nil {
 		return err
 	}
