@@ -158,7 +158,7 @@ func (s *SaltStore) write(p PendingReveal, create bool) error {
 	}
 	path := s.Path(p.Target)
 	if create {
-		err = os.Link(tmp.Name(), path)
+		err = createFrom(tmp.Name(), path)
 		if errors.Is(err, os.ErrExist) {
 			return fmt.Errorf("%w for %s: %s", ErrRevealExists, p.Target, path)
 		}
@@ -169,6 +169,20 @@ func (s *SaltStore) write(p PendingReveal, create bool) error {
 		return err
 	}
 	return syncDir(s.dir)
+}
+
+// createFrom gives the file tmp the name path unless path exists
+// (os.ErrExist): a hard link, atomic; on a file system without hard links,
+// a check and a rename.
+func createFrom(tmp, path string) error {
+	err := os.Link(tmp, path)
+	if err == nil || errors.Is(err, os.ErrExist) {
+		return err
+	}
+	if _, serr := os.Lstat(path); serr == nil {
+		return os.ErrExist
+	}
+	return os.Rename(tmp, path)
 }
 
 // mkdir makes <home>/reveals/<chain id> with mode 0700 (both levels).
