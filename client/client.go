@@ -71,6 +71,24 @@ func (c *Client) WaitHeight(ctx context.Context, h int64, poll time.Duration) (N
 	}
 }
 
+// WaitAppHeight polls the app's status query every poll until the app has
+// committed height h: its state then holds everything of block h, and
+// CheckTx judges new transactions at h+1. (The node's /status, WaitHeight,
+// may already show a block the app has not executed.)
+func (c *Client) WaitAppHeight(ctx context.Context, h int64, poll time.Duration) (*wire.StatusView, error) {
+	for {
+		st, err := c.Status(ctx)
+		if err == nil && st.Height >= h {
+			return st, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("node %s: waiting for the app at height %d: %w (last error: %v)", c.addr, h, ctx.Err(), err)
+		case <-time.After(poll):
+		}
+	}
+}
+
 // TxHash is the hash that identifies a transaction's bytes (hex, as in TxResult.Hash).
 func TxHash(tx []byte) string { return strings.ToUpper(hex.EncodeToString(tmhash.Sum(tx))) }
 

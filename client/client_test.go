@@ -36,8 +36,51 @@ func sendWait(t *testing.T, s *client.Signer, msg *subnetv1.Msg, typ, key string
 	return v
 }
 
+// store is an empty SaltStore of the test chain in a temp home.
+func store(t *testing.T) *client.SaltStore {
+	t.Helper()
+	st, err := client.NewSaltStore(t.TempDir(), testChainID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// waitHeight waits until the app has committed height h.
+func waitHeight(t *testing.T, c *client.Client, h int64) {
+	t.Helper()
+	if _, err := c.WaitAppHeight(ctxT(t), h, 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// submitted is SubmitAndReveal that must succeed; it returns the
+// submission id, and checks that the reveal landed inside the task's window.
+func submitted(t *testing.T, c *client.Client, s *client.Signer, st *client.SaltStore, uid uint32, p *subnetv1.MsgSubmit) uint64 {
+	t.Helper()
+	res, err := s.SubmitAndReveal(ctxT(t), st, uid, p)
+	if err != nil || res.Reveal == nil || res.Pending != "" {
+		t.Fatalf("submit and reveal: %+v, %v", res, err)
+	}
+	sub, err := res.Commit.AttrU64(wire.EventSubmissionAdded, "submission_id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, _ := client.TargetOf(p)
+	tv, err := c.Task(ctxT(t), target.TaskID)
+	if err != nil || res.Commit.Height > tv.SubmitDeadline || res.Reveal.Height <= tv.SubmitDeadline || res.Reveal.Height > tv.RevealDeadline {
+		t.Fatalf("commit at %d, reveal at %d; task %+v (%v)", res.Commit.Height, res.Reveal.Height, tv, err)
+	}
+	if v, err := res.Reveal.AttrU64(wire.EventSubmissionRevealed, "submission_id"); err != nil || v != sub {
+		t.Fatalf("reveal of submission %d: %v %v", sub, v, err)
+	}
+	waitHeight(t, c, tv.RevealDeadline) // reports come after the reveal window
+	return sub
+}
+
 // TestEveryTrackThroughTheClient drives the three tracks through a real node
-// with the builders and a Signer, and reads every query back as a typed view.
+// with the builders and a Signer (commits and reveals through the salt
+// store), and reads every query back as a typed view.
 func TestEveryTrackThroughTheClient(t *testing.T) {
 	n := startNode(t)
 	ctx := ctxT(t)
@@ -48,17 +91,24 @@ func TestEveryTrackThroughTheClient(t *testing.T) {
 	}
 	val := client.NewSigner(c, st.ChainID, n.reportKey)
 	miner := client.NewSigner(c, st.ChainID, key("miner"))
-
+	miner.Poll = 10 * time.Millisecond
+	if _, err := miner.UID(ctx); !errors.Is(err, client.ErrNotMiner) {
+		t.Fatalf("uid before registration: %v", err)
+	}
 	uid := uint32(sendWait(t, miner, client.RegisterMiner(), wire.EventMinerRegistered, "uid"))
+	if got, err := miner.UID(ctx); err != nil || got != uid {
+		t.Fatalf("uid %d, %v; want %d", got, err, uid)
+	}
+	salts := store(t)
 	task := sendWait(t, val, client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: 4, MaxBudget: "2", MaxLatencySeconds: "60",
-		SubmissionBlocks: 100, ReportBlocks: 100}), wire.EventTaskPosted, "task_id")
-	sub := sendWait(t, miner, client.SubmitWorkflow(task, client.ArtifactHash("workflow", task)), wire.EventSubmissionAdded, "submission_id")
+		SubmissionBlocks: 20, ReportBlocks: 100}), wire.EventTaskPosted, "task_id")
+	sub := submitted(t, c, miner, salts, uid, client.WorkflowPayload(task, client.ArtifactHash("workflow", task)))
 	sendWait(t, val, client.ReportWorkflow(sub, &subnetv1.WorkflowMeasurement{OutputQuality: "0.9", StepsCompleted: 3, Cost: "0.5",
 		LatencySeconds: "30", Retries: 2, DeclaredRetryBudget: 1, Timeouts: 1}), wire.EventReportReceived, "submission_id")
-
 	got, err := c.Submission(ctx, sub)
 	if err != nil || got.Status != "scored" || got.Receipt == nil || got.Receipt.Score == "" || len(got.Votes) != 1 ||
-		got.Votes[0].Workflow == nil || got.Votes[0].Workflow.DeclaredRetryBudget != 1 || got.Votes[0].Arena != nil || got.TaskID == nil || *got.TaskID != task {
+		got.Votes[0].Workflow == nil || got.Votes[0].Workflow.DeclaredRetryBudget != 1 || got.Votes[0].Arena != nil || got.TaskID == nil || *got.TaskID != task ||
+		got.RevealHeight <= got.Height || got.Duplicate || len(got.Receipt.Commit) != 3 {
 		t.Fatalf("submission %d = %+v, %v", sub, got, err)
 	}
 	if tv, err := c.Task(ctx, task); err != nil || tv.Workflow == nil || tv.Workflow.TotalSteps != 4 || tv.Arena != nil || tv.Submissions != 1 {
@@ -67,35 +117,58 @@ func TestEveryTrackThroughTheClient(t *testing.T) {
 	if w, err := c.Window(ctx, uid); err != nil || w.Workflow == nil || len(w.Workflow.Scores) != 1 || w.Workflow.Aggregate == nil || w.Arena != nil {
 		t.Fatalf("window = %+v, %v", w, err)
 	}
-	if acc, err := c.Account(ctx, miner.PubKey()); err != nil || !acc.Miner || acc.UID == nil || *acc.UID != uid || acc.NextNonce != 2 {
+	// register, commit, reveal
+	if acc, err := c.Account(ctx, miner.PubKey()); err != nil || !acc.Miner || acc.UID == nil || *acc.UID != uid || acc.NextNonce != 3 {
 		t.Fatalf("account = %+v, %v", acc, err)
 	}
 	if acc, err := c.Account(ctx, val.PubKey()); err != nil || acc.Validator == nil || *acc.Validator != "val0" {
 		t.Fatalf("validator's account = %+v, %v", acc, err)
 	}
-
 	// Arena: scored at the end of the block against the default baseline.
 	arena := n.gen.Arena
 	atask := sendWait(t, val, client.PostArenaTask(&subnetv1.ArenaTask{Category: arena.Categories[0].Name, Difficulty: arena.Difficulties[0].Name,
-		CriteriaTotal: 10, SubmissionBlocks: 100, ReportBlocks: 100}), wire.EventTaskPosted, "task_id")
-	asub := sendWait(t, miner, client.SubmitArena(atask, client.ArtifactHash("arena", atask)), wire.EventSubmissionAdded, "submission_id")
+		CriteriaTotal: 10, SubmissionBlocks: 20, ReportBlocks: 100}), wire.EventTaskPosted, "task_id")
+	asub := submitted(t, c, miner, salts, uid, client.ArenaPayload(atask, client.ArtifactHash("arena", atask)))
 	sendWait(t, val, client.ReportArena(asub, &subnetv1.ArenaMeasurement{TotalTokens: 2500, ToolCalls: 8, Iterations: 3,
 		ExecutionTime: "42", EstimatedCost: "0.05", CriteriaPassed: 9}), wire.EventReportReceived, "submission_id")
 	if b, err := c.Baseline(ctx, atask); err != nil || b.Baseline == nil || !b.UsesDefault {
 		t.Fatalf("baseline = %+v, %v", b, err)
 	}
-
-	// Gas: a truth anchors EVM chain 1; a prediction of block 100 counts
-	// when block 100's truth (timestamped after its inclusion) closes it.
+	// Gas: a truth anchors EVM chain 1; a prediction of block 100 is
+	// committed, block 100's truth (timestamped after the commit) makes
+	// its reveal window open, and the window's end closes it.
 	now := time.Now().Unix()
 	chain := n.gen.Chain.GasChains[0]
 	sendWait(t, val, client.Truth(chain, 99, "20", now-3600), wire.EventTruthReceived, "evm_block")
-	sendWait(t, miner, client.SubmitGas(chain, 100, "21.5"), wire.EventSubmissionAdded, "submission_id")
-	sendWait(t, val, client.Truth(chain, 100, "20", now+200), wire.EventTruthReceived, "evm_block")
-	if g, err := c.GasAgent(ctx, uid, chain); err != nil || g.Closed != 1 || len(g.Memory) != 1 || !g.Memory[0].Included {
-		t.Fatalf("gas agent = %+v, %v", g, err)
+	gp := client.GasPayload(chain, 100, "21.5")
+	pending, res, err := miner.CommitPayload(ctx, salts, uid, gp)
+	if err != nil || pending.CommitHeight != res.Height || pending.SubmissionID == nil {
+		t.Fatalf("gas commit: %+v %+v %v", pending, res, err)
 	}
-
+	if err := client.CheckRevealWindow(ctx, c, pending); !errors.Is(err, client.ErrRevealTooEarly) {
+		t.Fatalf("gas reveal before the truth: %v", err)
+	}
+	sendWait(t, val, client.Truth(chain, 100, "20", now+200), wire.EventTruthReceived, "evm_block")
+	tr, err := c.Truth(ctx, chain, 100)
+	if err != nil || tr.Status != "final" || tr.ClosedHeight == nil || tr.RevealFrom == nil || *tr.RevealFrom != *tr.ClosedHeight+1 ||
+		*tr.RevealUntil != *tr.ClosedHeight+testRevealBlocks || tr.MinPrice == nil || len(tr.Votes) != 1 {
+		t.Fatalf("truth = %+v, %v", tr, err)
+	}
+	if err := client.WaitRevealWindow(ctx, c, pending, 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	rev, err := miner.RevealPending(ctx, salts, pending.Target)
+	if err != nil || rev.Height < *tr.RevealFrom || rev.Height > *tr.RevealUntil {
+		t.Fatalf("gas reveal %+v, %v; truth %+v", rev, err, tr)
+	}
+	waitHeight(t, c, *tr.RevealUntil) // closed at the end of the window
+	if g, err := c.GasAgent(ctx, uid, chain); err != nil || g.Closed != 1 || len(g.Memory) != 1 || !g.Memory[0].Included {
+		gs, _ := c.Submission(ctx, *pending.SubmissionID)
+		t.Fatalf("gas agent = %+v, %v; submission %+v", g, err, gs)
+	}
+	if _, err := c.Truth(ctx, chain, 5); !isQueryNotFound(err) {
+		t.Fatalf("truth of a block nobody reported: %v", err)
+	}
 	as, _ := c.Submission(ctx, asub)
 	if as == nil || as.Status != "scored" {
 		t.Fatalf("arena submission = %+v", as)
@@ -113,11 +186,7 @@ func TestEveryTrackThroughTheClient(t *testing.T) {
 	if _, ok := m.Aggregate("workflow"); !ok {
 		t.Fatalf("miner = %+v", m)
 	}
-
-	// An epoch every 5 blocks.
-	if _, err := c.WaitHeight(ctx, 6, 50*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
+	// An epoch every 5 blocks (long passed).
 	ep, err := c.LatestEpoch(ctx)
 	if err != nil || ep.Epoch == nil || ep.Epoch.Number < 1 || len(ep.Epoch.U16) == 0 {
 		t.Fatalf("latest epoch = %+v, %v", ep, err)
@@ -139,6 +208,11 @@ func TestEveryTrackThroughTheClient(t *testing.T) {
 // TestErrorsAndNonces: refusals and failed queries are typed errors with the
 // code and its name; the Signer recovers from a wrong nonce; several
 // transactions of one key may be in the mempool at once.
+func isQueryNotFound(err error) bool {
+	var qe *client.QueryError
+	return errors.As(err, &qe) && qe.Code == wire.QueryNotFound
+}
+
 func TestErrorsAndNonces(t *testing.T) {
 	n := startNode(t)
 	ctx := ctxT(t)
@@ -159,6 +233,14 @@ func TestErrorsAndNonces(t *testing.T) {
 	if _, err := miner.SendWait(ctx, client.RegisterMiner(), waitFor); err != nil {
 		t.Fatal(err)
 	}
+	// a commit for a block of an EVM chain no truth anchored yet
+	unanchored := func(block uint64) *subnetv1.Msg {
+		m, err := client.Commit(testChainID, miner.PubKey(), 1, client.GasPayload(1, block, "1"), client.Salt{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
 	var te *client.TxError
 	res, err := miner.Send(ctx, client.RegisterMiner())
 	if !errors.As(err, &te) || te.Code != wire.CodeAlreadyMiner || te.Name != "already_miner" || res.Code != wire.CodeAlreadyMiner {
@@ -168,7 +250,7 @@ func TestErrorsAndNonces(t *testing.T) {
 	// A stale and a future nonce: the Signer re-reads it and the send goes through.
 	for _, wrong := range []uint64{0, 99} {
 		miner.SetNonce(wrong)
-		if _, err := miner.SendWait(ctx, client.SubmitGas(1, 1, "1"), waitFor); !errors.As(err, &te) || te.Code != wire.CodeEVMChainUnanchored {
+		if _, err := miner.SendWait(ctx, unanchored(1), waitFor); !errors.As(err, &te) || te.Code != wire.CodeEVMChainUnanchored {
 			t.Fatalf("nonce %d: %v, want the app's verdict on the message (code %d)", wrong, err, wire.CodeEVMChainUnanchored)
 		}
 	}
@@ -176,7 +258,7 @@ func TestErrorsAndNonces(t *testing.T) {
 	// BroadcastCommit of bytes signed at a used nonce: CheckTx's refusal.
 	stale := client.NewSigner(c, testChainID, key("miner"))
 	stale.SetNonce(0)
-	tx, err := stale.Sign(ctx, client.SubmitGas(1, 2, "1"))
+	tx, err := stale.Sign(ctx, unanchored(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,8 +290,14 @@ func TestErrorsAndNonces(t *testing.T) {
 		t.Fatalf("validator account %+v, %v", acc, err)
 	}
 
+	// A fixed nonce is not re-read: its refusal is the answer.
+	miner.FixNonce(0)
+	if _, err := miner.Send(ctx, unanchored(3)); !errors.As(err, &te) || te.Code != wire.CodeNonceUsed {
+		t.Fatalf("fixed stale nonce: %v", err)
+	}
+	miner.Resync()
 	// A refusal through SendWait is a TxError too.
-	res, err = miner.SendWait(ctx, client.SubmitWorkflow(0, []byte("short")), waitFor)
+	res, err = miner.SendWait(ctx, client.Reveal(client.WorkflowPayload(0, []byte("short")), client.Salt{}), waitFor)
 	if !errors.As(err, &te) || te.Code != wire.CodeBadArtifactHash {
 		t.Fatalf("bad artifact: %+v, %v", res, err)
 	}

@@ -38,6 +38,15 @@ func (t Target) String() string {
 	return fmt.Sprintf("task %d", t.TaskID)
 }
 
+// Name is the target as one word, the name of its file in a SaltStore:
+// "task-<id>" or "evm-<chain id>-<block>".
+func (t Target) Name() string {
+	if t.Gas {
+		return fmt.Sprintf("evm-%d-%d", t.EVMChainID, t.EVMBlock)
+	}
+	return fmt.Sprintf("task-%d", t.TaskID)
+}
+
 // TargetOf is the target a payload names.
 func TargetOf(p *subnetv1.MsgSubmit) (Target, error) {
 	switch k := p.GetKind().(type) {

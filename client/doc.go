@@ -11,6 +11,16 @@
 //	uid, err := res.AttrU64(wire.EventMinerRegistered, "uid")
 //	sub, err := c.Submission(ctx, 7)                  // *wire.SubmissionView
 //
+// A miner's payloads go on chain in two steps (docs/commit-reveal.md): a
+// commit, whose salt a SaltStore in the key home keeps, then the reveal
+// once the target's reveal window is open.
+//
+//	salts, err := client.NewSaltStore(home, st.ChainID) // <home>/reveals/<chain id>/
+//	uid, err := s.UID(ctx)                               // the account's miner uid
+//	res, err := s.SubmitAndReveal(ctx, salts, uid, client.WorkflowPayload(task, hash))
+//	// or in steps: s.CommitPayload(ctx, salts, uid, payload), later
+//	// s.RevealPending(ctx, salts, target) (errors.Is(err, client.ErrRevealTooEarly) …)
+//
 // A refused or failed transaction is a *TxError and a query answered with a
 // non-zero code a *QueryError; both carry the code and its name:
 //

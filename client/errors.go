@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -47,4 +48,70 @@ type AddrError struct {
 
 func (e *AddrError) Error() string {
 	return fmt.Sprintf("%q, want an address with its scheme, e.g. tcp://%s", e.Addr, e.Addr)
+}
+
+// Errors of the commit-reveal flows and the SaltStore; match them with
+// errors.Is.
+var (
+	// ErrNoPendingReveal: the store has no entry for the target.
+	ErrNoPendingReveal = errors.New("no pending reveal")
+	// ErrRevealExists: the store already has an entry for the target (another
+	// payload, another key, or a commit already on chain).
+	ErrRevealExists = errors.New("a pending reveal already exists")
+	// ErrBadRevealFile is matched by every *RevealFileError.
+	ErrBadRevealFile = errors.New("bad pending reveal file")
+	// ErrRevealTooEarly: the target's reveal window is not open at the next block.
+	ErrRevealTooEarly = errors.New("reveal window not open yet")
+	// ErrRevealClosed: the target's reveal window has passed, or will never open.
+	ErrRevealClosed = errors.New("reveal window closed")
+	// ErrNotMiner: the key owns no miner uid.
+	ErrNotMiner = errors.New("not a registered miner")
+)
+
+// RevealFileError is a pending reveal's file that cannot be used: Path
+// names it, Err says why. It matches ErrBadRevealFile.
+type RevealFileError struct {
+	Path string
+	Err  error
+}
+
+func (e *RevealFileError) Error() string {
+	return fmt.Sprintf("pending reveal %s: %v", e.Path, e.Err)
+}
+
+// Unwrap gives the underlying error.
+func (e *RevealFileError) Unwrap() error { return e.Err }
+
+// Is makes a RevealFileError match ErrBadRevealFile.
+func (e *RevealFileError) Is(target error) bool { return target == ErrBadRevealFile }
+
+// RevealWindowError says that a target's reveal window is not open for the
+// next block (Next = the app's committed height + 1): not yet
+// (ErrRevealTooEarly), or no more (ErrRevealClosed, Closed set). First and
+// Last are the window when the chain knows it (0 for an EVM block whose
+// truth is not final yet); Reason says what the chain showed.
+type RevealWindowError struct {
+	Target      Target
+	Next        int64
+	First, Last int64
+	Closed      bool
+	Reason      string
+}
+
+func (e *RevealWindowError) Error() string {
+	switch {
+	case e.Reason != "":
+		return fmt.Sprintf("reveal of %s: %s (the next block is %d)", e.Target, e.Reason, e.Next)
+	case e.Closed:
+		return fmt.Sprintf("reveal of %s: reveals closed at height %d (the next block is %d)", e.Target, e.Last, e.Next)
+	}
+	return fmt.Sprintf("reveal of %s: reveals open at height %d (the next block is %d)", e.Target, e.First, e.Next)
+}
+
+// Is matches ErrRevealClosed or ErrRevealTooEarly.
+func (e *RevealWindowError) Is(target error) bool {
+	if e.Closed {
+		return target == ErrRevealClosed
+	}
+	return target == ErrRevealTooEarly
 }

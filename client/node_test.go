@@ -27,6 +27,9 @@ import (
 
 const testChainID = "client-test"
 
+// testRevealBlocks is every track's reveal window on the test node.
+const testRevealBlocks = 10
+
 // testNode is a single-validator CometBFT node running the real app in this
 // process, its RPC on a free loopback port.
 type testNode struct {
@@ -61,7 +64,10 @@ func startNode(t *testing.T) *testNode {
 	cfg.EnsureRoot(root)
 	conf := cfg.DefaultConfig()
 	conf.Consensus = cfg.TestConsensusConfig()
+	// blocks every ~50 ms, not as fast as they can be made: a reveal
+	// window of testRevealBlocks then lasts long enough to be polled
 	conf.Consensus.TimeoutCommit = 50 * time.Millisecond
+	conf.Consensus.SkipTimeoutCommit = false
 	conf.SetRoot(root) // after replacing Consensus, or its WAL lands in the package directory
 	conf.RPC.ListenAddress = freeAddr(t)
 	conf.P2P.ListenAddress = freeAddr(t)
@@ -76,6 +82,9 @@ func startNode(t *testing.T) *testNode {
 	}
 	n := &testNode{addr: conf.RPC.ListenAddress, reportKey: key("report"), gen: genesis.DefaultGenesis()}
 	n.gen.Window.EpochBlocks = 5
+	for i := range n.gen.Tracks {
+		n.gen.Tracks[i].RevealBlocks = testRevealBlocks
+	}
 	n.gen.Validators = []genesis.Validator{{Name: "val0", Address: hex.EncodeToString(pub.Address()),
 		PubKey: base64.StdEncoding.EncodeToString(pub.Bytes()), Power: 10,
 		ReportKey: hex.EncodeToString(n.reportKey.Public().(ed25519.PublicKey))}}

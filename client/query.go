@@ -92,6 +92,12 @@ func (c *Client) Submission(ctx context.Context, id uint64) (*wire.SubmissionVie
 	return query[wire.SubmissionView](ctx, c, "submission/"+u64(id))
 }
 
+// Truth is the truth round of one EVM block and, once it is final, the
+// reveal window of the block's commits ("truth/<evm chain id>/<evm block>").
+func (c *Client) Truth(ctx context.Context, evmChainID, evmBlock uint64) (*wire.TruthRoundView, error) {
+	return query[wire.TruthRoundView](ctx, c, "truth/"+u64(evmChainID)+"/"+u64(evmBlock))
+}
+
 // Window is a miner's workflow and arena windows ("window/<uid>").
 func (c *Client) Window(ctx context.Context, uid uint32) (*wire.WindowView, error) {
 	return query[wire.WindowView](ctx, c, "window/"+u64(uint64(uid)))

@@ -36,6 +36,16 @@ type Signer struct {
 	// BeforeBroadcast, when set, runs before every broadcast attempt (a rate
 	// limiter, a counter); its error ends the send.
 	BeforeBroadcast func(ctx context.Context) error
+	// Chain answers the queries of the commit-reveal flows (CommitPayload,
+	// RevealPending, SubmitAndReveal); nil: the node, when it is one (a
+	// *Client is).
+	Chain Chain
+	// Poll is how often SubmitAndReveal asks whether the reveal window is
+	// open (0: DefaultPoll).
+	Poll time.Duration
+	// TxTimeout bounds the flows' wait for a transaction's block (0:
+	// DefaultTxTimeout).
+	TxTimeout time.Duration
 
 	node    Node
 	chainID string
@@ -44,6 +54,7 @@ type Signer struct {
 	mu     sync.Mutex
 	nonce  uint64
 	synced bool
+	fixed  bool // FixNonce: a nonce refusal is returned, not retried
 }
 
 // NewSigner returns a signer of key for chainID that sends through node.
@@ -58,15 +69,28 @@ func (s *Signer) PubKey() ed25519.PublicKey { return s.key.Public().(ed25519.Pub
 func (s *Signer) SetNonce(n uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.nonce, s.synced = n, true
+	s.nonce, s.synced, s.fixed = n, true, false
 }
 
-// Resync makes the next transaction ask the node for the nonce.
+// FixNonce makes n the next nonce and keeps the Signer from re-reading it:
+// a nonce refused as used or in the future is returned as the *TxError it
+// is (a nonce the user chose, as the CLI's --nonce).
+func (s *Signer) FixNonce(n uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nonce, s.synced, s.fixed = n, true, true
+}
+
+// Resync makes the next transaction ask the node for the nonce (and ends
+// a FixNonce).
 func (s *Signer) Resync() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.synced = false
+	s.synced, s.fixed = false, false
 }
+
+// ChainID is the chain the Signer signs for.
+func (s *Signer) ChainID() string { return s.chainID }
 
 // sync reads the nonce from the node when it is not known; s.mu is held.
 func (s *Signer) sync(ctx context.Context) error {
@@ -103,6 +127,13 @@ func (s *Signer) Sign(ctx context.Context, msg *subnetv1.Msg) ([]byte, error) {
 // the result). An error without an answer leaves the outcome unknown: the
 // nonce is re-read next time.
 func (s *Signer) Send(ctx context.Context, msg *subnetv1.Msg) (TxResult, error) {
+	return s.send(ctx, msg, nil)
+}
+
+// send is Send; stage, when set, runs under the key's lock with the hash of
+// each signed attempt just before its broadcast, and its error ends the
+// send with nothing broadcast (CommitPayload stores the salt there).
+func (s *Signer) send(ctx context.Context, msg *subnetv1.Msg, stage func(hash string) error) (TxResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for range sendAttempts {
@@ -118,10 +149,15 @@ func (s *Signer) Send(ctx context.Context, msg *subnetv1.Msg) (TxResult, error) 
 		if err != nil {
 			return TxResult{}, err
 		}
+		if stage != nil {
+			if err := stage(TxHash(tx)); err != nil {
+				return TxResult{}, err
+			}
+		}
 		res, err := s.node.Broadcast(ctx, tx)
 		var te *TxError
 		switch {
-		case errors.As(err, &te) && (te.Code == wire.CodeNonceUsed || te.Code == wire.CodeNonceFuture):
+		case errors.As(err, &te) && !s.fixed && (te.Code == wire.CodeNonceUsed || te.Code == wire.CodeNonceFuture):
 			s.synced = false
 			continue
 		case errors.As(err, &te):
@@ -145,7 +181,13 @@ func (s *Signer) SendWait(ctx context.Context, msg *subnetv1.Msg, timeout time.D
 	if err != nil {
 		return res, err
 	}
-	res, err = s.node.WaitTx(ctx, res.Hash, timeout)
+	return s.waitTx(ctx, res.Hash, timeout)
+}
+
+// waitTx waits for a sent transaction's block; an unknown outcome makes the
+// nonce be re-read next time.
+func (s *Signer) waitTx(ctx context.Context, hash string, timeout time.Duration) (TxResult, error) {
+	res, err := s.node.WaitTx(ctx, hash, timeout)
 	var te *TxError
 	if err != nil && !errors.As(err, &te) {
 		s.Resync()

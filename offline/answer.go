@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -32,8 +33,8 @@ func answerID(obj jsonObject) (uint64, error) {
 
 // answerFacts reads what receipt.Verify compares of a whole answer whose
 // receipt is of track: the votes' median fields (workflow, arena), the
-// answer's track and status and the predicted price (gas). A workflow's
-// declared retry budget is one of the votes' median fields.
+// answer's track, status and commit facts, and the predicted price (gas).
+// A workflow's declared retry budget is one of the votes' median fields.
 func answerFacts(obj jsonObject, id uint64, track string) (*receipt.Answer, error) {
 	a := &receipt.Answer{Submission: id}
 	var err error
@@ -46,6 +47,9 @@ func answerFacts(obj jsonObject, id uint64, track string) (*receipt.Answer, erro
 		return nil, err
 	}
 	if a.Status, err = obj.str("status"); err != nil {
+		return nil, err
+	}
+	if err := answerCommit(obj, a); err != nil {
 		return nil, err
 	}
 	if track == genesis.TrackGas {
@@ -100,4 +104,37 @@ func answerVotes(answer jsonObject, track string, specs []receipt.Median) ([]rec
 		}
 	}
 	return out, nil
+}
+
+// answerCommit reads the answer's uid and commit facts: height (the
+// commit's), reveal_height, duplicate, and the keeper's duplicate_of_uid
+// and duplicate_of_height (null unless a duplicate: 0).
+func answerCommit(obj jsonObject, a *receipt.Answer) error {
+	uid, err := obj.int64("uid")
+	if err != nil {
+		return err
+	}
+	if uid < 0 || uid > math.MaxUint32 {
+		return fmt.Errorf("uid: %d is not a uid", uid)
+	}
+	a.UID = uint32(uid)
+	if a.CommitHeight, err = obj.int64("height"); err != nil {
+		return err
+	}
+	if a.RevealHeight, err = obj.int64("reveal_height"); err != nil {
+		return err
+	}
+	if a.Duplicate, err = obj.boolean("duplicate"); err != nil {
+		return err
+	}
+	keeper, err := optionalInt(obj, "duplicate_of_uid")
+	if err != nil {
+		return err
+	}
+	if keeper < 0 || keeper > math.MaxUint32 {
+		return fmt.Errorf("duplicate_of_uid: %d is not a uid", keeper)
+	}
+	a.DuplicateOfUID = uint32(keeper)
+	a.DuplicateOfHeight, err = optionalInt(obj, "duplicate_of_height")
+	return err
 }

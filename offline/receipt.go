@@ -16,15 +16,22 @@ import (
 // ErrNotVerified is wrapped by Receipts' error when a receipt did not verify.
 var ErrNotVerified = errors.New("receipt did not verify")
 
-// ReceiptLine is the output for one verified (or refuted) receipt.
+// ReceiptLine is the output for one verified (or refuted) receipt, with
+// its commit section: the commit and reveal heights and the duplicate
+// verdict (for a duplicate, the keeper's uid and commit height).
 type ReceiptLine struct {
-	Line       int                `json:"line"`
-	Submission *uint64            `json:"submission"`
-	Track      string             `json:"track"`
-	Verified   bool               `json:"verified"`
-	Checked    int                `json:"checked"`
-	Mismatches []receipt.Mismatch `json:"mismatches"`
-	Unchecked  []string           `json:"unchecked,omitempty"`
+	Line                    int                `json:"line"`
+	Submission              *uint64            `json:"submission"`
+	Track                   string             `json:"track"`
+	Verified                bool               `json:"verified"`
+	Checked                 int                `json:"checked"`
+	Mismatches              []receipt.Mismatch `json:"mismatches"`
+	Unchecked               []string           `json:"unchecked,omitempty"`
+	CommitHeight            int64              `json:"commit_height"`
+	RevealHeight            int64              `json:"reveal_height"`
+	Duplicate               bool               `json:"duplicate"`
+	DuplicateOfUID          *uint32            `json:"duplicate_of_uid,omitempty"`
+	DuplicateOfCommitHeight *int64             `json:"duplicate_of_commit_height,omitempty"`
 }
 
 // Receipts verifies each line of r, a whole `query submission/<id>` answer or
@@ -90,8 +97,14 @@ func VerifyLine(n int, line []byte, chain *genesis.AppState) (*ReceiptLine, erro
 	if err != nil {
 		return nil, err
 	}
-	return &ReceiptLine{Line: n, Submission: res.Submission, Track: res.Track, Verified: res.Verified,
-		Checked: res.Checked, Mismatches: res.Mismatches, Unchecked: res.Unchecked}, nil
+	out := &ReceiptLine{Line: n, Submission: res.Submission, Track: res.Track, Verified: res.Verified,
+		Checked: res.Checked, Mismatches: res.Mismatches, Unchecked: res.Unchecked,
+		CommitHeight: res.Commit.CommitHeight, RevealHeight: res.Commit.RevealHeight, Duplicate: res.Commit.Duplicate}
+	if res.Commit.Duplicate {
+		uid, h := res.Commit.DuplicateOfUID, res.Commit.DuplicateOfCommitHeight
+		out.DuplicateOfUID, out.DuplicateOfCommitHeight = &uid, &h
+	}
+	return out, nil
 }
 
 // decodeReceipt reads a receipt object strictly: an unknown member is an error.
@@ -107,7 +120,7 @@ func decodeReceipt(raw []byte) (*subnetv1.Receipt, error) {
 	}
 	return &subnetv1.Receipt{Height: doc.Height, Track: doc.Track, Status: doc.Status, ReportedPower: doc.ReportedPower,
 		TotalPower: doc.TotalPower, Inputs: protoFields(doc.Inputs), Params: protoFields(doc.Params),
-		Values: protoFields(doc.Values), Score: doc.Score, Note: doc.Note}, nil
+		Values: protoFields(doc.Values), Score: doc.Score, Note: doc.Note, Commit: protoFields(doc.Commit)}, nil
 }
 
 func protoFields(fs []wire.FieldView) []*subnetv1.Field {

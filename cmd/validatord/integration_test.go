@@ -24,9 +24,11 @@ import (
 
 // TestNodeEndToEnd runs the real thing: init a home in a temp dir, start a
 // CometBFT node with the app in-process on free loopback ports, send signed
-// transactions through the RPC with the tx command, and read the scores back
-// through /abci_query with the query command. Then stop (as on SIGINT),
-// restart on the same home and read the same score again.
+// transactions through the RPC with the tx command (miners commit with `tx
+// submit`, the salt kept in the home, and reveal with `tx submit --wait` or
+// `tx reveal`), and read the scores back through /abci_query with the query
+// command. Then stop (as on SIGINT), restart on the same home and read the
+// same score again.
 func TestNodeEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a CometBFT node")
@@ -46,11 +48,23 @@ func TestNodeEndToEnd(t *testing.T) {
 		t.Fatalf("both miners got uid %s", uidA)
 	}
 
-	// Workflow: the score read back is the seed formula on the reported inputs.
+	// Workflow: `submit --wait` commits, waits for the reveal window and
+	// reveals; reports come after the window; the score read back is the
+	// seed formula on the reported inputs.
 	task := tx(wire.EventTaskPosted, "task_id", "post-task", "workflow", "--from", "validator", "--total-steps", "4",
-		"--max-budget", "2", "--max-latency-seconds", "60", "--submission-blocks", "500", "--report-blocks", "500")
-	sub := tx(wire.EventSubmissionAdded, "submission_id", "submit", "workflow", "--from", "alice", "--task-id", task,
-		"--artifact-hash", hash32("alice workflow"))
+		"--max-budget", "2", "--max-latency-seconds", "60", "--submission-blocks", "10", "--report-blocks", "500")
+	sres := mustSubmit(t, home, node, true, "workflow", "--from", "alice", "--task-id", task, "--artifact-hash", hash32("alice workflow"))
+	sub := attr(t, sres.Commit, wire.EventSubmissionAdded, "submission_id")
+	var tv struct {
+		SubmitDeadline int64 `json:"submit_deadline"`
+		RevealDeadline int64 `json:"reveal_deadline"`
+	}
+	queryJSON(t, node, &tv, "task", task)
+	if sres.Reveal == nil || sres.Pending != "" || sres.Commit.Height > tv.SubmitDeadline || sres.Reveal.Height <= tv.SubmitDeadline ||
+		sres.Reveal.Height > tv.RevealDeadline || attr(t, *sres.Reveal, wire.EventSubmissionRevealed, "submission_id") != sub {
+		t.Fatalf("submit --wait: %+v; task %+v", sres, tv)
+	}
+	n.waitHeight(t, node, tv.RevealDeadline)
 	report := []string{"report", "workflow", "--from", "validator", "--submission-id", sub, "--output-quality", "0.9",
 		"--steps-completed", "3", "--cost", "0.5", "--latency-seconds", "30", "--retries", "2", "--declared-retry-budget", "1", "--timeouts", "1", "--hard-failures", "0"}
 	evScore := tx(wire.EventSubmissionScored, "score", report...)
@@ -77,7 +91,8 @@ func TestNodeEndToEnd(t *testing.T) {
 		t.Fatalf("workflow leaderboard %+v, want only uid %s", lb.Miners, uidA)
 	}
 
-	// Refusals come back as a result with the app's code and exit status 1.
+	// Refusals come back as a result with the app's code and exit status 1;
+	// a refused commit leaves no pending reveal behind.
 	refusals := []struct {
 		name string
 		args []string
@@ -91,17 +106,54 @@ func TestNodeEndToEnd(t *testing.T) {
 		{"validator registers as a miner", []string{"register-miner", "--from", "validator"}, wire.CodeValidatorKey},
 	}
 	for _, r := range refusals {
-		res, code, errOut := cliTx(t, home, node, r.args...)
+		var res client.TxResult
+		var code int
+		var errOut string
+		if r.args[0] == "submit" {
+			var sr client.SubmitResult
+			sr, code, errOut = cliSubmit(t, home, node, true, r.args[1:]...)
+			res = sr.Commit
+		} else {
+			res, code, errOut = cliTx(t, home, node, r.args...)
+		}
 		if code != 1 || res.Code != r.code || !strings.Contains(errOut, fmt.Sprintf("code %d", r.code)) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%s: exit %d, result code %d (%s), stderr %q; want exit 1 and code %d", r.name, code, res.Code, res.Log, errOut, r.code)
 		}
 	}
+	if files, err := os.ReadDir(filepath.Join(home, "reveals", "itest-1")); err != nil || len(files) != 0 {
+		t.Fatalf("pending reveals after the refused commits: %v, %v", files, err)
+	}
 
-	// Arena: a run is scored 0..100 against the task's baseline.
+	// Arena: `submit` only commits, the salt kept in the home (0600); `tx
+	// reveal` refuses, sending nothing, before the window, and with --wait
+	// reveals once it is open. A run is scored 0..100 against the task's
+	// baseline.
 	arena := genesis.DefaultGenesis().Arena
-	atask := tx(wire.EventTaskPosted, "task_id", "post-task", "arena", "--from", "validator", "--category", arena.Categories[0].Name,
-		"--difficulty", arena.Difficulties[0].Name, "--criteria-total", "10", "--submission-blocks", "500", "--report-blocks", "500")
-	asub := tx(wire.EventSubmissionAdded, "submission_id", "submit", "arena", "--from", "bob", "--task-id", atask, "--artifact-hash", hash32("bob arena"))
+	postArena := func(blocks string) string {
+		return tx(wire.EventTaskPosted, "task_id", "post-task", "arena", "--from", "validator", "--category", arena.Categories[0].Name,
+			"--difficulty", arena.Difficulties[0].Name, "--criteria-total", "10", "--submission-blocks", blocks, "--report-blocks", "500")
+	}
+	atask, far := postArena("10"), postArena("1000")
+	sres = mustSubmit(t, home, node, false, "arena", "--from", "bob", "--task-id", atask, "--artifact-hash", hash32("bob arena"))
+	asub := attr(t, sres.Commit, wire.EventSubmissionAdded, "submission_id")
+	pending := filepath.Join(home, "reveals", "itest-1", "task-"+atask+".json")
+	if fi, err := os.Stat(pending); sres.Reveal != nil || sres.Pending != pending || err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("submit: %+v; pending reveal %v, %v", sres, fi, err)
+	}
+	mustSubmit(t, home, node, false, "arena", "--from", "bob", "--task-id", far, "--artifact-hash", hash32("bob far"))
+	if code, out, errOut := runCmd(t, "tx", "reveal", "--from", "bob", "--task", far, "--home", home, "--node", node); code != 1 || out != "" ||
+		!strings.Contains(errOut, "reveals open at height") || strings.Count(errOut, "\n") != 1 {
+		t.Fatalf("reveal in the commit window: exit %d stdout %q stderr %q", code, out, errOut)
+	}
+	rev := mustReveal(t, home, node, "--from", "bob", "--task", atask, "--wait")
+	if attr(t, rev, wire.EventSubmissionRevealed, "submission_id") != asub {
+		t.Fatalf("reveal: %+v", rev)
+	}
+	if _, err := os.Stat(pending); !os.IsNotExist(err) {
+		t.Fatalf("the pending reveal is still there: %v", err)
+	}
+	queryJSON(t, node, &tv, "task", atask)
+	n.waitHeight(t, node, tv.RevealDeadline)
 	tx(wire.EventReportReceived, "submission_id", "report", "arena", "--from", "validator", "--submission-id", asub, "--total-tokens", "2500",
 		"--tool-calls", "8", "--iterations", "3", "--execution-time", "42", "--estimated-cost", "0.05", "--criteria-passed", "9")
 	got = waitScored(t, node, asub) // arena runs are scored at the end of the block
@@ -109,16 +161,26 @@ func TestNodeEndToEnd(t *testing.T) {
 		t.Fatalf("arena submission %s: receipt score %q, want in (0, 100]", asub, got.Receipt.Score)
 	}
 
-	// Gas: a prediction included before the EVM block's timestamp enters the
-	// agent's memory when the validators' truth closes the block.
-	// The validator's truth of block 99 first anchors the EVM chain: a chain
-	// takes predictions only once a block of it is closed.
+	// Gas: a prediction committed before the EVM block's timestamp enters the
+	// agent's memory at the end of the reveal window that the block's truth
+	// opens. The validator's truth of block 99 first anchors the EVM chain: a
+	// chain takes predictions only once a block of it is closed.
 	chain := strconv.FormatUint(genesis.DefaultGenesis().Chain.GasChains[0], 10)
 	past := strconv.FormatInt(time.Now().Unix()-3600, 10)
 	tx(wire.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", "99", "--min-price", "20", "--timestamp", past)
-	tx(wire.EventSubmissionAdded, "submission_id", "submit", "gas", "--from", "bob", "--evm-chain-id", chain, "--evm-block", "100", "--price", "21.5")
+	mustSubmit(t, home, node, false, "gas", "--from", "bob", "--evm-chain-id", chain, "--evm-block", "100", "--price", "21.5")
+	if code, _, errOut := runCmd(t, "tx", "reveal", "--from", "bob", "--evm-chain", chain, "--evm-block", "100", "--home", home, "--node", node); code != 1 ||
+		!strings.Contains(errOut, "no truth round for the EVM block yet") {
+		t.Fatalf("gas reveal before the truth: exit %d stderr %q", code, errOut)
+	}
 	future := strconv.FormatInt(time.Now().Unix()+200, 10)
 	tx(wire.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", "100", "--min-price", "20", "--timestamp", future)
+	mustReveal(t, home, node, "--from", "bob", "--evm-chain", chain, "--evm-block", "100", "--wait")
+	var truth struct {
+		RevealUntil int64 `json:"reveal_until"`
+	}
+	queryJSON(t, node, &truth, "truth", chain, "100")
+	n.waitHeight(t, node, truth.RevealUntil) // closed at the end of the window
 	var agent struct {
 		Closed uint64 `json:"closed"`
 		Memory []struct {
@@ -241,7 +303,9 @@ func (n *runningNode) tail() string {
 	return string(bz)
 }
 
-// waitHeight waits until the node at addr has committed height h.
+// waitHeight waits until the app of the node at addr has committed height
+// h (its status query: the node's /status may show a block the app has not
+// executed yet).
 func (n *runningNode) waitHeight(t *testing.T, addr string, h int64) {
 	t.Helper()
 	c, err := client.Dial(addr)
@@ -250,8 +314,11 @@ func (n *runningNode) waitHeight(t *testing.T, addr string, h int64) {
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		st, err := c.NodeStatus(context.Background())
-		got := st.Height
+		var got int64
+		st, err := c.Status(context.Background())
+		if err == nil {
+			got = st.Height
+		}
 		if err == nil && got >= h {
 			return
 		}
@@ -302,6 +369,57 @@ func mustTx(t *testing.T, home, node, typ, key string, args ...string) string {
 	v, ok := res.Attr(typ, key)
 	if !ok {
 		t.Fatalf("tx %v: no %s.%s in events %+v", args, typ, key, res.Events)
+	}
+	return v
+}
+
+// cliSubmit runs `tx submit <args>` (with --wait when wait) and decodes the
+// printed client.SubmitResult.
+func cliSubmit(t *testing.T, home, node string, wait bool, args ...string) (client.SubmitResult, int, string) {
+	t.Helper()
+	full := append(append([]string{"tx", "submit"}, args...), "--home", home, "--node", node)
+	if wait {
+		full = append(full, "--wait")
+	}
+	code, out, errOut := runCmd(t, full...)
+	var res client.SubmitResult
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&res); err != nil {
+		t.Fatalf("validatord %s: code %d, stdout %q, stderr %q", strings.Join(full, " "), code, out, errOut)
+	}
+	return res, code, errOut
+}
+
+// mustSubmit is cliSubmit whose commit (and reveal, with wait) succeeded.
+func mustSubmit(t *testing.T, home, node string, wait bool, args ...string) client.SubmitResult {
+	t.Helper()
+	res, code, errOut := cliSubmit(t, home, node, wait, args...)
+	if code != 0 || res.Commit.Code != 0 || res.Commit.Height <= 0 || wait != (res.Reveal != nil) {
+		t.Fatalf("tx submit %v: exit %d, result %+v, stderr %q", args, code, res, errOut)
+	}
+	return res
+}
+
+// mustReveal runs `tx reveal <args>`, which must succeed, and returns the
+// reveal's result.
+func mustReveal(t *testing.T, home, node string, args ...string) client.TxResult {
+	t.Helper()
+	full := append(append([]string{"tx", "reveal"}, args...), "--home", home, "--node", node)
+	code, out, errOut := runCmd(t, full...)
+	var res client.TxResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || res.Code != 0 || res.Height <= 0 {
+		t.Fatalf("validatord %s: code %d, stdout %q, stderr %q", strings.Join(full, " "), code, out, errOut)
+	}
+	return res
+}
+
+// attr is the value of attribute key of event typ in res.
+func attr(t *testing.T, res client.TxResult, typ, key string) string {
+	t.Helper()
+	v, ok := res.Attr(typ, key)
+	if !ok {
+		t.Fatalf("no %s.%s in events %+v", typ, key, res.Events)
 	}
 	return v
 }

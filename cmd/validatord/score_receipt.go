@@ -37,8 +37,18 @@ quorum.WeightedMedian from the answer's votes and those powers
             history. min_price and evm_timestamp (medians of truth votes no
             answer carries) are listed under "unchecked".
 
-A whole answer is also checked against its receipt: track, status, and the
-gas prediction (a workflow's declared_retry_budget is a median of the votes,
+Every receipt has a "commit" section: commit_height, reveal_height and
+duplicate (true exactly when the status is "duplicate"); a revealed
+submission's reveal_height lies in [commit_height+1, the receipt's height].
+A duplicate's receipt (another miner's earlier commit revealed the same
+artifact) has nothing to recompute: it verifies when its score is 0 and its
+keeper precedes it, by commit height and then uid (duplicate_of_commit_height
+and duplicate_of_uid against commit_height and the answer's uid; a bare
+receipt whose keeper committed in the same block lists
+commit.duplicate_of_uid under "unchecked").
+
+A whole answer is also checked against its receipt: track, status, its
+height, reveal_height and duplicate verdict, and the gas prediction (a workflow's declared_retry_budget is a median of the votes,
 re-derived like the other measured inputs). With --params FILE (the
 output of ` + "`validatord query params`" + ` or a genesis.json), every recorded param
 (workflow, gas, the arena constants, weights and multiplier, each
@@ -49,7 +59,8 @@ verifies when the recomputation fails with the same error.
 Output: one line per input line,
   {"line": N, "submission": id, "track": "...", "verified": true|false,
    "checked": K, "mismatches": [{"name": "...", "receipt": "...", "recomputed": "..."}],
-   "unchecked": ["..."]}
+   "unchecked": ["..."], "commit_height": C, "reveal_height": R, "duplicate": false}
+and for a duplicate also "duplicate_of_uid" and "duplicate_of_commit_height".
 "submission" is null for a bare workflow or arena receipt. A malformed line gets
 {"line": N, "error": "..."}. The exit status is 1 if any line is malformed or
 does not verify.`

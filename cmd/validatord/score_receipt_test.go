@@ -24,6 +24,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/scoringsubnet/validatord/app"
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/offline"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -48,7 +49,8 @@ type rcChain struct {
 	nonces map[string]uint64
 }
 
-// rcGenesis has 4 validators of power 10 and a gas memory of 2 windows.
+// rcGenesis has 4 validators of power 10, a gas memory of 2 windows and
+// reveal windows of 1 block.
 func rcGenesis(t *testing.T) (genesis.AppState, *abcitypes.RequestInitChain) {
 	t.Helper()
 	g := genesis.DefaultGenesis()
@@ -63,6 +65,9 @@ func rcGenesis(t *testing.T) (genesis.AppState, *abcitypes.RequestInitChain) {
 			PubKey: cmtcrypto.PublicKey{Sum: &cmtcrypto.PublicKey_Ed25519{Ed25519: cons}}, Power: 10})
 	}
 	g.Gas.MemorySize = 2
+	for i := range g.Tracks {
+		g.Tracks[i].RevealBlocks = 1
+	}
 	bz, err := g.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -130,21 +135,40 @@ func (c *rcChain) answer(path string) string {
 	return out.String()
 }
 
-func rcSubmit(kind any) *subnetv1.Msg {
-	s := &subnetv1.MsgSubmit{}
-	switch k := kind.(type) {
-	case *subnetv1.WorkflowSubmit:
-		s.Kind = &subnetv1.MsgSubmit_Workflow{Workflow: k}
-	case *subnetv1.ArenaSubmit:
-		s.Kind = &subnetv1.MsgSubmit_Arena{Arena: k}
-	case *subnetv1.GasPredict:
-		s.Kind = &subnetv1.MsgSubmit_Gas{Gas: k}
+// rcSalt is a fixed salt of label for payload: the chain, and so the
+// fixture, is the same on every run.
+func rcSalt(label string, p *subnetv1.MsgSubmit) client.Salt {
+	bz, _ := p.Marshal()
+	return sha256.Sum256(append([]byte("salt "+label), bz...))
+}
+
+// commit signs label's (uid's) commit to p.
+func (c *rcChain) commit(label string, uid uint32, p *subnetv1.MsgSubmit) []byte {
+	c.t.Helper()
+	msg, err := client.Commit(rcChainID, rcKey(label).Public().(ed25519.PublicKey), uid, p, rcSalt(label, p))
+	if err != nil {
+		c.t.Fatal(err)
 	}
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: s}}
+	return c.tx(label, msg)
+}
+
+// reveal signs label's reveal of p.
+func (c *rcChain) reveal(label string, p *subnetv1.MsgSubmit) []byte {
+	return c.tx(label, client.Reveal(p, rcSalt(label, p)))
 }
 
 func rcTruth(block uint64, ts int64) *subnetv1.Msg {
 	return &subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{EvmChainId: 1, EvmBlock: block, MinPrice: "10", Timestamp: ts}}}
+}
+
+// truths are the three reporters' truths of an EVM block (30 of 40 power:
+// final in their block).
+func (c *rcChain) truths(block uint64, ts int64) [][]byte {
+	var txs [][]byte
+	for i := 0; i < 3; i++ {
+		txs = append(txs, c.tx(fmt.Sprint("report ", i), rcTruth(block, ts)))
+	}
+	return txs
 }
 
 // Submission ids of the scenario.
@@ -154,37 +178,57 @@ const (
 	rcGasCounted = 2 // counted: slot only (memory of 2 not full)
 	rcGasFull    = 3 // scored: one history point, stds 0
 	rcGasSpread  = 4 // scored: two history points, non-zero COVs
-	rcGasLate    = 5 // late: no inputs
-	rcPending    = 6 // pending: no receipt
+	rcGasLate    = 5 // late: committed 1 s inside the margin; no inputs
+	rcPending    = 6 // pending: revealed, not reported; no receipt
+	rcDuplicate  = 7 // duplicate of rcWorkflow's artifact, committed later and revealed first
 )
 
 // receiptScenario runs the chain that produces every kind of receipt and
-// returns the compact answers of submissions 0..6.
+// returns the compact answers of submissions 0..7. Every track reveals in
+// the one block after its commits close (reveal_blocks 1); the gas margin
+// is the default 2 s. Block h has time 1_700_000_000 + 6h.
 func receiptScenario(t *testing.T) []string {
 	t.Helper()
 	c := newRCChain(t)
 	register := &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}}
+	// tasks posted at 1 take commits at 1..5, reveals at 6, reports from 7
 	wfTask := &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{
-		Workflow: &subnetv1.WorkflowTask{TotalSteps: 4, MaxBudget: "2", MaxLatencySeconds: "100", SubmissionBlocks: 10, ReportBlocks: 10}}}}}
+		Workflow: &subnetv1.WorkflowTask{TotalSteps: 4, MaxBudget: "2", MaxLatencySeconds: "100", SubmissionBlocks: 4, ReportBlocks: 10}}}}}
 	arTask := &subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{
-		Arena: &subnetv1.ArenaTask{Category: "debugging", Difficulty: "intermediate", CriteriaTotal: 5, SubmissionBlocks: 10, ReportBlocks: 10}}}}}
-	// EVM block 99's truth anchors the gas chain: predictions open after it.
-	c.block(c.tx("miner a", register), c.tx("miner b", register), c.tx("report 0", wfTask), c.tx("report 1", arTask),
-		c.tx("report 0", rcTruth(99, 1_700_000_005)), c.tx("report 1", rcTruth(99, 1_700_000_005)),
-		c.tx("report 2", rcTruth(99, 1_700_000_005)))
+		Arena: &subnetv1.ArenaTask{Category: "debugging", Difficulty: "intermediate", CriteriaTotal: 5, SubmissionBlocks: 4, ReportBlocks: 10}}}}}
 	hash := sha256.Sum256([]byte("artifact"))
-	c.block(c.tx("miner a", rcSubmit(&subnetv1.WorkflowSubmit{TaskId: 0, ArtifactHash: hash[:]})),
-		c.tx("miner a", rcSubmit(&subnetv1.ArenaSubmit{TaskId: 1, ArtifactHash: hash[:]})),
-		c.tx("miner a", rcSubmit(&subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 100, Price: "12"})))
-	// The three reporters (power 10 each) disagree on output_quality,
-	// the workflow's retry budget and total_tokens: the medians are the
-	// middle votes, 0.95, 1 and 8000.
-	wf := func(quality string, budget int64) *subnetv1.Msg {
+	hashB := sha256.Sum256([]byte("artifact b"))
+	wf, ar, arB := client.WorkflowPayload(0, hash[:]), client.ArenaPayload(1, hash[:]), client.ArenaPayload(1, hashB[:])
+	gas := func(block uint64, price string) *subnetv1.MsgSubmit { return client.GasPayload(1, block, price) }
+	const a, b = "miner a", "miner b" // uids 1 and 2
+	// h1: EVM block 99's truth anchors the gas chain: predictions open after it.
+	c.block(append([][]byte{c.tx(a, register), c.tx(b, register), c.tx("report 0", wfTask), c.tx("report 1", arTask)},
+		c.truths(99, 1_700_000_005)...)...)
+	// h2 (…012): miner a commits to both tasks and predicts block 100
+	c.block(c.commit(a, 1, wf), c.commit(a, 1, ar), c.commit(a, 1, gas(100, "12")))
+	// h3 (…018): block 100's truth (…015) is final: its reveals at h4, its
+	// close at the end of h4; a predicts block 101
+	c.block(append(c.truths(100, 1_700_000_015), c.commit(a, 1, gas(101, "10.5")))...)
+	// h4 (…024): a reveals 100; block 101's truth (…023); a predicts 102
+	c.block(append(append([][]byte{c.reveal(a, gas(100, "12"))}, c.truths(101, 1_700_000_023)...), c.commit(a, 1, gas(102, "9")))...)
+	// h5 (…030): a reveals 101; block 102's truth (…029); a predicts 103,
+	// b commits an arena run and a's workflow artifact, late in the window
+	c.block(append(append([][]byte{c.reveal(a, gas(101, "10.5"))}, c.truths(102, 1_700_000_029)...),
+		c.commit(a, 1, gas(103, "10")), c.commit(b, 2, arB), c.commit(b, 2, wf))...)
+	// h6 (…036): a reveals 102; block 103's truth (…031) comes 1 s inside
+	// the margin after a's commit (…030); the tasks' reveals, b's copy of the
+	// artifact first: a's earlier commit still keeps it
+	c.block(append(append([][]byte{c.reveal(a, gas(102, "9"))}, c.truths(103, 1_700_000_031)...),
+		c.reveal(b, wf), c.reveal(a, wf), c.reveal(a, ar), c.reveal(b, arB))...)
+	// h7: a reveals 103 (late at the close); the three reporters (power 10
+	// each) disagree on output_quality, the workflow's retry budget and
+	// total_tokens: the medians are the middle votes, 0.95, 1 and 8000.
+	wfReport := func(quality string, budget int64) *subnetv1.Msg {
 		return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: rcWorkflow,
 			Measurement: &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{OutputQuality: quality,
 				StepsCompleted: 4, Cost: "0.5", LatencySeconds: "20", Retries: 2, DeclaredRetryBudget: budget, Timeouts: 1}}}}}
 	}
-	ar := func(tokens int64) *subnetv1.Msg {
+	arReport := func(tokens int64) *subnetv1.Msg {
 		return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: rcArena,
 			Measurement: &subnetv1.MsgReport_Arena{Arena: &subnetv1.ArenaMeasurement{TotalTokens: tokens, ToolCalls: 6,
 				Iterations: 2, ExecutionTime: "200", EstimatedCost: "0.04", CriteriaPassed: 4}}}}}
@@ -192,35 +236,18 @@ func receiptScenario(t *testing.T) []string {
 	quality := []string{"0.9", "0.95", "0.99"}
 	budget := []int64{1, 1, 3}
 	tokens := []int64{7000, 8000, 9000}
-	var txs [][]byte
+	txs := [][]byte{c.reveal(a, gas(103, "10"))}
 	for i := 0; i < 3; i++ {
 		r := fmt.Sprint("report ", i)
-		txs = append(txs, c.tx(r, wf(quality[i], budget[i])), c.tx(r, ar(tokens[i])), c.tx(r, rcTruth(100, 1_700_000_015)))
-	}
-	c.block(append(txs, c.tx("miner a", rcSubmit(&subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 101, Price: "10.5"})))...)
-	txs = nil
-	for i := 0; i < 3; i++ {
-		txs = append(txs, c.tx(fmt.Sprint("report ", i), rcTruth(101, 1_700_000_023)))
-	}
-	c.block(append(txs, c.tx("miner a", rcSubmit(&subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 102, Price: "9"})))...)
-	txs = nil
-	for i := 0; i < 3; i++ {
-		txs = append(txs, c.tx(fmt.Sprint("report ", i), rcTruth(102, 1_700_000_029)))
-	}
-	hashB := sha256.Sum256([]byte("artifact b"))
-	c.block(append(txs, c.tx("miner a", rcSubmit(&subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 103, Price: "10"})),
-		c.tx("miner b", rcSubmit(&subnetv1.WorkflowSubmit{TaskId: 0, ArtifactHash: hashB[:]})))...)
-	txs = nil
-	for i := 0; i < 3; i++ {
-		txs = append(txs, c.tx(fmt.Sprint("report ", i), rcTruth(103, 1_700_000_030)))
+		txs = append(txs, c.tx(r, wfReport(quality[i], budget[i])), c.tx(r, arReport(tokens[i])))
 	}
 	c.block(txs...)
-	out := make([]string, rcPending+1)
+	out := make([]string, rcDuplicate+1)
 	for id := range out {
 		out[id] = c.answer(fmt.Sprint("submission/", id))
 	}
 	if *updateReceipts {
-		lines := strings.Join(out[:rcGasLate], "\n") + "\n"
+		lines := strings.Join(append(slices.Clone(out[:rcGasLate]), out[rcDuplicate]), "\n") + "\n"
 		if err := os.WriteFile(filepath.Join("testdata", "receipt_answers.jsonl"), []byte(lines), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -230,14 +257,19 @@ func receiptScenario(t *testing.T) []string {
 
 // rcOutput is one output line of score receipt.
 type rcOutput struct {
-	Line       int                `json:"line"`
-	Submission *uint64            `json:"submission"`
-	Track      string             `json:"track"`
-	Verified   bool               `json:"verified"`
-	Checked    int                `json:"checked"`
-	Mismatches []receipt.Mismatch `json:"mismatches"`
-	Unchecked  []string           `json:"unchecked"`
-	Error      string             `json:"error"`
+	Line                    int                `json:"line"`
+	Submission              *uint64            `json:"submission"`
+	Track                   string             `json:"track"`
+	Verified                bool               `json:"verified"`
+	Checked                 int                `json:"checked"`
+	Mismatches              []receipt.Mismatch `json:"mismatches"`
+	Unchecked               []string           `json:"unchecked"`
+	CommitHeight            int64              `json:"commit_height"`
+	RevealHeight            int64              `json:"reveal_height"`
+	Duplicate               bool               `json:"duplicate"`
+	DuplicateOfUID          *uint32            `json:"duplicate_of_uid"`
+	DuplicateOfCommitHeight *int64             `json:"duplicate_of_commit_height"`
+	Error                   string             `json:"error"`
 }
 
 func runReceipt(t *testing.T, stdin string, args ...string) ([]rcOutput, int) {
@@ -270,12 +302,13 @@ func receiptOf(t *testing.T, answer string) string {
 }
 
 // TestReceiptVerifiesRealReceipts: the receipts the app wrote for a workflow,
-// an arena, a counted and two scored gas predictions verify, whole answers
-// and bare receipts alike, with every value checked.
+// an arena, a counted and two scored gas predictions, and a duplicate,
+// verify, whole answers and bare receipts alike, with every value checked;
+// each row shows the commit and reveal heights and the duplicate verdict.
 func TestReceiptVerifiesRealReceipts(t *testing.T) {
 	ans := receiptScenario(t)
 	for id, want := range map[int]string{rcWorkflow: "scored", rcArena: "scored", rcGasCounted: "counted",
-		rcGasFull: "scored", rcGasSpread: "scored", rcGasLate: "late", rcPending: "pending"} {
+		rcGasFull: "scored", rcGasSpread: "scored", rcGasLate: "late", rcPending: "pending", rcDuplicate: "duplicate"} {
 		if !strings.Contains(ans[id], `"status":"`+want+`"`) {
 			t.Fatalf("scenario: submission %d is not %s: %s", id, want, ans[id])
 		}
@@ -283,15 +316,16 @@ func TestReceiptVerifiesRealReceipts(t *testing.T) {
 	if strings.Contains(ans[rcGasSpread], `"inclusion_cov","value":"0.000000000000000000"`) {
 		t.Fatalf("scenario: submission %d should have a non-zero inclusion COV: %s", rcGasSpread, ans[rcGasSpread])
 	}
+	ids := []int{rcWorkflow, rcArena, rcGasCounted, rcGasFull, rcGasSpread, rcDuplicate}
 	var in []string
-	for id := rcWorkflow; id <= rcGasSpread; id++ {
+	for _, id := range ids {
 		in = append(in, ans[id])
 	}
-	for id := rcWorkflow; id <= rcGasSpread; id++ {
+	for _, id := range ids {
 		in = append(in, receiptOf(t, ans[id]))
 	}
 	rows, code := runReceipt(t, strings.Join(in, "\n"))
-	if code != 0 || len(rows) != 10 {
+	if code != 0 || len(rows) != 2*len(ids) {
 		t.Fatalf("exit %d, %d rows: %+v", code, len(rows), rows)
 	}
 	// A bare workflow or arena receipt has no votes: its median inputs stay
@@ -302,25 +336,32 @@ func TestReceiptVerifiesRealReceipts(t *testing.T) {
 		"inputs.estimated_cost", "inputs.criteria_passed"}
 	gasTruth := []string{"inputs.min_price", "inputs.evm_timestamp"}
 	// bare: reported_power (workflow, arena), the last memory slot and the
-	// history (gas), values and score; whole answers add the medians (the
-	// workflow's retry budget among them), track, status and, for gas, the
-	// submission's own fields (prediction id and price).
+	// history (gas), values and score, and the commit section (the duplicate
+	// flag against the status, the reveal between commit and receipt);
+	// whole answers add the medians (the workflow's retry budget among
+	// them), track, status, the answer's commit height, reveal height and
+	// duplicate flag and, for gas, the submission's own fields (prediction id
+	// and price). A duplicate has its score (0), its keeper's precedence and
+	// the commit section; whole, also track, status and five commit facts.
+	const commit, answer = 2, 2 + 3
 	want := []struct {
 		track           string
 		bare, whole     int
 		bareUn, wholeUn []string
+		commit, reveal  int64
 	}{
-		{"workflow", 1 + 7 + 1, 1 + 8 + 7 + 1 + 2, wfMedians, nil},
-		{"arena", 1 + 18 + 1, 1 + 6 + 18 + 1 + 2, arMedians, nil},
+		{"workflow", 1 + 7 + 1 + commit, 1 + 8 + 7 + 1 + commit + answer, wfMedians, nil, 2, 6},
+		{"arena", 1 + 18 + 1 + commit, 1 + 6 + 18 + 1 + commit + answer, arMedians, nil, 2, 6},
 		// memory.1 and slot.*
-		{"gas", 3 + 3, 3 + 3 + 4, gasTruth, gasTruth},
+		{"gas", 3 + 3 + commit, 3 + 3 + 2 + commit + answer, gasTruth, gasTruth, 2, 4},
 		// memory.1, history.0 (time, inclusion_rate, avg_overpayment), slot.*, 14 ScoreGas values, score
-		{"gas", 3 + 3 + 3 + 14 + 1, 3 + 3 + 3 + 14 + 1 + 4, gasTruth, gasTruth},
+		{"gas", 3 + 3 + 3 + 14 + 1 + commit, 3 + 3 + 3 + 14 + 1 + 2 + commit + answer, gasTruth, gasTruth, 3, 5},
 		// the same with history.0.time checked against the horizon
-		{"gas", 3 + 4 + 3 + 14 + 1, 3 + 4 + 3 + 14 + 1 + 4, gasTruth, gasTruth},
+		{"gas", 3 + 4 + 3 + 14 + 1 + commit, 3 + 4 + 3 + 14 + 1 + 2 + commit + answer, gasTruth, gasTruth, 4, 6},
+		{"workflow", 2 + commit, 2 + commit + answer + 2, nil, nil, 5, 6},
 	}
 	for i, r := range rows {
-		w, whole := want[i%5], i < 5
+		w, whole := want[i%len(ids)], i < len(ids)
 		checked, unchecked := w.bare, w.bareUn
 		if whole {
 			checked, unchecked = w.whole, w.wholeUn
@@ -331,16 +372,70 @@ func TestReceiptVerifiesRealReceipts(t *testing.T) {
 		if r.Checked != checked {
 			t.Errorf("row %d (%s, whole %v): checked %d, want %d", i, w.track, whole, r.Checked, checked)
 		}
+		id := ids[i%len(ids)]
 		wantID := whole || w.track == "gas" // a bare workflow or arena receipt does not name its submission
-		if wantID != (r.Submission != nil) || (wantID && *r.Submission != uint64(i%5)) {
-			t.Errorf("row %d: submission %v, want %d (null for a bare %s receipt: %v)", i, r.Submission, i%5, w.track, !wantID)
+		if wantID != (r.Submission != nil) || (wantID && *r.Submission != uint64(id)) {
+			t.Errorf("row %d: submission %v, want %d (null for a bare %s receipt: %v)", i, r.Submission, id, w.track, !wantID)
+		}
+		dup := id == rcDuplicate
+		if r.CommitHeight != w.commit || r.RevealHeight != w.reveal || r.Duplicate != dup ||
+			dup != (r.DuplicateOfUID != nil) || dup != (r.DuplicateOfCommitHeight != nil) {
+			t.Errorf("row %d: commit %d reveal %d duplicate %v (of %v at %v), want %d, %d, %v",
+				i, r.CommitHeight, r.RevealHeight, r.Duplicate, r.DuplicateOfUID, r.DuplicateOfCommitHeight, w.commit, w.reveal, dup)
+		}
+		if dup && (*r.DuplicateOfUID != 1 || *r.DuplicateOfCommitHeight != 2) {
+			t.Errorf("row %d: duplicate of uid %d at %d, want miner a (uid 1) at 2", i, *r.DuplicateOfUID, *r.DuplicateOfCommitHeight)
 		}
 	}
 }
 
+// TestReceiptDuplicate: the copy's receipt in the app's own answer verifies
+// (score 0, the keeper committed at 2 before the copy at 5); forged
+// duplicates do not: a score other than 0, a keeper that committed after
+// the copy, or in the same block with a higher uid, and an answer that
+// disagrees with the receipt's verdict.
+func TestReceiptDuplicate(t *testing.T) {
+	ans := receiptScenario(t)
+	dup := ans[rcDuplicate]
+	cases := []struct {
+		name string
+		in   string
+		want []receipt.Mismatch
+	}{
+		{"the app's", dup, nil},
+		{"score not 0", rcEdit(t, dup, "score", "", "0.8525"),
+			[]receipt.Mismatch{{Name: "score", Receipt: "0.8525", Recomputed: "0.000000000000000000"}}},
+		{"keeper committed later", rcEdit(t, dup, "commit", "duplicate_of_commit_height", "6"),
+			[]receipt.Mismatch{{Name: "commit.duplicate_of_commit_height", Receipt: "6", Recomputed: "<= 5"},
+				{Name: "submission.duplicate_of_height", Receipt: "6", Recomputed: "2"}}},
+		{"keeper in the same block, higher uid", rcEdit(t, rcEdit(t, dup, "commit", "duplicate_of_commit_height", "5"), "commit", "duplicate_of_uid", "3"),
+			[]receipt.Mismatch{{Name: "commit.duplicate_of_uid", Receipt: "3", Recomputed: "< 2"},
+				{Name: "submission.duplicate_of_uid", Receipt: "3", Recomputed: "1"},
+				{Name: "submission.duplicate_of_height", Receipt: "5", Recomputed: "2"}}},
+		{"not the answer's verdict", strings.Replace(dup, `"duplicate":true`, `"duplicate":false`, 1),
+			[]receipt.Mismatch{{Name: "submission.duplicate", Receipt: "true", Recomputed: "false"}}},
+		{"revealed in its commit's block", rcEdit(t, dup, "commit", "reveal_height", "5"),
+			[]receipt.Mismatch{{Name: "commit.reveal_height", Receipt: "5", Recomputed: "in [6, 6]"},
+				{Name: "submission.reveal_height", Receipt: "5", Recomputed: "6"}}},
+	}
+	for _, c := range cases {
+		rows, code := runReceipt(t, c.in)
+		if len(rows) != 1 || rows[0].Error != "" || rows[0].Verified != (c.want == nil) || (code == 0) != (c.want == nil) ||
+			(c.want != nil && !slices.Equal(rows[0].Mismatches, c.want)) {
+			t.Errorf("%s: exit %d rows %+v, want mismatches %+v", c.name, code, rows, c.want)
+		}
+	}
+	// a bare copy whose keeper committed in the same block: the uid order
+	// needs the answer's uid
+	rows, _ := runReceipt(t, receiptOf(t, rcEdit(t, dup, "commit", "duplicate_of_commit_height", "5")))
+	if len(rows) != 1 || !rows[0].Verified || !slices.Equal(rows[0].Unchecked, []string{"commit.duplicate_of_uid"}) {
+		t.Errorf("bare, keeper in the same block: %+v", rows)
+	}
+}
+
 // rcEdit returns answer with one receipt entry changed: section is "inputs",
-// "params" or "values" (value "" deletes the entry, a new name is appended),
-// or "score".
+// "params", "values" or "commit" (value "" deletes the entry, a new name is
+// appended), or "score".
 func rcEdit(t *testing.T, answer, section, name, value string) string {
 	t.Helper()
 	dec := json.NewDecoder(strings.NewReader(answer))
@@ -522,6 +617,8 @@ func TestReceiptMalformed(t *testing.T) {
 		rcEdit(t, wf, "inputs", "cost", "0.1234567890123456789"),
 		strings.Replace(gas, `"track":"gas"`, `"track":"bridge"`, 2),
 		rcEdit(t, wf, "values", "s_extra", "1"),
+		rcDrop(t, receiptOf(t, wf), "commit"),
+		rcEdit(t, ans[rcDuplicate], "inputs", "total_steps", "4"),
 		receiptOf(t, gas),
 	}
 	rows, code := runReceipt(t, strings.Join(lines[:len(lines)-1], "\r\n")+"\n"+lines[len(lines)-1])
@@ -544,7 +641,9 @@ func TestReceiptMalformed(t *testing.T) {
 		{11, "inputs.cost: "},
 		{12, `track: "bridge" is not workflow, arena or gas`},
 		{13, `values: unknown "s_extra"`},
-		{14, ""},
+		{14, "commit: missing"},
+		{15, "a duplicate's receipt lists inputs"},
+		{16, ""},
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows, want %d: %+v", len(rows), len(want), rows)
@@ -592,8 +691,9 @@ func TestReceiptFailedNote(t *testing.T) {
 	if code != 1 || len(rows) != 3 {
 		t.Fatalf("exit %d rows %+v", code, rows)
 	}
-	// the note and reported_power (the medians need the answer's votes)
-	if !rows[0].Verified || rows[0].Checked != 2 {
+	// the note and reported_power (the medians need the answer's votes),
+	// and the commit section's duplicate flag and reveal height
+	if !rows[0].Verified || rows[0].Checked != 2+2 {
 		t.Errorf("the app's failure note: %+v, want verified", rows[0])
 	}
 	if rows[1].Verified || len(rows[1].Mismatches) != 1 || rows[1].Mismatches[0].Recomputed != "score: "+scoreErr.Error() {
@@ -641,7 +741,8 @@ func TestReceiptParamsFlag(t *testing.T) {
 	rows, code := runReceipt(t, in, "--params", write("same.json", g))
 	// + the recorded params, powers and total_power; arena: 8 constants, 4
 	// weights, the multiplier, 3 powers, total_power; gas: 9 params (stale_prediction too).
-	if code != 0 || len(rows) != 5 || rows[0].Checked != 19+8+3+1 || rows[1].Checked != 28+8+4+1+3+1 || rows[4].Checked != 29+9 {
+	// (Each whole answer's commit section adds 2 + 3 checks.)
+	if code != 0 || len(rows) != 5 || rows[0].Checked != 24+8+3+1 || rows[1].Checked != 33+8+4+1+3+1 || rows[4].Checked != 34+9 {
 		t.Fatalf("the chain's own params: exit %d rows %+v", code, rows)
 	}
 	other := g
@@ -704,7 +805,7 @@ func TestReceiptFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, code := runReceipt(t, string(bz))
-	if code != 0 || len(rows) != 5 {
+	if code != 0 || len(rows) != 6 {
 		t.Fatalf("exit %d rows %+v", code, rows)
 	}
 	for _, r := range rows {
@@ -729,7 +830,7 @@ func TestReceiptPrettyStream(t *testing.T) {
 		pretty.WriteString("\n")
 	}
 	rows, code := runReceipt(t, pretty.String())
-	if code != 0 || len(rows) != 5 {
+	if code != 0 || len(rows) != 6 {
 		t.Fatalf("exit %d rows %+v", code, rows)
 	}
 	for i, r := range rows {

@@ -16,28 +16,38 @@ import (
 )
 
 func init() {
-	register(Command{Name: "tx", Summary: "sign and broadcast a transaction (register-miner, post-task, submit, report, truth)", Run: runTx})
+	register(Command{Name: "tx", Summary: "sign and broadcast a transaction (register-miner, post-task, submit, reveal, report, truth)", Run: runTx})
 }
 
-const txUsage = "tx <message> [kind] --from KEY [--home DIR] [--node ADDR] [--chain-id ID] [--nonce N] [--wait] [message flags]"
-
-// txMessage defines the flags of one message and builds it from them.
+// txMessage is one message of `tx`: either a message sent as it is (define
+// registers its flags and returns its builder) or a step of commit-reveal
+// (flow: `submit …` and `reveal`, tx_submit.go and tx_reveal.go). wait is
+// what --wait means for it.
 type txMessage struct {
 	summary string
 	define  func(fs *flag.FlagSet) func() (*subnetv1.Msg, error)
+	flow    func(fs *flag.FlagSet) txFlow
+	wait    string
 }
+
+// txFlow runs a commit-reveal step: it checks its flags, opens the key's
+// session with open, and returns what to print (nil when nothing was sent).
+type txFlow func(ctx context.Context, open func() (*txSession, error), wait bool) (any, error)
+
+const waitCommitted = "wait until the transaction is committed (broadcast_tx_commit)"
 
 // txMessages are keyed by "message" or "message kind", as typed.
 var txMessages = map[string]txMessage{
-	"register-miner":     {"give the --from key the next free miner uid", defineRegisterMiner},
-	"post-task workflow": {"open a workflow task (validators' report keys)", definePostWorkflow},
-	"post-task arena":    {"open an arena task (validators' report keys)", definePostArena},
-	"submit workflow":    {"submit a workflow for a task (miners)", defineSubmitWorkflow},
-	"submit arena":       {"submit an arena run for a task (miners)", defineSubmitArena},
-	"submit gas":         {"predict the gas price of an EVM block (miners)", defineSubmitGas},
-	"report workflow":    {"report the measurements of a workflow submission (validators)", defineReportWorkflow},
-	"report arena":       {"report the measurements of an arena submission (validators)", defineReportArena},
-	"truth":              {"report an EVM block's minimum gas price and timestamp (validators)", defineTruth},
+	"register-miner":     {summary: "give the --from key the next free miner uid", define: defineRegisterMiner},
+	"post-task workflow": {summary: "open a workflow task (validators' report keys)", define: definePostWorkflow},
+	"post-task arena":    {summary: "open an arena task (validators' report keys)", define: definePostArena},
+	"submit workflow":    {summary: "commit to a workflow for a task, the salt kept in the key home (miners)", flow: submitFlow(defineWorkflowPayload), wait: waitSubmit},
+	"submit arena":       {summary: "commit to an arena run for a task, the salt kept in the key home (miners)", flow: submitFlow(defineArenaPayload), wait: waitSubmit},
+	"submit gas":         {summary: "commit to a gas price prediction for an EVM block, the salt kept in the key home (miners)", flow: submitFlow(defineGasPayload), wait: waitSubmit},
+	"reveal":             {summary: "reveal a stored commit: --task N, or --evm-chain C --evm-block B (miners)", flow: defineReveal, wait: waitReveal},
+	"report workflow":    {summary: "report the measurements of a workflow submission (validators)", define: defineReportWorkflow},
+	"report arena":       {summary: "report the measurements of an arena submission (validators)", define: defineReportArena},
+	"truth":              {summary: "report an EVM block's minimum gas price and timestamp (validators)", define: defineTruth},
 }
 
 // txFlags are the flags every message has.
@@ -47,14 +57,17 @@ type txFlags struct {
 	wait                      *bool
 }
 
-func defineTxFlags(fs *flag.FlagSet) txFlags {
+func defineTxFlags(fs *flag.FlagSet, wait string) txFlags {
+	if wait == "" {
+		wait = waitCommitted
+	}
 	return txFlags{
 		from:    fs.String("from", "", "name of the signing key in <home>/keys (required)"),
 		home:    homeFlag(fs),
 		node:    nodeFlag(fs),
 		chainID: fs.String("chain-id", "", "chain id (default: ask the node)"),
 		nonce:   fs.Int64("nonce", -1, "account nonce (default: ask the node for the next one)"),
-		wait:    fs.Bool("wait", false, "wait until the transaction is committed (broadcast_tx_commit)"),
+		wait:    fs.Bool("wait", false, wait),
 	}
 }
 
@@ -69,14 +82,23 @@ func runTx(ctx context.Context, env Env, args []string) error {
 	}
 	m := txMessages[name]
 	fs := newFlags("tx " + name)
-	common := defineTxFlags(fs)
-	build := m.define(fs)
+	common := defineTxFlags(fs, m.wait)
+	var build func() (*subnetv1.Msg, error)
+	var flow txFlow
+	if m.flow != nil {
+		flow = m.flow(fs)
+	} else {
+		build = m.define(fs)
+	}
 	pos, ok, err := parseFlags(env, fs, "tx "+name+" --from KEY [flags]", rest)
 	if !ok || err != nil {
 		return err
 	}
 	if err := wantArgs(pos, 0, "tx "+name+" --from KEY [flags]"); err != nil {
 		return err
+	}
+	if flow != nil {
+		return runFlow(ctx, env, common, flow)
 	}
 	msg, err := build()
 	if err != nil {
@@ -91,6 +113,18 @@ func runTx(ctx context.Context, env Env, args []string) error {
 		return perr
 	}
 	return err // nil, or the rejection whose result was printed
+}
+
+// runFlow runs a commit-reveal step; what it sent is printed even when it
+// then failed.
+func runFlow(ctx context.Context, env Env, f txFlags, flow txFlow) error {
+	out, err := flow(ctx, func() (*txSession, error) { return openTx(ctx, f) }, *f.wait)
+	if out != nil {
+		if perr := printJSON(env.Stdout, out); perr != nil {
+			return perr
+		}
+	}
+	return oneLine(err)
 }
 
 // txMessageName finds the message (and kind) at the start of args.
@@ -123,40 +157,57 @@ func txMessageNames() []string {
 	return names
 }
 
-// sendTx loads the key, finds chain id and nonce, signs and broadcasts;
-// a refusal is a *client.TxError returned with the result.
-func sendTx(ctx context.Context, f txFlags, msg *subnetv1.Msg) (client.TxResult, error) {
+// txSession is a signing key on a node: its home, the node's client, the
+// chain id and a signer (at --nonce when given).
+type txSession struct {
+	home   string
+	node   *client.Client
+	signer *client.Signer
+}
+
+// openTx loads the key and finds the chain id (from the node unless given).
+func openTx(ctx context.Context, f txFlags) (*txSession, error) {
 	if *f.from == "" {
-		return client.TxResult{}, fmt.Errorf("--from: a key name is required (see `validatord keys list --home %s`)", *f.home)
+		return nil, fmt.Errorf("--from: a key name is required (see `validatord keys list --home %s`)", *f.home)
 	}
 	key, err := keyfile.Load(*f.home, *f.from)
 	if err != nil {
-		return client.TxResult{}, err
+		return nil, err
 	}
 	c, err := dialNode(*f.node)
 	if err != nil {
-		return client.TxResult{}, err
+		return nil, err
 	}
 	chainID := *f.chainID
 	if chainID == "" {
 		st, err := c.NodeStatus(ctx)
 		if err != nil {
-			return client.TxResult{}, err
+			return nil, err
 		}
 		chainID = st.ChainID
 	}
 	s := client.NewSigner(c, chainID, key)
 	if *f.nonce >= 0 {
-		s.SetNonce(uint64(*f.nonce))
+		s.FixNonce(uint64(*f.nonce))
 	}
-	tx, err := s.Sign(ctx, msg)
+	return &txSession{home: *f.home, node: c, signer: s}, nil
+}
+
+// sendTx signs msg and broadcasts it; a refusal is a *client.TxError
+// returned with the result.
+func sendTx(ctx context.Context, f txFlags, msg *subnetv1.Msg) (client.TxResult, error) {
+	s, err := openTx(ctx, f)
+	if err != nil {
+		return client.TxResult{}, err
+	}
+	tx, err := s.signer.Sign(ctx, msg)
 	if err != nil {
 		return client.TxResult{}, err
 	}
 	if *f.wait {
-		return c.BroadcastCommit(ctx, tx)
+		return s.node.BroadcastCommit(ctx, tx)
 	}
-	return c.Broadcast(ctx, tx)
+	return s.node.Broadcast(ctx, tx)
 }
 
 // decimalFlag is a flag holding a decimal in the canonical 18-place form.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/ed25519"
+	"flag"
 	"strings"
 	"testing"
 
@@ -16,8 +17,26 @@ import (
 func buildMsg(t testing.TB, name string, args ...string) (*subnetv1.Msg, error) {
 	t.Helper()
 	fs := newFlags("tx " + name)
-	defineTxFlags(fs)
+	defineTxFlags(fs, "")
 	build := txMessages[name].define(fs)
+	if _, _, err := parseFlags(Env{}, fs, "tx", args); err != nil {
+		return nil, err
+	}
+	return build()
+}
+
+// submitPayloads are the payload builders of the `submit` kinds.
+var submitPayloads = map[string]func(*flag.FlagSet) func() (*subnetv1.MsgSubmit, error){
+	"submit workflow": defineWorkflowPayload, "submit arena": defineArenaPayload, "submit gas": defineGasPayload,
+}
+
+// buildPayload parses args for a submit kind as runTx does and builds the
+// payload it commits to.
+func buildPayload(t testing.TB, name string, args ...string) (*subnetv1.MsgSubmit, error) {
+	t.Helper()
+	fs := newFlags("tx " + name)
+	defineTxFlags(fs, waitSubmit)
+	build := submitPayloads[name](fs)
 	if _, _, err := parseFlags(Env{}, fs, "tx", args); err != nil {
 		return nil, err
 	}
@@ -39,12 +58,6 @@ func TestTxMessagesBuildEveryField(t *testing.T) {
 		{"post-task arena", []string{"--category", "debugging", "--difficulty", "advanced", "--criteria-total", "4"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{Arena: &subnetv1.ArenaTask{
 				Category: "debugging", Difficulty: "advanced", CriteriaTotal: 4, SubmissionBlocks: 10, ReportBlocks: 20}}}}}},
-		{"submit workflow", []string{"--task-id", "3", "--artifact-hash", "0x" + hashA},
-			&subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{TaskId: 3, ArtifactHash: bytes.Repeat([]byte{1}, 32)}}}}}},
-		{"submit arena", []string{"--task-id", "0", "--artifact-hash", hashA},
-			&subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{TaskId: 0, ArtifactHash: bytes.Repeat([]byte{1}, 32)}}}}}},
-		{"submit gas", []string{"--evm-chain-id", "8453", "--evm-block", "12", "--price", "0.000000000000000001"},
-			&subnetv1.Msg{Sum: &subnetv1.Msg_Submit{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{EvmChainId: 8453, EvmBlock: 12, Price: "0.000000000000000001"}}}}}},
 		{"report workflow", []string{"--submission-id", "4", "--output-quality", "1", "--steps-completed", "0", "--cost", "0", "--latency-seconds", "12.25", "--retries", "1", "--declared-retry-budget", "4", "--timeouts", "2", "--hard-failures", "3"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: 4, Measurement: &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{
 				OutputQuality: "1.000000000000000000", StepsCompleted: 0, Cost: "0.000000000000000000", LatencySeconds: "12.250000000000000000", Retries: 1, DeclaredRetryBudget: 4, Timeouts: 2, HardFailures: 3}}}}}},
@@ -57,6 +70,36 @@ func TestTxMessagesBuildEveryField(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := buildMsg(t, c.name, c.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotBz, _ := got.Marshal()
+			wantBz, _ := c.want.Marshal()
+			if !bytes.Equal(gotBz, wantBz) {
+				t.Fatalf("got %v\nwant %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestTxSubmitPayloads: `submit` builds the payload it commits to (and
+// reveals) from the same flags as the plaintext Submit had.
+func TestTxSubmitPayloads(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want *subnetv1.MsgSubmit
+	}{
+		{"submit workflow", []string{"--task-id", "3", "--artifact-hash", "0x" + hashA},
+			&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{Workflow: &subnetv1.WorkflowSubmit{TaskId: 3, ArtifactHash: bytes.Repeat([]byte{1}, 32)}}}},
+		{"submit arena", []string{"--task-id", "0", "--artifact-hash", hashA},
+			&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Arena{Arena: &subnetv1.ArenaSubmit{TaskId: 0, ArtifactHash: bytes.Repeat([]byte{1}, 32)}}}},
+		{"submit gas", []string{"--evm-chain-id", "8453", "--evm-block", "12", "--price", "0.000000000000000001"},
+			&subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{Gas: &subnetv1.GasPredict{EvmChainId: 8453, EvmBlock: 12, Price: "0.000000000000000001"}}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := buildPayload(t, c.name, c.args...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +153,12 @@ func TestTxMessageErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name+" "+c.want, func(t *testing.T) {
-			_, err := buildMsg(t, c.name, c.args...)
+			var err error
+			if _, submit := submitPayloads[c.name]; submit {
+				_, err = buildPayload(t, c.name, c.args...)
+			} else {
+				_, err = buildMsg(t, c.name, c.args...)
+			}
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err %v, want it to contain %q", err, c.want)
 			}
@@ -130,6 +178,11 @@ func TestTxCommandErrors(t *testing.T) {
 		{[]string{"tx", "register-miner", "--home", home}, "--from: a key name is required"},
 		{[]string{"tx", "register-miner", "--from", "nobody", "--home", home}, "key not found"},
 		{[]string{"tx", "register-miner", "extra", "--from", "x"}, "want 0 argument"},
+		{[]string{"tx", "reveal", "--from", "x", "--home", home}, "want --task N, or --evm-chain C with --evm-block B"},
+		{[]string{"tx", "reveal", "--task", "1", "--evm-chain", "1", "--evm-block", "2", "--from", "x"}, "want --task N, or --evm-chain C"},
+		{[]string{"tx", "reveal", "--evm-chain", "1", "--from", "x"}, "want --task N, or --evm-chain C"},
+		{[]string{"tx", "submit", "workflow", "--task-id", "1", "--from", "x"}, "--artifact-hash: required"},
+		{[]string{"tx", "submit", "gas", "--evm-chain-id", "1", "--evm-block", "2", "--price", "1", "--home", home}, "--from: a key name is required"},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCmd(t, c.args...)
@@ -175,7 +228,7 @@ func TestTxHelp(t *testing.T) {
 	for _, h := range []string{"-h", "--help", "help"} {
 		code, out, errOut := runCmd(t, "tx", h)
 		if code != 0 || errOut != "" || !strings.HasPrefix(out, "usage: validatord tx <message>") ||
-			!strings.Contains(out, "register-miner, report arena, report workflow, submit arena, submit gas, submit workflow, truth") {
+			!strings.Contains(out, "register-miner, report arena, report workflow, reveal, submit arena, submit gas, submit workflow, truth") {
 			t.Errorf("tx %s: code %d stdout %q stderr %q", h, code, out, errOut)
 		}
 	}

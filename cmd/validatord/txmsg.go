@@ -93,52 +93,6 @@ func arenaBaseline(fs *flag.FlagSet, count int64, base []decimalFlag) (*subnetv1
 	}, nil
 }
 
-func defineSubmitWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
-	task := fs.Uint64("task-id", 0, "id of the workflow task")
-	artifact := fs.String("artifact-hash", "", "hex hash of the workflow artifact")
-	return func() (*subnetv1.Msg, error) {
-		if err := requireSet(fs, "task-id"); err != nil {
-			return nil, err
-		}
-		h, err := hexFlag("artifact-hash", *artifact)
-		if err != nil {
-			return nil, err
-		}
-		return client.SubmitWorkflow(*task, h), nil
-	}
-}
-
-func defineSubmitArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
-	task := fs.Uint64("task-id", 0, "id of the arena task")
-	artifact := fs.String("artifact-hash", "", "hex hash of the run's artifact")
-	return func() (*subnetv1.Msg, error) {
-		if err := requireSet(fs, "task-id"); err != nil {
-			return nil, err
-		}
-		h, err := hexFlag("artifact-hash", *artifact)
-		if err != nil {
-			return nil, err
-		}
-		return client.SubmitArena(*task, h), nil
-	}
-}
-
-func defineSubmitGas(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
-	chain := fs.Uint64("evm-chain-id", 0, "EVM chain id (one of the genesis gas chains)")
-	block := fs.Uint64("evm-block", 0, "EVM block number predicted")
-	price := newDecimal(fs, "price", "", "predicted minimum gas price")
-	return func() (*subnetv1.Msg, error) {
-		if err := requireSet(fs, "evm-chain-id", "evm-block"); err != nil {
-			return nil, err
-		}
-		p, err := price.get()
-		if err != nil {
-			return nil, err
-		}
-		return client.SubmitGas(*chain, *block, p), nil
-	}
-}
-
 func defineReportWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	sub := fs.Uint64("submission-id", 0, "id of the submission measured")
 	quality := newDecimal(fs, "output-quality", "", "output quality in [0,1]")

@@ -1,7 +1,7 @@
 package receipt
 
 import (
-	"strconv"
+	"math"
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
@@ -15,20 +15,73 @@ const (
 	DuplicateOfCommitHeight = "duplicate_of_commit_height"
 )
 
+// Commit is a receipt's commit section: the heights of the submission's
+// commit and reveal (0: never revealed), whether it is a duplicate and, for
+// a duplicate, the uid and commit height of the submission that keeps the
+// artifact (0 otherwise).
+type Commit struct {
+	CommitHeight            int64
+	RevealHeight            int64
+	Duplicate               bool
+	DuplicateOfUID          uint32
+	DuplicateOfCommitHeight int64
+}
+
+// commitRecord is the section as the schemas bind it (integers as int64).
+type commitRecord struct {
+	commit, reveal  int64
+	duplicate       bool
+	keeperUID, kept int64
+}
+
+func commitSchema(r *commitRecord) []binding {
+	return []binding{bInt(CommitHeight, &r.commit), bInt(RevealHeight, &r.reveal), bBool(Duplicate, &r.duplicate)}
+}
+
+// keeperSchema is the part a duplicate adds.
+func keeperSchema(r *commitRecord) []binding {
+	return []binding{bInt(DuplicateOfUID, &r.keeperUID), bInt(DuplicateOfCommitHeight, &r.kept)}
+}
+
 // CommitFields is the commit section of a submission's receipt: the heights
 // of its commit and reveal (0: never revealed), whether it is a duplicate
 // and, for a duplicate, the uid and commit height of the submission that
 // keeps the artifact.
 func CommitFields(sub *subnetv1.Submission) []*subnetv1.Field {
-	out := []*subnetv1.Field{
-		{Name: CommitHeight, Value: strconv.FormatInt(sub.Height, 10)},
-		{Name: RevealHeight, Value: strconv.FormatInt(sub.RevealHeight, 10)},
-		{Name: Duplicate, Value: strconv.FormatBool(sub.Duplicate)},
-	}
+	r := commitRecord{commit: sub.Height, reveal: sub.RevealHeight, duplicate: sub.Duplicate,
+		keeperUID: int64(sub.DuplicateOfUid), kept: sub.DuplicateOfHeight}
+	out := build(commitSchema(&r))
 	if sub.Duplicate {
-		out = append(out,
-			&subnetv1.Field{Name: DuplicateOfUID, Value: strconv.FormatUint(uint64(sub.DuplicateOfUid), 10)},
-			&subnetv1.Field{Name: DuplicateOfCommitHeight, Value: strconv.FormatInt(sub.DuplicateOfHeight, 10)})
+		out = append(out, build(keeperSchema(&r))...)
 	}
 	return out
+}
+
+// parseCommit reads a receipt's commit section: commit_height,
+// reveal_height and duplicate always, the keeper's two fields exactly when
+// duplicate is true.
+func parseCommit(fs []field) (Commit, error) {
+	if len(fs) == 0 {
+		return Commit{}, fieldErrf("commit", "missing: every receipt records its commit and reveal heights")
+	}
+	var r commitRecord
+	schema := commitSchema(&r)
+	if fieldMap(fs)[Duplicate] == "true" {
+		schema = append(schema, keeperSchema(&r)...)
+	}
+	if err := bind("commit", fs, schema); err != nil {
+		return Commit{}, err
+	}
+	switch {
+	case r.commit < 1:
+		return Commit{}, fieldErrf("commit."+CommitHeight, "%d is not a block height", r.commit)
+	case r.reveal < 0:
+		return Commit{}, fieldErrf("commit."+RevealHeight, "%d is negative", r.reveal)
+	case r.duplicate && (r.keeperUID < 0 || r.keeperUID > math.MaxUint32):
+		return Commit{}, fieldErrf("commit."+DuplicateOfUID, "%d is not a uid", r.keeperUID)
+	case r.duplicate && r.kept < 1:
+		return Commit{}, fieldErrf("commit."+DuplicateOfCommitHeight, "%d is not a block height", r.kept)
+	}
+	return Commit{CommitHeight: r.commit, RevealHeight: r.reveal, Duplicate: r.duplicate,
+		DuplicateOfUID: uint32(r.keeperUID), DuplicateOfCommitHeight: r.kept}, nil
 }

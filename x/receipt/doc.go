@@ -19,6 +19,12 @@
 //	// err: a malformed receipt (errors.Is(err, receipt.ErrMalformed)), *NameError for
 //	// unknown, missing or duplicate names; res.Verified, res.Mismatches otherwise
 //
+// Every receipt also carries a commit section (CommitFields: commit and
+// reveal heights, the duplicate verdict). Verify checks it on every receipt
+// and, for a duplicate (status "duplicate", nothing measured), checks only
+// it: score 0, and the keeper's commit precedes the duplicate's
+// (x/commit.Precedes).
+//
 // The package is pure like x/scoring: no storage, no clock, no floats, no map
 // iteration reaching its output; the determinism guard covers it.
 package receipt

@@ -16,7 +16,9 @@ import (
 // also compare the recorded params with the chain's. A submission without a
 // receipt gives an Input that Verify answers with ErrNoReceipt.
 func FromSubmission(sub *subnetv1.Submission, validators []genesis.Validator) (Input, error) {
-	a := &Answer{Submission: sub.Id, Track: sub.Track, Status: sub.Status}
+	a := &Answer{Submission: sub.Id, Track: sub.Track, Status: sub.Status, UID: sub.Uid,
+		CommitHeight: sub.Height, RevealHeight: sub.RevealHeight, Duplicate: sub.Duplicate,
+		DuplicateOfUID: sub.DuplicateOfUid, DuplicateOfHeight: sub.DuplicateOfHeight}
 	if sub.Track == genesis.TrackGas && sub.Gas != nil {
 		d, err := decimalOrZero(sub.Gas.Price)
 		if err != nil {

@@ -29,6 +29,15 @@ type Answer struct {
 	Status     string
 	GasPrice   decimal.Decimal // gas: the predicted price
 	Votes      []Vote          // workflow and arena: the measurement votes
+	// UID is the miner's: a duplicate's keeper must precede (commit height, uid).
+	UID uint32
+	// CommitHeight is the submission's height (its commit's); RevealHeight
+	// its reveal's, 0 if never revealed.
+	CommitHeight, RevealHeight int64
+	// Duplicate, and for a duplicate the keeper's uid and commit height.
+	Duplicate         bool
+	DuplicateOfUID    uint32
+	DuplicateOfHeight int64
 }
 
 // Vote is one validator's measurement: its Values are the median fields of
@@ -55,16 +64,27 @@ type Result struct {
 	Checked    int        // values compared
 	Mismatches []Mismatch // never nil
 	Unchecked  []string   // recorded values nothing here can recompute
+	// Commit is the receipt's commit section: commit and reveal heights
+	// and the duplicate verdict.
+	Commit Commit
 }
 
 // Verify rebuilds the formula's inputs and params from the receipt by name,
 // runs the x/scoring function of its track, and compares every recorded
 // value and the score with the recomputation as decimals. With an Answer the
 // median inputs are re-derived from its votes and the recorded powers, and
-// the answer must agree with the receipt (track, status, and for gas the
-// predicted price; a workflow's retry budget is a median input of the
-// votes). A receipt whose note is "score: <error>" verifies when the
+// the answer must agree with the receipt (track, status, commit facts, and
+// for gas the predicted price; a workflow's retry budget is a median input
+// of the votes). A receipt whose note is "score: <error>" verifies when the
 // recomputation fails with the same error.
+//
+// Every receipt has a commit section (CommitFields): duplicate must be true
+// exactly when the status is "duplicate", and a revealed submission's
+// reveal_height lies after its commit_height and no later than the
+// receipt. A duplicate's receipt has no inputs: it verifies when its score
+// is 0 and its keeper's commit precedes its own (commit.Precedes on the
+// keeper's (commit height, uid) and the receipt's commit height with the
+// answer's uid).
 //
 // The error is ErrNoReceipt, a *NameError or a *FieldError (both match
 // ErrMalformed) when the receipt cannot be recomputed at all.
@@ -85,28 +105,42 @@ func Verify(in Input) (Result, error) {
 	}
 	res.Track = r.Track
 	d := doc{Receipt: r, inputs: fieldsOf(r.Inputs), params: fieldsOf(r.Params), values: fieldsOf(r.Values)}
-	if len(d.inputs) == 0 {
-		return res, fieldErrf("", "receipt has no inputs to recompute (status %q, note %q)", r.Status, r.Note)
+	cm, err := parseCommit(fieldsOf(r.Commit))
+	if err != nil {
+		return res, err
 	}
-	var err error
-	switch r.Track {
-	case genesis.TrackWorkflow:
-		err = c.workflow(d)
-	case genesis.TrackArena:
-		err = c.arena(d)
-	case genesis.TrackGas:
-		err = c.gas(d)
-	default:
-		err = fieldErrf("track", "%q is not workflow, arena or gas", r.Track)
+	res.Commit = cm
+	if r.Status == statusDuplicate {
+		err = c.duplicate(d, cm)
+	} else {
+		err = c.formula(d)
 	}
 	if err != nil {
 		return res, err
 	}
+	c.commitOrder(d, cm)
 	if in.Answer != nil {
 		c.answerFacts(d)
+		c.answerCommit(cm)
 	}
 	res.Verified = len(res.Mismatches) == 0
 	return res, nil
+}
+
+// formula recomputes a receipt of its track's formula.
+func (c *check) formula(d doc) error {
+	if len(d.inputs) == 0 {
+		return fieldErrf("", "receipt has no inputs to recompute (status %q, note %q)", d.Status, d.Note)
+	}
+	switch d.Track {
+	case genesis.TrackWorkflow:
+		return c.workflow(d)
+	case genesis.TrackArena:
+		return c.arena(d)
+	case genesis.TrackGas:
+		return c.gas(d)
+	}
+	return fieldErrf("track", "%q is not workflow, arena or gas", d.Track)
 }
 
 // doc is a receipt with its sections as plain fields.

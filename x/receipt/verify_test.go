@@ -25,10 +25,13 @@ func workflowSubmission(t *testing.T) *subnetv1.Submission {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// committed at 1, revealed at 2, scored at 3
+	sub := &subnetv1.Submission{Id: 0, Track: genesis.TrackWorkflow, Uid: 2, Height: 1, RevealHeight: 2, Status: "scored", Votes: votes}
 	r := &subnetv1.Receipt{Height: 3, Track: genesis.TrackWorkflow, Status: "scored", ReportedPower: 30, TotalPower: 40,
 		Inputs: receipt.WorkflowInputs(wfInput), Params: append(receipt.WorkflowParams(g.Workflow), receipt.VotePowers(votes, scenarioValidators())...),
-		Values: receipt.WorkflowValues(res), Score: scoring.Format(res.Score)}
-	return &subnetv1.Submission{Id: 0, Track: genesis.TrackWorkflow, Status: "scored", Votes: votes, Receipt: r}
+		Values: receipt.WorkflowValues(res), Score: scoring.Format(res.Score), Commit: receipt.CommitFields(sub)}
+	sub.Receipt = r
+	return sub
 }
 
 func verifySubmission(t *testing.T, sub *subnetv1.Submission, chain *genesis.AppState) receipt.Result {
@@ -47,17 +50,19 @@ func verifySubmission(t *testing.T, sub *subnetv1.Submission, chain *genesis.App
 
 // A stored submission whose receipt the builders wrote verifies: reported
 // power, 8 medians (the retry budget among them), 7 values, the score, track
-// and status; with
-// the chain also its 8 params, 3 powers and total power.
+// and status, the commit section (the duplicate flag, the reveal after the
+// commit) and the answer's commit height, reveal height and duplicate flag;
+// with the chain also its 8 params, 3 powers and total power.
 func TestVerifyFromSubmission(t *testing.T) {
 	sub := workflowSubmission(t)
 	res := verifySubmission(t, sub, nil)
-	if !res.Verified || res.Checked != 19 || len(res.Unchecked) != 0 || res.Submission == nil || *res.Submission != 0 {
+	if !res.Verified || res.Checked != 19+2+3 || len(res.Unchecked) != 0 || res.Submission == nil || *res.Submission != 0 ||
+		res.Commit != (receipt.Commit{CommitHeight: 1, RevealHeight: 2}) {
 		t.Fatalf("%+v", res)
 	}
 	g := genesis.DefaultGenesis()
 	g.Validators = scenarioValidators()
-	if res := verifySubmission(t, sub, &g); !res.Verified || res.Checked != 19+8+3+1 {
+	if res := verifySubmission(t, sub, &g); !res.Verified || res.Checked != 19+2+3+8+3+1 {
 		t.Fatalf("strict: %+v", res)
 	}
 	g.Validators[1].Power = 11
@@ -89,7 +94,7 @@ func TestVerifyFromSubmission(t *testing.T) {
 func TestVerifyBareAndTampered(t *testing.T) {
 	sub := workflowSubmission(t)
 	res, err := receipt.Verify(receipt.Input{Receipt: sub.Receipt})
-	if err != nil || !res.Verified || res.Checked != 9 || len(res.Unchecked) != 8 || res.Submission != nil {
+	if err != nil || !res.Verified || res.Checked != 9+2 || len(res.Unchecked) != 8 || res.Submission != nil {
 		t.Fatalf("bare: %+v %v", res, err)
 	}
 	sub.Receipt.Values[3].Value = "0.7"
@@ -132,15 +137,15 @@ func TestVerifyGasReceipt(t *testing.T) {
 	r := &subnetv1.Receipt{Height: 5, Track: genesis.TrackGas, Status: "scored", ReportedPower: 30,
 		Inputs: append(append(receipt.GasInputs(truth, pred), receipt.GasMemory(mem)...), receipt.GasHistory(hist)...),
 		Params: receipt.GasParams(gp), Values: append(receipt.GasSlot(mem[1]), receipt.GasValues(res)...),
-		Score: scoring.Format(res.Score)}
+		Score: scoring.Format(res.Score), Commit: receipt.CommitFields(gasCommitted)}
 	got, err := receipt.Verify(receipt.Input{Receipt: r})
 	if err != nil || !got.Verified || got.Submission == nil || *got.Submission != 4 ||
 		!slices.Equal(got.Unchecked, []string{"inputs.min_price", "inputs.evm_timestamp"}) {
 		t.Fatalf("%+v %v", got, err)
 	}
 	// the app's answer for it: the prediction's own price must be the recorded one
-	sub := &subnetv1.Submission{Id: 4, Track: genesis.TrackGas, Status: "scored", Receipt: r,
-		Gas: &subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 102, Price: "9.5"}}
+	sub := &subnetv1.Submission{Id: 4, Track: genesis.TrackGas, Status: "scored", Receipt: r, Height: gasCommitted.Height,
+		RevealHeight: gasCommitted.RevealHeight, Gas: &subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 102, Price: "9.5"}}
 	in, err := receipt.FromSubmission(sub, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -181,8 +186,12 @@ func gasStaleReceipt(t *testing.T, policy scoring.StalePolicy, slot0 scoring.Gas
 	return &subnetv1.Receipt{Height: 5, Track: genesis.TrackGas, Status: "scored", ReportedPower: 30,
 		Inputs: append(append(receipt.GasInputs(truth, pred), receipt.GasMemory(mem)...), receipt.GasHistory(hist)...),
 		Params: receipt.GasParams(gp), Values: append(receipt.GasSlot(mem[1]), receipt.GasValues(res)...),
-		Score: scoring.Format(res.Score)}
+		Score: scoring.Format(res.Score), Commit: receipt.CommitFields(gasCommitted)}
 }
+
+// gasCommitted is the gas scenario's prediction: committed at 4 (block time
+// …024), revealed and closed at 5.
+var gasCommitted = &subnetv1.Submission{Height: 4, RevealHeight: 5}
 
 // TestVerifyGasStalePrediction: the receipt records the stale_prediction
 // policy and is verified under it. Under "miss" a silent slot must be the
