@@ -39,7 +39,7 @@ func sendWait(t *testing.T, s *client.Signer, msg *subnetv1.Msg, typ, key string
 // store is an empty SaltStore of the test chain in a temp home.
 func store(t *testing.T) *client.SaltStore {
 	t.Helper()
-	st, err := client.NewSaltStore(t.TempDir(), testChainID)
+	st, err := client.NewSaltStore(t.TempDir(), testChainID, testSender)
 	if err != nil {
 		t.Fatal(err)
 	}

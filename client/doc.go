@@ -15,7 +15,7 @@
 // commit, whose salt a SaltStore in the key home keeps, then the reveal
 // once the target's reveal window is open.
 //
-//	salts, err := client.NewSaltStore(home, st.ChainID) // <home>/reveals/<chain id>/
+//	salts, err := client.NewSaltStore(home, st.ChainID, signer.PubKey()) // <home>/reveals/<chain id>/<key>/
 //	uid, err := s.UID(ctx)                               // the account's miner uid
 //	res, err := s.SubmitAndReveal(ctx, salts, uid, client.WorkflowPayload(task, hash))
 //	// or in steps: s.CommitPayload(ctx, salts, uid, payload), later

@@ -17,11 +17,13 @@ import (
 // RevealsDirName is the directory of the pending reveals inside a key home.
 const RevealsDirName = "reveals"
 
-// SaltStore keeps the pending reveals of one chain in a key home, one file
-// per target (docs/commit-reveal.md §10):
+// SaltStore keeps the pending reveals of one key on one chain in a key
+// home, one file per target (docs/commit-reveal.md §10):
 //
-//	<home>/reveals/<chain id>/task-<id>.json
-//	<home>/reveals/<chain id>/evm-<evm chain id>-<evm block>.json
+//	<home>/reveals/<chain id>/<sender key hex>/task-<id>.json
+//	<home>/reveals/<chain id>/<sender key hex>/evm-<evm chain id>-<evm block>.json
+//
+// (a home holds several keys, and each may commit to the same target).
 //
 // Files have mode 0600 and the directories 0700: a pending reveal holds the
 // payload before the chain shows it. An entry is written (fsync, then an
@@ -63,13 +65,16 @@ type revealFile struct {
 	SubmissionID *uint64 `json:"submission_id"`
 }
 
-// NewSaltStore is the store of chainID's pending reveals under home. Nothing
-// is created until the first entry is written.
-func NewSaltStore(home, chainID string) (*SaltStore, error) {
+// NewSaltStore is the store of sender's pending reveals on chainID under
+// home. Nothing is created until the first entry is written.
+func NewSaltStore(home, chainID string, sender []byte) (*SaltStore, error) {
 	if chainID == "" || chainID == "." || chainID == ".." || strings.ContainsAny(chainID, "/\\\x00") {
 		return nil, fmt.Errorf("client: chain id %q cannot name a directory of pending reveals", chainID)
 	}
-	return &SaltStore{dir: filepath.Join(home, RevealsDirName, chainID), chainID: chainID}, nil
+	if len(sender) == 0 {
+		return nil, fmt.Errorf("client: a store of pending reveals needs the sender's key")
+	}
+	return &SaltStore{dir: filepath.Join(home, RevealsDirName, chainID, hex.EncodeToString(sender)), chainID: chainID}, nil
 }
 
 // ChainID is the chain whose reveals the store keeps.
@@ -185,12 +190,13 @@ func createFrom(tmp, path string) error {
 	return os.Rename(tmp, path)
 }
 
-// mkdir makes <home>/reveals/<chain id> with mode 0700 (both levels).
+// mkdir makes <home>/reveals/<chain id>/<sender> with mode 0700 (all three
+// levels).
 func (s *SaltStore) mkdir() error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return err
 	}
-	for _, d := range []string{filepath.Dir(s.dir), s.dir} {
+	for _, d := range []string{filepath.Dir(filepath.Dir(s.dir)), filepath.Dir(s.dir), s.dir} {
 		if err := os.Chmod(d, 0o700); err != nil {
 			return err
 		}

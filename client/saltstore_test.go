@@ -3,6 +3,7 @@ package client_test
 import (
 	"bytes"
 	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
@@ -42,11 +43,11 @@ func samePending(t *testing.T, got, want client.PendingReveal) {
 }
 
 // TestSaltStoreRoundTrip: an entry of each target kind reads back as
-// written, under <home>/reveals/<chain id>/<target>.json; a second Create is
+// written, under <home>/reveals/<chain id>/<key>/<target>.json; a second Create is
 // refused and leaves the first; Update replaces; Remove deletes.
 func TestSaltStoreRoundTrip(t *testing.T) {
 	home := t.TempDir()
-	st, err := client.NewSaltStore(home, testChainID)
+	st, err := client.NewSaltStore(home, testChainID, testSender)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,10 +66,10 @@ func TestSaltStoreRoundTrip(t *testing.T) {
 		}
 		samePending(t, got, p)
 	}
-	if want := filepath.Join(home, "reveals", testChainID, "task-7.json"); st.Path(wf.Target) != want {
+	if want := filepath.Join(home, "reveals", testChainID, hex.EncodeToString(testSender), "task-7.json"); st.Path(wf.Target) != want {
 		t.Fatalf("path %s, want %s", st.Path(wf.Target), want)
 	}
-	if want := filepath.Join(home, "reveals", testChainID, "evm-8453-20000001.json"); st.Path(gas.Target) != want {
+	if want := filepath.Join(home, "reveals", testChainID, hex.EncodeToString(testSender), "evm-8453-20000001.json"); st.Path(gas.Target) != want {
 		t.Fatalf("path %s, want %s", st.Path(gas.Target), want)
 	}
 	other := entry(t, client.WorkflowPayload(7, client.ArtifactHash("other")))
@@ -103,9 +104,33 @@ func TestSaltStoreRoundTrip(t *testing.T) {
 		t.Fatalf("files %v", files)
 	}
 	for _, bad := range []string{"", ".", "..", "a/b", `a\b`} {
-		if _, err := client.NewSaltStore(home, bad); err == nil {
+		if _, err := client.NewSaltStore(home, bad, testSender); err == nil {
 			t.Errorf("chain id %q accepted", bad)
 		}
+	}
+}
+
+// testSender is the key whose reveals the stores of these tests keep.
+var testSender = bytes.Repeat([]byte{7}, 32)
+
+// TestSaltStoreKeysApart: two keys of one home that commit to one target
+// keep one entry each; a store needs a key.
+func TestSaltStoreKeysApart(t *testing.T) {
+	home := t.TempDir()
+	a, _ := client.NewSaltStore(home, testChainID, bytes.Repeat([]byte{1}, 32))
+	b, _ := client.NewSaltStore(home, testChainID, bytes.Repeat([]byte{2}, 32))
+	p := entry(t, client.WorkflowPayload(3, client.ArtifactHash("w")))
+	if err := a.Create(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Create(p); err != nil {
+		t.Fatalf("the second key's entry for the same target: %v", err)
+	}
+	if a.Path(p.Target) == b.Path(p.Target) {
+		t.Fatalf("both keys write %s", a.Path(p.Target))
+	}
+	if _, err := client.NewSaltStore(home, testChainID, nil); err == nil {
+		t.Fatal("a store without a key")
 	}
 }
 
@@ -116,13 +141,13 @@ func TestSaltStorePermissions(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(home, "reveals"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	st, _ := client.NewSaltStore(home, testChainID)
+	st, _ := client.NewSaltStore(home, testChainID, testSender)
 	p := entry(t, client.ArenaPayload(1, client.ArtifactHash("a")))
 	if err := st.Create(p); err != nil {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]os.FileMode{
-		filepath.Join(home, "reveals"): 0o700, st.Dir(): 0o700, st.Path(p.Target): 0o600,
+		filepath.Join(home, "reveals"): 0o700, filepath.Dir(st.Dir()): 0o700, st.Dir(): 0o700, st.Path(p.Target): 0o600,
 	} {
 		fi, err := os.Stat(path)
 		if err != nil || fi.Mode().Perm() != want {
@@ -150,7 +175,7 @@ func TestSaltStorePermissions(t *testing.T) {
 // chain and target is a *RevealFileError naming the file and the problem.
 func TestSaltStoreCorrupted(t *testing.T) {
 	home := t.TempDir()
-	st, _ := client.NewSaltStore(home, testChainID)
+	st, _ := client.NewSaltStore(home, testChainID, testSender)
 	p := entry(t, client.WorkflowPayload(2, client.ArtifactHash("w")))
 	if err := st.Create(p); err != nil {
 		t.Fatal(err)

@@ -83,11 +83,11 @@ func VerifyLine(n int, line []byte, chain *genesis.AppState) (*ReceiptLine, erro
 			return nil, fmt.Errorf("submission %d has no receipt (status %q)", id, status)
 		}
 	}
-	rec, err := decodeReceipt(raw)
+	rec, commitFields, err := decodeReceipt(raw)
 	if err != nil {
 		return nil, err
 	}
-	in := receipt.Input{Receipt: rec, Chain: chain}
+	in := receipt.Input{Receipt: rec, Commit: commitFields, Chain: chain}
 	if answer != nil {
 		if in.Answer, err = answerFacts(answer, id, rec.Track); err != nil {
 			return nil, err
@@ -107,20 +107,21 @@ func VerifyLine(n int, line []byte, chain *genesis.AppState) (*ReceiptLine, erro
 	return out, nil
 }
 
-// decodeReceipt reads a receipt object strictly: an unknown member is an error.
-func decodeReceipt(raw []byte) (*subnetv1.Receipt, error) {
+// decodeReceipt reads a receipt object strictly (an unknown member is an
+// error): the receipt and its commit section.
+func decodeReceipt(raw []byte) (*subnetv1.Receipt, []*subnetv1.Field, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var doc wire.ReceiptView
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("receipt: %v", err)
+		return nil, nil, fmt.Errorf("receipt: %v", err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("receipt: trailing data after the JSON object")
+		return nil, nil, fmt.Errorf("receipt: trailing data after the JSON object")
 	}
 	return &subnetv1.Receipt{Height: doc.Height, Track: doc.Track, Status: doc.Status, ReportedPower: doc.ReportedPower,
 		TotalPower: doc.TotalPower, Inputs: protoFields(doc.Inputs), Params: protoFields(doc.Params),
-		Values: protoFields(doc.Values), Score: doc.Score, Note: doc.Note, Commit: protoFields(doc.Commit)}, nil
+		Values: protoFields(doc.Values), Score: doc.Score, Note: doc.Note}, protoFields(doc.Commit), nil
 }
 
 func protoFields(fs []wire.FieldView) []*subnetv1.Field {

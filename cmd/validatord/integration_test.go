@@ -120,7 +120,14 @@ func TestNodeEndToEnd(t *testing.T) {
 			t.Errorf("%s: exit %d, result code %d (%s), stderr %q; want exit 1 and code %d", r.name, code, res.Code, res.Log, errOut, r.code)
 		}
 	}
-	if files, err := os.ReadDir(filepath.Join(home, "reveals", "itest-1")); err != nil || len(files) != 0 {
+	var files []string
+	err = filepath.WalkDir(filepath.Join(home, "reveals", "itest-1"), func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil || len(files) != 0 {
 		t.Fatalf("pending reveals after the refused commits: %v, %v", files, err)
 	}
 
@@ -136,7 +143,12 @@ func TestNodeEndToEnd(t *testing.T) {
 	atask, far := postArena("10"), postArena("1000")
 	sres = mustSubmit(t, home, node, false, "arena", "--from", "bob", "--task-id", atask, "--artifact-hash", hash32("bob arena"))
 	asub := attr(t, sres.Commit, wire.EventSubmissionAdded, "submission_id")
-	pending := filepath.Join(home, "reveals", "itest-1", "task-"+atask+".json")
+	// <home>/reveals/<chain id>/<bob's key>/task-<id>.json
+	globbed, _ := filepath.Glob(filepath.Join(home, "reveals", "itest-1", "*", "task-"+atask+".json"))
+	if len(globbed) != 1 {
+		t.Fatalf("pending reveals of task %s: %v, want one", atask, globbed)
+	}
+	pending := globbed[0]
 	if fi, err := os.Stat(pending); sres.Reveal != nil || sres.Pending != pending || err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("submit: %+v; pending reveal %v, %v", sres, fi, err)
 	}

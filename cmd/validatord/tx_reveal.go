@@ -27,7 +27,7 @@ func defineReveal(fs *flag.FlagSet) txFlow {
 		if err != nil {
 			return nil, err
 		}
-		store, err := client.NewSaltStore(s.home, s.signer.ChainID())
+		store, err := client.NewSaltStore(s.home, s.signer.ChainID(), s.signer.PubKey())
 		if err != nil {
 			return nil, err
 		}

@@ -26,7 +26,7 @@ func submitFlow(define func(fs *flag.FlagSet) func() (*subnetv1.MsgSubmit, error
 			if err != nil {
 				return nil, err
 			}
-			store, err := client.NewSaltStore(s.home, s.signer.ChainID())
+			store, err := client.NewSaltStore(s.home, s.signer.ChainID(), s.signer.PubKey())
 			if err != nil {
 				return nil, err
 			}

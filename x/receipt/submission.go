@@ -38,7 +38,7 @@ func FromSubmission(sub *subnetv1.Submission, validators []genesis.Validator) (I
 			a.Votes = append(a.Votes, Vote{Validator: validators[v.Validator].Name, Values: vals})
 		}
 	}
-	return Input{Receipt: sub.Receipt, Answer: a}, nil
+	return Input{Receipt: sub.Receipt, Commit: CommitFields(sub), Answer: a}, nil
 }
 
 // measured is a vote's measurement in the order of Medians(track) (the

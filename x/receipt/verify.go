@@ -13,6 +13,10 @@ import (
 // belongs to, optionally the chain's params.
 type Input struct {
 	Receipt *subnetv1.Receipt
+	// Commit is the receipt's commit section (CommitFields): the
+	// submission's own commit facts, which the submission query lists as
+	// receipt.commit and the state does not store twice.
+	Commit []*subnetv1.Field
 	// Answer is the submission's own facts; nil verifies a bare receipt,
 	// whose median inputs are then listed as unchecked.
 	Answer *Answer
@@ -105,7 +109,7 @@ func Verify(in Input) (Result, error) {
 	}
 	res.Track = r.Track
 	d := doc{Receipt: r, inputs: fieldsOf(r.Inputs), params: fieldsOf(r.Params), values: fieldsOf(r.Values)}
-	cm, err := parseCommit(fieldsOf(r.Commit))
+	cm, err := parseCommit(fieldsOf(in.Commit))
 	if err != nil {
 		return res, err
 	}

@@ -31,13 +31,15 @@ func duplicateSubmission(keeperUID uint32, keptAt int64) *subnetv1.Submission {
 	sub := &subnetv1.Submission{Id: 7, Track: genesis.TrackWorkflow, Uid: 2, Height: 5, RevealHeight: 6, Status: "duplicate",
 		Duplicate: true, DuplicateOfUid: keeperUID, DuplicateOfHeight: keptAt}
 	sub.Receipt = &subnetv1.Receipt{Height: 6, Track: genesis.TrackWorkflow, Status: "duplicate", Score: "0.000000000000000000",
-		Note: "artifact already revealed", Commit: receipt.CommitFields(sub)}
+		Note: "artifact already revealed"}
 	return sub
 }
 
-func verifyBare(t *testing.T, r *subnetv1.Receipt) receipt.Result {
+// verifyBare verifies sub's receipt with its commit section, without the
+// answer.
+func verifyBare(t *testing.T, sub *subnetv1.Submission) receipt.Result {
 	t.Helper()
-	res, err := receipt.Verify(receipt.Input{Receipt: r})
+	res, err := receipt.Verify(receipt.Input{Receipt: sub.Receipt, Commit: receipt.CommitFields(sub)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,7 @@ func verifyBare(t *testing.T, r *subnetv1.Receipt) receipt.Result {
 // block, or the same block and a higher or equal uid).
 func TestVerifyDuplicate(t *testing.T) {
 	// bare: score, the keeper's height, the duplicate flag, the reveal order
-	res := verifyBare(t, duplicateSubmission(1, 2).Receipt)
+	res := verifyBare(t, duplicateSubmission(1, 2))
 	want := receipt.Commit{CommitHeight: 5, RevealHeight: 6, Duplicate: true, DuplicateOfUID: 1, DuplicateOfCommitHeight: 2}
 	if !res.Verified || res.Checked != 4 || len(res.Unchecked) != 0 || res.Commit != want || res.Submission != nil {
 		t.Fatalf("bare duplicate: %+v", res)
@@ -62,7 +64,7 @@ func TestVerifyDuplicate(t *testing.T) {
 		t.Fatalf("duplicate with its answer: %+v", res)
 	}
 	// the keeper committed in the same block with a lower uid
-	if res := verifyBare(t, duplicateSubmission(1, 5).Receipt); !res.Verified || res.Checked != 3 ||
+	if res := verifyBare(t, duplicateSubmission(1, 5)); !res.Verified || res.Checked != 3 ||
 		!slices.Equal(res.Unchecked, []string{"commit.duplicate_of_uid"}) {
 		t.Fatalf("bare, same block: %+v", res)
 	}
@@ -88,11 +90,9 @@ func TestVerifyDuplicate(t *testing.T) {
 			[]receipt.Mismatch{{Name: "commit.duplicate_of_uid", Receipt: "2", Recomputed: "< 2"}}},
 		{"revealed before its commit", duplicateSubmission(1, 2), func(s *subnetv1.Submission) {
 			s.RevealHeight = 5
-			s.Receipt.Commit = receipt.CommitFields(s)
 		}, []receipt.Mismatch{{Name: "commit.reveal_height", Receipt: "5", Recomputed: "in [6, 6]"}}},
 		{"not flagged", duplicateSubmission(1, 2), func(s *subnetv1.Submission) {
 			s.Duplicate = false
-			s.Receipt.Commit = receipt.CommitFields(s)
 		}, []receipt.Mismatch{{Name: "commit.duplicate", Receipt: "false", Recomputed: "true"}}},
 		{"answer: another keeper", duplicateSubmission(1, 2), func(s *subnetv1.Submission) { s.DuplicateOfUid = 4 },
 			[]receipt.Mismatch{{Name: "submission.duplicate_of_uid", Receipt: "1", Recomputed: "4"}}},
@@ -101,10 +101,16 @@ func TestVerifyDuplicate(t *testing.T) {
 	}
 	for _, f := range forged {
 		t.Run(f.name, func(t *testing.T) {
+			// the receipt's commit section as the app wrote it; an edit
+			// named "answer: …" changes only the answer beside it
+			written := receipt.CommitFields(f.sub)
 			if f.edit != nil {
 				f.edit(f.sub)
 			}
-			if res := verifySubmission(t, f.sub, nil); res.Verified || !slices.Equal(res.Mismatches, f.want) {
+			if !strings.HasPrefix(f.name, "answer:") {
+				written = receipt.CommitFields(f.sub)
+			}
+			if res := verifyWith(t, f.sub, written); res.Verified || !slices.Equal(res.Mismatches, f.want) {
 				t.Fatalf("%+v, want mismatches %+v", res, f.want)
 			}
 		})
@@ -116,7 +122,7 @@ func TestVerifyDuplicate(t *testing.T) {
 	gas := duplicateSubmission(1, 2).Receipt
 	gas.Track = genesis.TrackGas
 	for name, r := range map[string]*subnetv1.Receipt{"with inputs": withInputs, "gas": gas} {
-		if _, err := receipt.Verify(receipt.Input{Receipt: r}); !errors.Is(err, receipt.ErrMalformed) {
+		if _, err := receipt.Verify(receipt.Input{Receipt: r, Commit: receipt.CommitFields(duplicateSubmission(1, 2))}); !errors.Is(err, receipt.ErrMalformed) {
 			t.Errorf("duplicate %s: %v, want a malformed receipt", name, err)
 		}
 	}
@@ -129,7 +135,6 @@ func TestVerifyCommitSection(t *testing.T) {
 	edited := func(edit func(*subnetv1.Submission)) *subnetv1.Submission {
 		sub := workflowSubmission(t)
 		edit(sub)
-		sub.Receipt.Commit = receipt.CommitFields(sub)
 		return sub
 	}
 	mismatches := []struct {
@@ -153,10 +158,11 @@ func TestVerifyCommitSection(t *testing.T) {
 	}
 	// the answer's own heights against the receipt's
 	sub := workflowSubmission(t)
+	written := receipt.CommitFields(sub)
 	sub.Height, sub.RevealHeight = 2, 3
 	want := []receipt.Mismatch{{Name: "submission.height", Receipt: "1", Recomputed: "2"},
 		{Name: "submission.reveal_height", Receipt: "2", Recomputed: "3"}}
-	if res := verifySubmission(t, sub, nil); !slices.Equal(res.Mismatches, want) {
+	if res := verifyWith(t, sub, written); !slices.Equal(res.Mismatches, want) {
 		t.Errorf("answer heights: %+v, want %+v", res.Mismatches, want)
 	}
 
@@ -180,10 +186,25 @@ func TestVerifyCommitSection(t *testing.T) {
 	}
 	for _, m := range malformed {
 		sub := workflowSubmission(t)
-		sub.Receipt.Commit = m.commit
-		_, err := receipt.Verify(receipt.Input{Receipt: sub.Receipt})
+		_, err := receipt.Verify(receipt.Input{Receipt: sub.Receipt, Commit: m.commit})
 		if !errors.Is(err, receipt.ErrMalformed) || !strings.HasPrefix(err.Error(), m.want) {
 			t.Errorf("%s: %v, want an error starting %q", m.name, err, m.want)
 		}
 	}
+}
+
+// verifyWith verifies sub with its answer, its receipt's commit section
+// being commit (as written before an edit of the answer).
+func verifyWith(t *testing.T, sub *subnetv1.Submission, commit []*subnetv1.Field) receipt.Result {
+	t.Helper()
+	in, err := receipt.FromSubmission(sub, scenarioValidators())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Commit = commit
+	res, err := receipt.Verify(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -29,7 +29,7 @@ func workflowSubmission(t *testing.T) *subnetv1.Submission {
 	sub := &subnetv1.Submission{Id: 0, Track: genesis.TrackWorkflow, Uid: 2, Height: 1, RevealHeight: 2, Status: "scored", Votes: votes}
 	r := &subnetv1.Receipt{Height: 3, Track: genesis.TrackWorkflow, Status: "scored", ReportedPower: 30, TotalPower: 40,
 		Inputs: receipt.WorkflowInputs(wfInput), Params: append(receipt.WorkflowParams(g.Workflow), receipt.VotePowers(votes, scenarioValidators())...),
-		Values: receipt.WorkflowValues(res), Score: scoring.Format(res.Score), Commit: receipt.CommitFields(sub)}
+		Values: receipt.WorkflowValues(res), Score: scoring.Format(res.Score)}
 	sub.Receipt = r
 	return sub
 }
@@ -93,12 +93,12 @@ func TestVerifyFromSubmission(t *testing.T) {
 
 func TestVerifyBareAndTampered(t *testing.T) {
 	sub := workflowSubmission(t)
-	res, err := receipt.Verify(receipt.Input{Receipt: sub.Receipt})
+	res, err := receipt.Verify(receipt.Input{Receipt: sub.Receipt, Commit: receipt.CommitFields(sub)})
 	if err != nil || !res.Verified || res.Checked != 9+2 || len(res.Unchecked) != 8 || res.Submission != nil {
 		t.Fatalf("bare: %+v %v", res, err)
 	}
 	sub.Receipt.Values[3].Value = "0.7"
-	res, err = receipt.Verify(receipt.Input{Receipt: sub.Receipt})
+	res, err = receipt.Verify(receipt.Input{Receipt: sub.Receipt, Commit: receipt.CommitFields(sub)})
 	want := []receipt.Mismatch{{Name: "s_cost", Receipt: "0.7", Recomputed: "0.750000000000000000"}}
 	if err != nil || res.Verified || !slices.Equal(res.Mismatches, want) {
 		t.Fatalf("tampered: %+v %v", res, err)
@@ -111,7 +111,7 @@ func TestVerifyMalformed(t *testing.T) {
 	}
 	sub := workflowSubmission(t)
 	sub.Receipt.Inputs = append(sub.Receipt.Inputs[1:], &subnetv1.Field{Name: "foo", Value: "1"}, sub.Receipt.Inputs[2])
-	_, err := receipt.Verify(receipt.Input{Receipt: sub.Receipt})
+	_, err := receipt.Verify(receipt.Input{Receipt: sub.Receipt, Commit: receipt.CommitFields(sub)})
 	var ne *receipt.NameError
 	if !errors.As(err, &ne) || !errors.Is(err, receipt.ErrMalformed) || ne.Section != "inputs" ||
 		!slices.Equal(ne.Duplicate, []string{"total_steps"}) || !slices.Equal(ne.Unknown, []string{"foo"}) ||
@@ -123,7 +123,7 @@ func TestVerifyMalformed(t *testing.T) {
 	}
 	sub = workflowSubmission(t)
 	sub.Receipt.Inputs[0].Value = "high"
-	_, err = receipt.Verify(receipt.Input{Receipt: sub.Receipt})
+	_, err = receipt.Verify(receipt.Input{Receipt: sub.Receipt, Commit: receipt.CommitFields(sub)})
 	var fe *receipt.FieldError
 	if !errors.As(err, &fe) || fe.Field != "inputs.output_quality" || !errors.Is(err, scoring.ErrNotNumber) || !errors.Is(err, receipt.ErrMalformed) {
 		t.Fatalf("err %v", err)
@@ -137,8 +137,8 @@ func TestVerifyGasReceipt(t *testing.T) {
 	r := &subnetv1.Receipt{Height: 5, Track: genesis.TrackGas, Status: "scored", ReportedPower: 30,
 		Inputs: append(append(receipt.GasInputs(truth, pred), receipt.GasMemory(mem)...), receipt.GasHistory(hist)...),
 		Params: receipt.GasParams(gp), Values: append(receipt.GasSlot(mem[1]), receipt.GasValues(res)...),
-		Score: scoring.Format(res.Score), Commit: receipt.CommitFields(gasCommitted)}
-	got, err := receipt.Verify(receipt.Input{Receipt: r})
+		Score: scoring.Format(res.Score)}
+	got, err := receipt.Verify(receipt.Input{Receipt: r, Commit: receipt.CommitFields(gasCommitted)})
 	if err != nil || !got.Verified || got.Submission == nil || *got.Submission != 4 ||
 		!slices.Equal(got.Unchecked, []string{"inputs.min_price", "inputs.evm_timestamp"}) {
 		t.Fatalf("%+v %v", got, err)
@@ -186,7 +186,7 @@ func gasStaleReceipt(t *testing.T, policy scoring.StalePolicy, slot0 scoring.Gas
 	return &subnetv1.Receipt{Height: 5, Track: genesis.TrackGas, Status: "scored", ReportedPower: 30,
 		Inputs: append(append(receipt.GasInputs(truth, pred), receipt.GasMemory(mem)...), receipt.GasHistory(hist)...),
 		Params: receipt.GasParams(gp), Values: append(receipt.GasSlot(mem[1]), receipt.GasValues(res)...),
-		Score: scoring.Format(res.Score), Commit: receipt.CommitFields(gasCommitted)}
+		Score: scoring.Format(res.Score)}
 }
 
 // gasCommitted is the gas scenario's prediction: committed at 4 (block time
@@ -201,17 +201,17 @@ var gasCommitted = &subnetv1.Submission{Height: 4, RevealHeight: 5}
 // params a receipt of another policy than the chain's is a mismatch.
 func TestVerifyGasStalePrediction(t *testing.T) {
 	carried := scoring.GasSlot{Included: true, Overpayment: scoring.Round(d("0.05")), Fresh: false}
-	got, err := receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleMiss, scoring.GasMissed())})
+	got, err := receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleMiss, scoring.GasMissed()), Commit: receipt.CommitFields(gasCommitted)})
 	if err != nil || !got.Verified {
 		t.Fatalf("miss, missed slot: %+v %v", got, err)
 	}
-	got, err = receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleMiss, carried)})
+	got, err = receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleMiss, carried), Commit: receipt.CommitFields(gasCommitted)})
 	want := []receipt.Mismatch{{Name: "inputs.memory.0.included", Receipt: "true", Recomputed: "false"},
 		{Name: "inputs.memory.0.overpayment", Receipt: "0.050000000000000000", Recomputed: "0.000000000000000000"}}
 	if err != nil || got.Verified || !slices.Equal(got.Mismatches, want) {
 		t.Fatalf("miss, carried slot: %+v %v", got, err)
 	}
-	got, err = receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleCarry, carried)})
+	got, err = receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleCarry, carried), Commit: receipt.CommitFields(gasCommitted)})
 	if err != nil || !got.Verified || !slices.Contains(got.Unchecked, "inputs.memory.0.included") {
 		t.Fatalf("carry: %+v %v", got, err)
 	}
@@ -221,12 +221,12 @@ func TestVerifyGasStalePrediction(t *testing.T) {
 			f.Value = "skip"
 		}
 	}
-	if _, err := receipt.Verify(receipt.Input{Receipt: bad}); err == nil {
+	if _, err := receipt.Verify(receipt.Input{Receipt: bad, Commit: receipt.CommitFields(gasCommitted)}); err == nil {
 		t.Fatal("an unknown stale_prediction policy verified")
 	}
 	g := genesis.DefaultGenesis()
 	g.Gas.MemorySize = 2
-	got, err = receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleCarry, carried), Chain: &g})
+	got, err = receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleCarry, carried), Commit: receipt.CommitFields(gasCommitted), Chain: &g})
 	want = []receipt.Mismatch{{Name: "params.stale_prediction", Receipt: "carry", Recomputed: "miss"}}
 	if err != nil || got.Verified || !slices.Equal(got.Mismatches, want) {
 		t.Fatalf("carry against a miss chain: %+v %v", got, err)
