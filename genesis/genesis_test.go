@@ -52,7 +52,9 @@ func TestValidate(t *testing.T) {
 		{"no tracks", func(g *AppState) { g.Tracks = nil }, "tracks"},
 		{"unknown track", func(g *AppState) { g.Tracks[0].Name = "chess" }, "tracks[0].name"},
 		{"duplicate track", func(g *AppState) { g.Tracks[1].Name = TrackWorkflow }, "tracks[1].name"},
-		{"zero share", func(g *AppState) { g.Tracks = []Track{withCutoff(NewTrack(TrackGas, d("0")), 100), withCutoff(NewTrack(TrackArena, d("1")), 100)} }, "tracks[0].share"},
+		{"zero share", func(g *AppState) {
+			g.Tracks = []Track{withCutoff(NewTrack(TrackGas, d("0")), 100), withCutoff(NewTrack(TrackArena, d("1")), 100)}
+		}, "tracks[0].share"},
 		{"19 places", func(g *AppState) {
 			g.Tracks = []Track{withCutoff(NewTrack(TrackGas, d("0.0000000000000000001")), 100), withCutoff(NewTrack(TrackArena, d("0.9999999999999999999")), 100)}
 		}, "tracks[0].share"},

@@ -38,7 +38,6 @@ func TestSweptPredictionWithinBound(t *testing.T) {
 	}
 }
 
-
 // TestWorstCloseRecordSizes: in the largest close of the default genesis's
 // shape, each scored prediction's record less its memory and history
 // receipt fields is within genesis.ScoredPredictionBytes, and each agent
