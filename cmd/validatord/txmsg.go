@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 
@@ -93,6 +94,9 @@ func arenaBaseline(fs *flag.FlagSet, count int64, base []decimalFlag) (*subnetv1
 	}, nil
 }
 
+// errUseCommitReveal: TEMP shim until the CLI's commit/reveal commands land.
+var errUseCommitReveal = errors.New("use the commit/reveal flow")
+
 func defineSubmitWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	task := fs.Uint64("task-id", 0, "id of the workflow task")
 	artifact := fs.String("artifact-hash", "", "hex hash of the workflow artifact")
@@ -104,7 +108,8 @@ func defineSubmitWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		return client.SubmitWorkflow(*task, h), nil
+		_, _ = task, h
+		return nil, errUseCommitReveal
 	}
 }
 
@@ -119,7 +124,8 @@ func defineSubmitArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		return client.SubmitArena(*task, h), nil
+		_, _ = task, h
+		return nil, errUseCommitReveal
 	}
 }
 
@@ -135,7 +141,8 @@ func defineSubmitGas(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		return client.SubmitGas(*chain, *block, p), nil
+		_, _, _ = chain, block, p
+		return nil, errUseCommitReveal
 	}
 }
 
