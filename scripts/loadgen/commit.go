@@ -356,6 +356,10 @@ type windows struct {
 	// swept: per EVM chain, the highest block whose close (the end of its reveal window) has
 	// passed: the commits for the blocks below it were swept as unscored.
 	swept map[uint64]uint64
+	// settleBy, once set (the drain: every truth that will be sent was sent), is the height by
+	// which every truth round is over (final, or dropped at its deadline): an EVM block still
+	// without a final truth then never gets a reveal window.
+	settleBy int64
 }
 
 type truthState struct {
@@ -392,6 +396,14 @@ func (w *windows) task(ctx context.Context, id uint64) (taskHeights, bool) {
 	return th, true
 }
 
+// noMoreTruths: from height h on, no truth is sent any more; every round is over once
+// truth_report_blocks more blocks have passed.
+func (w *windows) noMoreTruths(h, truthReportBlocks int64) {
+	w.mu.Lock()
+	w.settleBy = h + truthReportBlocks + 1
+	w.mu.Unlock()
+}
+
 // of is the reveal window of a target at height h: ok once it is known; gone when it never
 // will be (the EVM block's truth round expired, or a later block's close swept its commits).
 func (w *windows) of(ctx context.Context, t client.Target, h int64) (win window, ok, gone bool) {
@@ -426,12 +438,14 @@ func (w *windows) of(ctx context.Context, t client.Target, h int64) (win window,
 
 	var v wire.TruthRoundView
 	found, err := w.pool.query(ctx, fmt.Sprintf("truth/%d/%d", t.EVMChainID, t.EVMBlock), &v)
-	if err != nil || !found {
+	if err != nil {
 		return window{}, false, false
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
+	case !found || v.Status == "pending":
+		s.gone = w.settleBy > 0 && h > w.settleBy
 	case v.Status == "final" && v.RevealFrom != nil && v.RevealUntil != nil:
 		s.final, s.w = true, window{*v.RevealFrom, *v.RevealUntil}
 		if h > s.w.until && t.EVMBlock > w.swept[t.EVMChainID] {

@@ -444,6 +444,9 @@ const drainPoll = 500 * time.Millisecond
 // reported, until nothing is in flight or --drain has passed.
 func (g *generator) drain(ctx context.Context) {
 	deadline := time.Now().Add(g.o.drain)
+	if h, err := g.heights.get(ctx); err == nil {
+		g.win.noMoreTruths(h, g.net.state.Chain.TruthReportBlocks)
+	}
 	for ctx.Err() == nil && time.Now().Before(deadline) && g.busy() {
 		g.report(ctx, nil)
 		select {
