@@ -60,7 +60,8 @@ type adversaryFigures struct {
 // (default 60); then calm until every deadline it stacked has passed. Pass: no stall over
 // 10 s, no node exits, the floods reached every bound (refusals 43, 44, 45, 46), every copy
 // attempt was refused (27, 33, 50) or scored 0 (a duplicate) and every late commit is late,
-// no honest commit is a duplicate or unrevealed, identical headers (app hashes) at every
+// no honest commit is a duplicate or unrevealed and every honest workflow and arena one is
+// final (reported by the honest validators once revealed), identical headers (app hashes) at every
 // height on every node, every honest transaction and submission on every node, and replay
 // matching everywhere.
 func TestAdversaryMinority(t *testing.T) {
@@ -130,6 +131,11 @@ func TestAdversaryMinority(t *testing.T) {
 	fig.TxsLost, fig.Submissions = checkCommitted(t, nw, honest, validators-1)
 	if fig.Submissions.Unrevealed > 0 {
 		t.Errorf("%d honest commits were never revealed (no validator was killed)", fig.Submissions.Unrevealed)
+	}
+	for k, n := range fig.Submissions.ByStatus {
+		if !strings.HasPrefix(k, "gas/") && !strings.HasSuffix(k, "/scored") && !strings.HasSuffix(k, "/failed") {
+			t.Errorf("%d honest submissions are %s: with no validator killed, every revealed one is reported and final", n, k)
+		}
 	}
 
 	nw.stopAll()

@@ -75,9 +75,11 @@ type commitment struct {
 	// onReveal, when set, runs once the reveal is committed; it must not block.
 	onReveal func(c *commitment)
 
-	// miner.mu: the submission id once the commit was seen committed; sending while the commit
-	// is being sent (the revealer leaves it alone until its outcome is known).
+	// miner.mu: seen once the commit was seen committed, as submission sub (ids start at 0);
+	// sending while the commit is being sent (the revealer leaves it alone until its outcome
+	// is known).
 	sub     uint64
+	seen    bool
 	sending bool
 }
 
@@ -99,10 +101,10 @@ func (m *miner) keep(c *commitment) {
 	m.mu.Unlock()
 }
 
-// sent records the outcome of c's commit: its submission id (0: refused or unknown).
-func (m *miner) sent(c *commitment, sub uint64) {
+// sent records the outcome of c's commit: seen committed as submission sub, or not seen.
+func (m *miner) sent(c *commitment, sub uint64, seen bool) {
 	m.mu.Lock()
-	c.sending, c.sub = false, sub
+	c.sending, c.sub, c.seen = false, sub, seen
 	m.mu.Unlock()
 }
 
@@ -131,10 +133,11 @@ func (m *miner) settledCommits() []*commitment {
 	return out
 }
 
-func (m *miner) subOf(c *commitment) uint64 {
+// subOf is c's submission id, if its commit was seen committed.
+func (m *miner) subOf(c *commitment) (uint64, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return c.sub
+	return c.sub, c.seen
 }
 
 // commitTo commits m to c.payload under a fresh salt. c is kept (salt and all) before the
@@ -162,11 +165,11 @@ func (g *generator) commitTo(ctx context.Context, m *miner, kind string, c *comm
 			m.drop(c)
 			g.settled(c)
 		}
-		m.sent(c, 0)
+		m.sent(c, 0, false)
 		return 0, err
 	}
 	sub, err := res.AttrU64(wire.EventSubmissionAdded, "submission_id")
-	m.sent(c, sub)
+	m.sent(c, sub, err == nil)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %s: %w", m.name, kind, err)
 	}
@@ -249,17 +252,21 @@ func (g *generator) reveal(ctx context.Context, m *miner, c *commitment) {
 	switch {
 	case err == nil:
 		m.drop(c)
-		sub, _ := res.AttrU64(wire.EventSubmissionRevealed, "submission_id")
+		sub, err := res.AttrU64(wire.EventSubmissionRevealed, "submission_id")
+		if err != nil {
+			g.fail(fmt.Errorf("%s: %s: %w", m.name, c.kind, err))
+		}
 		rec := Record{Kind: c.kind, Sender: m.name, SubmissionID: sub, UID: uint64(m.uid)}
 		if !c.target.Gas {
 			rec.TaskID = c.target.TaskID
 		}
 		g.commit(res, rec)
-		g.revealed(c, sub, res)
+		g.revealed(c, sub, err == nil, res)
 	case refused && code == wire.CodeDuplicateSubmission:
 		// an earlier reveal whose outcome was unknown was included
 		m.drop(c)
-		g.revealed(c, m.subOf(c), client.TxResult{})
+		sub, seen := m.subOf(c)
+		g.revealed(c, sub, seen, client.TxResult{})
 	case refused && code == wire.CodeRevealWindow:
 		// a lagging node's height: the next look decides
 		g.fail(err)
@@ -276,9 +283,9 @@ func (g *generator) reveal(ctx context.Context, m *miner, c *commitment) {
 // kindWrongSalt is the record kind of the adversary's reveals with a wrong salt.
 const kindWrongSalt = "adversary/wrong-salt-reveal"
 
-// revealed counts c's reveal as submission sub, with the duplicates its block named, hands an
-// honest task's submission to the reports and runs c's hook.
-func (g *generator) revealed(c *commitment, sub uint64, res client.TxResult) {
+// revealed counts c's reveal as submission sub (known: the id is known), with the duplicates
+// its block named, hands an honest task's submission to the reports and runs c's hook.
+func (g *generator) revealed(c *commitment, sub uint64, known bool, res client.TxResult) {
 	g.rec.revealed(c.side)
 	for _, e := range res.Events {
 		if e.Type != wire.EventSubmissionDuplicate {
@@ -293,7 +300,7 @@ func (g *generator) revealed(c *commitment, sub uint64, res client.TxResult) {
 			}
 		}
 	}
-	if c.task != nil && sub != 0 {
+	if c.task != nil && known {
 		c.task.add(submission{id: sub, miner: c.miner, track: c.track, round: c.round})
 	}
 	g.settled(c)
@@ -304,7 +311,7 @@ func (g *generator) revealed(c *commitment, sub uint64, res client.TxResult) {
 
 // unrevealed counts a commit whose reveal window passed without its reveal.
 func (g *generator) unrevealed(m *miner, c *commitment) {
-	if m.subOf(c) != 0 {
+	if _, seen := m.subOf(c); seen {
 		g.rec.unrevealed(c.side, c.withhold)
 	}
 	g.settled(c)

@@ -130,18 +130,19 @@ func testGen(t *testing.T, n *fakeNode, h int64) (*generator, *miner) {
 
 // TestCommitThenReveal: a commit is kept with its salt; at a height inside the window the
 // revealer first sends the wrong-salt reveal (50, counted) and then the real one, which hands
-// the submission to the task's reports and counts the duplicate its block named.
+// the submission to the task's reports (submission ids start at 0) and counts the duplicate
+// its block named.
 func TestCommitThenReveal(t *testing.T) {
 	n := &fakeNode{answers: []uint32{0, wire.CodeRevealMismatch, 0}, events: map[int][]client.Event{
-		0: {ev(wire.EventSubmissionAdded, "submission_id", "5")},
-		2: {ev(wire.EventSubmissionRevealed, "submission_id", "5"), ev(wire.EventSubmissionDuplicate, "submission_id", "9")},
+		0: {ev(wire.EventSubmissionAdded, "submission_id", "0")},
+		2: {ev(wire.EventSubmissionRevealed, "submission_id", "0"), ev(wire.EventSubmissionDuplicate, "submission_id", "9")},
 	}}
 	g, m := testGen(t, n, 20)
 	task := &taskRun{id: 7, track: genesis.TrackWorkflow}
 	c := &commitment{payload: workflowPayload(0, 7), track: genesis.TrackWorkflow, task: task, kind: "reveal/workflow", side: sideHonest, wrongSalt: true}
 	task.committing()
 	sub, err := g.commitTo(context.Background(), m, "commit/workflow", c)
-	if err != nil || sub != 5 || len(m.pending()) != 1 {
+	if err != nil || sub != 0 || len(m.pending()) != 1 {
 		t.Fatalf("commit: sub %d, %v, %d pending", sub, err, len(m.pending()))
 	}
 	g.revealDue(context.Background(), m) // h 20: the window opens at 21, a block later to spare
@@ -154,7 +155,7 @@ func TestCommitThenReveal(t *testing.T) {
 		t.Fatalf("%d sends, %d pending", len(n.sent), len(m.pending()))
 	}
 	subs, open := task.take()
-	if open != 0 || len(subs) != 1 || subs[0].id != 5 {
+	if open != 0 || len(subs) != 1 || subs[0].id != 0 {
 		t.Fatalf("task: open %d, ready %+v", open, subs)
 	}
 	s := g.rec.stats

@@ -145,8 +145,8 @@ func (g *generator) run(ctx context.Context) error {
 		g.report(ctx, r)
 		g.closed.Store(r.evmBlock)
 	}
+	g.drain(ctx) // beside the adversary's last cycle: the reports in flight cannot wait for it
 	attack.Wait()
-	g.drain(ctx)
 	stopReveals()
 	revealers.Wait()
 	if g.cp != nil {
