@@ -39,7 +39,7 @@ type copiers struct {
 // copyCheck is a submission whose final status must be want.
 type copyCheck struct {
 	sub  uint64
-	want string // track.StatusDuplicate or track.StatusLate
+	want string // statusDuplicate or statusLate
 }
 
 const (
@@ -117,12 +117,12 @@ func (cp *copiers) afterReveal(ctx context.Context, c *commitment) {
 		cp.g.fail(err)
 		return
 	}
-	cp.g.rec.copies(func(cc *copyCounts) {
-		cc.AfterReveal++
+	cp.g.rec.copies(func(n *copyCounts) {
+		n.AfterReveal++
 		if refused {
-			cc.AfterRevealRefused[fmt.Sprintf("%d %s", code, wire.CodeName(code))]++
+			n.AfterRevealRefused[fmt.Sprintf("%d %s", code, wire.CodeName(code))]++
 		} else {
-			cc.AfterRevealAccepted++
+			n.AfterRevealAccepted++
 		}
 	})
 	if err == nil {
@@ -216,16 +216,16 @@ func (cp *copiers) verify(ctx context.Context) {
 	deadline := time.Now().Add(verifyWait)
 	for _, c := range checks {
 		verdict, ok := cp.verdict(ctx, c, deadline)
-		cp.g.rec.copies(func(cc *copyCounts) {
+		cp.g.rec.copies(func(n *copyCounts) {
 			switch {
 			case !ok:
-				cc.Unchecked++
+				n.Unchecked++
 			case c.want == statusDuplicate && verdict:
-				cc.EarlyDuplicate++
+				n.EarlyDuplicate++
 			case c.want == statusDuplicate:
-				cc.EarlyKept++
+				n.EarlyKept++
 			case verdict:
-				cc.LateFound++
+				n.LateFound++
 			}
 		})
 		if ok && !verdict {
