@@ -34,11 +34,13 @@ func connect(ctx context.Context, addr string) (*chain, error) {
 }
 
 // actor is one key that sends transactions; its Signer keeps the nonce, so
-// an actor may have several transactions in the mempool at once.
+// an actor may have several transactions in the mempool at once. A miner's
+// uid is set once it is registered (a commitment binds it).
 type actor struct {
 	name string
 	s    *client.Signer
 	c    *chain
+	uid  uint32
 }
 
 func newActor(c *chain, name string, key ed25519.PrivateKey) *actor {
@@ -63,6 +65,22 @@ func (a *actor) wait(ctx context.Context, what, hash string) (client.TxResult, e
 		return client.TxResult{}, fmt.Errorf("%s: %s: %w", a.name, what, err)
 	}
 	return res, nil
+}
+
+// height is the node's last committed height.
+func (c *chain) height(ctx context.Context) (int64, error) {
+	st, err := c.NodeStatus(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return st.Height, nil
+}
+
+// waitPast waits until height h is committed, so that a transaction sent
+// next lands in a later block.
+func (c *chain) waitPast(ctx context.Context, h int64) error {
+	_, err := c.WaitHeight(ctx, h, 100*time.Millisecond)
+	return err
 }
 
 // send broadcasts msgs in order and waits until each is committed.

@@ -29,23 +29,25 @@ func arenaTaskMsg(category, difficulty string) *subnetv1.Msg {
 // send it; the validators read it from the workflow and report it.
 const workflowRetryBudget = 1
 
-func workflowSubmitMsg(miner int, task uint64) *subnetv1.Msg {
-	return client.SubmitWorkflow(task, client.ArtifactHash("workflow", miner, task))
+// workflowPayload is miner i's workflow for a task: what it commits to and
+// later reveals.
+func workflowPayload(miner int, task uint64) *subnetv1.MsgSubmit {
+	return client.WorkflowPayload(task, client.ArtifactHash("workflow", miner, task))
 }
 
-func arenaSubmitMsg(miner int, task uint64) *subnetv1.Msg {
-	return client.SubmitArena(task, client.ArtifactHash("arena", miner, task))
+func arenaPayload(miner int, task uint64) *subnetv1.MsgSubmit {
+	return client.ArenaPayload(task, client.ArtifactHash("arena", miner, task))
 }
 
 // gasTruth is the minimum gas price of the demo's EVM block b.
 func gasTruth(b int) string { return fmt.Sprintf("%d.5", 20+b) }
 
-// gasPredictMsg: miner i predicts the truth × (0.97 + 0.02·i): miner 0
+// gasPayload: miner i predicts the truth × (0.97 + 0.02·i): miner 0
 // underbids (not included), the others overpay more and more.
-func gasPredictMsg(chain uint64, miner, b int) *subnetv1.Msg {
+func gasPayload(chain uint64, miner, b int) *subnetv1.MsgSubmit {
 	truthMilli := int64(20+b)*1000 + 500
 	price := truthMilli * int64(97+2*miner) // × 10^-5
-	return client.SubmitGas(chain, uint64(gasFirstBlock+b), fmt.Sprintf("%d.%05d", price/100000, price%100000))
+	return client.GasPayload(chain, uint64(gasFirstBlock+b), fmt.Sprintf("%d.%05d", price/100000, price%100000))
 }
 
 func workflowReport(sub uint64, miner int) *subnetv1.Msg {

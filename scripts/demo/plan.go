@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/cometbft/cometbft/types"
 
@@ -19,6 +20,8 @@ type plan struct {
 	gasBlocks            int // EVM blocks to predict: enough to fill the memory and score
 	gasAhead             int // chain.max_prediction_ahead: blocks predicted per round
 	epochBlocks          int64
+	// revealBlocks: each track's reveal window, in blocks (tracks[i].reveal_blocks)
+	revealBlocks map[string]int64
 }
 
 func loadPlan(home string) (plan, error) {
@@ -32,10 +35,14 @@ func loadPlan(home string) (plan, error) {
 		return plan{}, fmt.Errorf("%s: %w", path, err)
 	}
 	p := plan{
-		workflow:    st.HasTrack(genesis.TrackWorkflow),
-		arena:       st.HasTrack(genesis.TrackArena) && len(st.Arena.Categories) > 0 && len(st.Arena.Difficulties) > 0,
-		gas:         st.HasTrack(genesis.TrackGas) && len(st.Chain.GasChains) > 0,
-		epochBlocks: st.Window.EpochBlocks,
+		workflow:     st.HasTrack(genesis.TrackWorkflow),
+		arena:        st.HasTrack(genesis.TrackArena) && len(st.Arena.Categories) > 0 && len(st.Arena.Difficulties) > 0,
+		gas:          st.HasTrack(genesis.TrackGas) && len(st.Chain.GasChains) > 0,
+		epochBlocks:  st.Window.EpochBlocks,
+		revealBlocks: map[string]int64{},
+	}
+	for _, t := range st.Tracks {
+		p.revealBlocks[t.Name] = t.RevealBlocks
 	}
 	if p.arena {
 		p.category, p.difficulty = st.Arena.Categories[0].Name, st.Arena.Difficulties[0].Name
@@ -46,6 +53,15 @@ func loadPlan(home string) (plan, error) {
 		p.gasAhead = int(min(st.Chain.MaxPredictionAhead, uint64(p.gasBlocks)))
 	}
 	return p, nil
+}
+
+// revealWindows is "workflow 10 blocks, arena 10 blocks, gas 10 blocks".
+func (p plan) revealWindows() string {
+	parts := make([]string, 0, 3)
+	for _, t := range p.tracks() {
+		parts = append(parts, fmt.Sprintf("%s %d blocks", t, p.revealBlocks[t]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // tracks lists the tracks the demo drives, in the order it prints them.

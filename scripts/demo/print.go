@@ -10,9 +10,17 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
+// example is a submission whose receipt the demo shows.
+type example struct {
+	what string
+	c    *commitment // nil: none
+}
+
+type examples []example
+
 // printResults waits for the first epoch after the load, then prints every
-// track's leaderboard and that epoch's weights.
-func printResults(ctx context.Context, out io.Writer, c *chain, p plan) error {
+// track's leaderboard, that epoch's weights and the examples' receipts.
+func printResults(ctx context.Context, out io.Writer, c *chain, p plan, ex examples) error {
 	st, err := c.NodeStatus(ctx)
 	if err != nil {
 		return err
@@ -50,7 +58,47 @@ func printResults(ctx context.Context, out io.Writer, c *chain, p plan) error {
 		fmt.Fprintf(out, "  %3d  %s  %5d\n", uid, e.Weights[i], u16[uid])
 	}
 	fmt.Fprintf(out, "  u16 vector (sums to 65535): %s\n", u16Vector(e.U16))
+	return printReceipts(ctx, out, c, ex)
+}
+
+// printReceipts prints each example's status, score and the commit section
+// of its receipt (submission/<id>): when its payload was committed and
+// revealed, and whether it is a duplicate of an earlier commit's artifact.
+func printReceipts(ctx context.Context, out io.Writer, c *chain, ex examples) error {
+	fmt.Fprintln(out, "\nreceipts (query submission/<id>): the commit section says when the payload was committed and revealed,\nand whether an earlier commit revealed the same artifact")
+	for _, e := range ex {
+		if e.c == nil {
+			continue
+		}
+		v, err := c.Submission(ctx, e.c.sub)
+		if err != nil {
+			return err
+		}
+		score := "none"
+		var commit, note string
+		if r := v.Receipt; r != nil {
+			if r.Score != "" {
+				score = r.Score
+			}
+			commit, note = fields(r.Commit), r.Note
+		}
+		fmt.Fprintf(out, "  %s: submission %d (uid %d, %s), status %s, score %s\n    commit: %s\n", e.what, v.ID, v.UID, v.Track, v.Status, score, commit)
+		if note != "" {
+			fmt.Fprintf(out, "    note: %s\n", note)
+		}
+	}
 	return nil
+}
+
+func fields(fs []wire.FieldView) string {
+	if len(fs) == 0 {
+		return "(none)"
+	}
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.Name + "=" + f.Value
+	}
+	return strings.Join(parts, " ")
 }
 
 func u16Vector(ws []wire.U16WeightView) string {

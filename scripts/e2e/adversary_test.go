@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cometbft/cometbft/types"
+	"github.com/shopspring/decimal"
 
 	"github.com/scoringsubnet/validatord/app/wire"
 )
@@ -41,6 +42,10 @@ type adversaryFigures struct {
 	AdversaryRefused   map[string]int    `json:"adversary_refusals_by_code"`
 	HonestRefused      map[string]int    `json:"honest_refusals_by_code"`
 	Unconfirmed        int               `json:"unconfirmed"`
+	CommitReveal       map[string]any    `json:"commit_reveal"`
+	Copies             map[string]any    `json:"copies"`
+	CopiesChecked      int               `json:"copies_checked_duplicate_score_0"`
+	LateChecked        int               `json:"late_commits_checked_late"`
 	TxsLost            int               `json:"honest_txs_lost"`
 	Submissions        submissionFigures `json:"submissions"`
 	ReplayedHeights    []int64           `json:"replayed_heights"`
@@ -49,11 +54,16 @@ type adversaryFigures struct {
 
 // TestAdversaryMinority: 4 validators under the honest load while validator 3 (1/4 of the
 // power) floods tasks on one deadline up to max_open_tasks, floods truths past the gas
-// window and into the future, and releases its held-back reports in bursts, for
-// E2E_ADVERSARY_SECONDS (default 60); then calm until every deadline it stacked has passed.
-// Pass: no stall over 10 s, no node exits, the floods reached every bound (refusals 43, 44,
-// 45, 46), identical headers (app hashes) at every height on every node, every honest
-// transaction and submission on every node, and replay matching everywhere.
+// window and into the future, and releases its held-back reports in bursts, and its two
+// miners attack commit-reveal (copies committed after their owner's commit, commits after a
+// reveal, wrong-salt reveals, withheld commits, late gas commits), for E2E_ADVERSARY_SECONDS
+// (default 60); then calm until every deadline it stacked has passed. Pass: no stall over
+// 10 s, no node exits, the floods reached every bound (refusals 43, 44, 45, 46), every copy
+// attempt was refused (27, 33, 50) or scored 0 (a duplicate) and every late commit is late,
+// no honest commit is a duplicate or unrevealed and every honest workflow and arena one is
+// final (reported by the honest validators once revealed), identical headers (app hashes) at every
+// height on every node, every honest transaction and submission on every node, and replay
+// matching everywhere.
 func TestAdversaryMinority(t *testing.T) {
 	const validators = 4
 	attackFor := time.Duration(envInt("E2E_ADVERSARY_SECONDS", 60)) * time.Second
@@ -117,7 +127,16 @@ func TestAdversaryMinority(t *testing.T) {
 	}
 
 	checkRefusals(t, statsPath, &fig)
+	fig.CopiesChecked, fig.LateChecked = checkCopies(t, nw, adv)
 	fig.TxsLost, fig.Submissions = checkCommitted(t, nw, honest, validators-1)
+	if fig.Submissions.Unrevealed > 0 {
+		t.Errorf("%d honest commits were never revealed (no validator was killed)", fig.Submissions.Unrevealed)
+	}
+	for k, n := range fig.Submissions.ByStatus {
+		if !strings.HasPrefix(k, "gas/") && !strings.HasSuffix(k, "/scored") && !strings.HasSuffix(k, "/failed") {
+			t.Errorf("%d honest submissions are %s: with no validator killed, every revealed one is reported and final", n, k)
+		}
+	}
 
 	nw.stopAll()
 	fig.ReplayedHeights, fig.ReplayScoreDigest = replayAll(t, nw, settle)
@@ -146,12 +165,30 @@ func countKinds(recs []record) map[string]int {
 
 // loadStats is the part of loadgen's --stats file the harness reads.
 type loadStats struct {
-	Rejected  map[string]int `json:"rejected"` // "kind code N"
-	Uncertain int            `json:"uncertain"`
+	Rejected     map[string]int `json:"rejected"` // "kind code N"
+	Uncertain    int            `json:"uncertain"`
+	CommitReveal map[string]any `json:"commit_reveal"`
+	Copies       *copyStats     `json:"copies"`
+}
+
+// copyStats are loadgen's counts of the adversary's copy attempts and the verdicts it read.
+type copyStats struct {
+	Early               int `json:"early"`
+	EarlyDuplicate      int `json:"early_duplicate"`
+	EarlyKept           int `json:"early_kept"`
+	AfterReveal         int `json:"after_reveal"`
+	AfterRevealAccepted int `json:"after_reveal_accepted"`
+	WrongSalt           int `json:"wrong_salt"`
+	WrongSaltRefused    int `json:"wrong_salt_refused"`
+	Late                int `json:"late"`
+	LateFound           int `json:"late_found"`
+	Unchecked           int `json:"unchecked"`
 }
 
 // checkRefusals reads loadgen's counts, sums the refusals by code (adversary and honest
-// apart) and requires the adversary's floods to have reached every bound: 43, 44, 45, 46.
+// apart) and requires the adversary's floods to have reached every bound (43, 44, 45, 46)
+// and its copy attempts to have been refused: commits after a reveal (27 for a task, 33 for an
+// EVM block), reveals with a wrong salt (50); none of them taken, no copy keeping an artifact.
 func checkRefusals(t *testing.T, path string, fig *adversaryFigures) {
 	t.Helper()
 	bz, err := os.ReadFile(path)
@@ -176,11 +213,88 @@ func checkRefusals(t *testing.T, path string, fig *adversaryFigures) {
 			fig.HonestRefused[name] += n
 		}
 	}
-	for _, c := range []uint32{wire.CodeTooManyOpenTasks, wire.CodeTruthTooFar, wire.CodeTruthTimeFuture, wire.CodeTooManyOpenRounds} {
+	for _, c := range []uint32{wire.CodeTooManyOpenTasks, wire.CodeTruthTooFar, wire.CodeTruthTimeFuture, wire.CodeTooManyOpenRounds,
+		wire.CodeSubmissionDeadline, wire.CodeEVMBlockClosed, wire.CodeRevealMismatch} {
 		if fig.AdversaryRefused[fmt.Sprintf("%d %s", c, wire.CodeName(c))] == 0 {
-			t.Errorf("the adversary got no refusal with code %d (%s): its floods did not reach that bound; refusals %v", c, wire.CodeName(c), fig.AdversaryRefused)
+			t.Errorf("the adversary got no refusal with code %d (%s): its floods or copies did not reach that rule; refusals %v", c, wire.CodeName(c), fig.AdversaryRefused)
 		}
 	}
+	fig.CommitReveal = s.CommitReveal
+	c := s.Copies
+	if c == nil {
+		t.Fatalf("%s: no copy counts", path)
+	}
+	fig.Copies = map[string]any{"early": c.Early, "early_duplicate": c.EarlyDuplicate, "early_kept": c.EarlyKept,
+		"after_reveal": c.AfterReveal, "after_reveal_accepted": c.AfterRevealAccepted, "wrong_salt": c.WrongSalt,
+		"wrong_salt_refused": c.WrongSaltRefused, "late": c.Late, "late_found": c.LateFound, "unchecked": c.Unchecked}
+	switch {
+	case c.Early == 0 || c.AfterReveal == 0 || c.WrongSalt == 0 || c.Late == 0:
+		t.Errorf("some copy attempt was never made: %+v", *c)
+	case c.EarlyKept > 0:
+		t.Errorf("%d copies committed after their owner's commit kept the artifact: %+v", c.EarlyKept, *c)
+	case c.AfterRevealAccepted > 0:
+		t.Errorf("%d commits of an artifact or price after its reveal were taken: %+v", c.AfterRevealAccepted, *c)
+	case c.WrongSaltRefused != c.WrongSalt:
+		t.Errorf("%d of %d wrong-salt reveals were not refused with 50", c.WrongSalt-c.WrongSaltRefused, c.WrongSalt)
+	}
+}
+
+// checkCopies reads back, on every node, each copy the adversary committed after its owner's
+// commit (it must be a duplicate with score 0, its receipt's commit section saying so) and
+// each of its late gas commits (it must be late). It returns how many of each were checked.
+func checkCopies(t *testing.T, nw *network, adv []record) (copies, late int) {
+	t.Helper()
+	var errs []string
+	for _, r := range adv {
+		if r.Kind != "adversary/copy" && r.Kind != "adversary/late-commit" {
+			continue
+		}
+		for i := range nw.clients {
+			bz, err := querySub(nw, i, r.SubmissionID)
+			if err != nil {
+				errs = append(errs, fmt.Sprintf("node%d: %s submission %d: %v", i, r.Kind, r.SubmissionID, err))
+				continue
+			}
+			var v subView
+			if err := json.Unmarshal(bz, &v); err != nil {
+				errs = append(errs, fmt.Sprintf("submission %d: %v", r.SubmissionID, err))
+				continue
+			}
+			switch {
+			case r.Kind == "adversary/late-commit" && v.Status != "late":
+				errs = append(errs, fmt.Sprintf("node%d: late gas commit %d: status %q, want late: %s", i, r.SubmissionID, v.Status, bz))
+			case r.Kind == "adversary/copy" && (v.Status != "duplicate" || !v.Duplicate || v.Receipt == nil || !zero(v.Receipt.Score) || field(v.Receipt.Commit, "duplicate") != "true"):
+				errs = append(errs, fmt.Sprintf("node%d: copy %d is not a duplicate with score 0: %s", i, r.SubmissionID, bz))
+			case i > 0:
+			case r.Kind == "adversary/copy":
+				copies++
+			default:
+				late++
+			}
+		}
+	}
+	for _, e := range firstN(errs, 20) {
+		t.Error(e)
+	}
+	if copies == 0 || late == 0 {
+		t.Errorf("checked %d copies and %d late commits: want some of each", copies, late)
+	}
+	return copies, late
+}
+
+// zero: a decimal string equal to 0 ("0", "0.000…").
+func zero(s string) bool {
+	d, err := decimal.NewFromString(s)
+	return err == nil && d.IsZero()
+}
+
+func field(fs []fieldView, name string) string {
+	for _, f := range fs {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	return ""
 }
 
 // largestStack asks node0 for every task (ids from 0 until one is not found) and returns

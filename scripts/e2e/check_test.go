@@ -130,24 +130,50 @@ func checkTxs(nw *network, recs []record) (lost int, errs []string) {
 
 // subView is the part of a submission query the checks read.
 type subView struct {
-	Track   string `json:"track"`
-	Status  string `json:"status"`
-	Receipt *struct {
-		Score string `json:"score"`
+	Track        string `json:"track"`
+	Status       string `json:"status"`
+	Duplicate    bool   `json:"duplicate"`
+	RevealHeight int64  `json:"reveal_height"`
+	Receipt      *struct {
+		Score  string      `json:"score"`
+		Commit []fieldView `json:"commit"`
 	} `json:"receipt"`
+}
+
+type fieldView struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // submissionFigures are the outcome of checkSubmissions.
 type submissionFigures struct {
-	Checked   int            `json:"checked"`
-	Scored    int            `json:"scored"`
-	Missing   int            `json:"missing"`
-	Differing int            `json:"differing"`
-	ByStatus  map[string]int `json:"by_status"`
+	Checked    int            `json:"checked"`
+	Scored     int            `json:"scored"`
+	Revealed   int            `json:"revealed"`
+	Unrevealed int            `json:"unrevealed"`
+	Missing    int            `json:"missing"`
+	Differing  int            `json:"differing"`
+	ByStatus   map[string]int `json:"by_status"`
 }
 
-// checkSubmissions queries every submission the load generator saw committed on every node:
-// present everywhere, the same answer everywhere, and scored (with a score) when all
+// querySub asks node i for submission/<id>: the raw answer (nil when it has none).
+func querySub(nw *network, i int, id uint64) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	path := fmt.Sprintf("submission/%d", id)
+	res, err := nw.clients[i].ABCIQuery(ctx, path, nil)
+	if err != nil {
+		return nil, err
+	}
+	if res.Response.Code != 0 {
+		return nil, fmt.Errorf("%s: code %d: %s", path, res.Response.Code, res.Response.Log)
+	}
+	return res.Response.Value, nil
+}
+
+// checkSubmissions queries every submission whose commit the load generator saw committed on
+// every node: present everywhere, the same answer everywhere, never a duplicate (every honest
+// miner commits its own artifact, so no copy can take it), and scored (with a score) when all
 // validators' reports were committed.
 func checkSubmissions(nw *network, recs []record, validators int) (submissionFigures, []string) {
 	f := submissionFigures{ByStatus: map[string]int{}}
@@ -159,26 +185,24 @@ func checkSubmissions(nw *network, recs []record, validators int) (submissionFig
 		}
 	}
 	for _, r := range recs {
-		if !strings.HasPrefix(r.Kind, "submit/") {
+		if !strings.HasPrefix(r.Kind, "commit/") {
 			continue
 		}
 		f.Checked++
 		path := fmt.Sprintf("submission/%d", r.SubmissionID)
 		var first []byte
-		for i, c := range nw.clients {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			res, err := c.ABCIQuery(ctx, path, nil)
-			cancel()
-			if err != nil || res.Response.Code != 0 {
+		for i := range nw.clients {
+			bz, err := querySub(nw, i, r.SubmissionID)
+			if err != nil {
 				f.Missing++
-				errs = append(errs, fmt.Sprintf("node%d: %s: %v %+v", i, path, err, res))
+				errs = append(errs, fmt.Sprintf("node%d: %s: %v", i, path, err))
 				continue
 			}
 			if first == nil {
-				first = res.Response.Value
-			} else if !bytes.Equal(first, res.Response.Value) {
+				first = bz
+			} else if !bytes.Equal(first, bz) {
 				f.Differing++
-				errs = append(errs, fmt.Sprintf("node%d: %s differs from node0:\n%s\n%s", i, path, res.Response.Value, first))
+				errs = append(errs, fmt.Sprintf("node%d: %s differs from node0:\n%s\n%s", i, path, bz, first))
 			}
 		}
 		var v subView
@@ -187,6 +211,15 @@ func checkSubmissions(nw *network, recs []record, validators int) (submissionFig
 			continue
 		}
 		f.ByStatus[v.Track+"/"+v.Status]++
+		switch {
+		case v.RevealHeight > 0:
+			f.Revealed++
+		case v.Status == "unrevealed":
+			f.Unrevealed++
+		}
+		if v.Status == "duplicate" || v.Duplicate {
+			errs = append(errs, fmt.Sprintf("%s: an honest miner's own artifact is a duplicate: %s", path, first))
+		}
 		if v.Status == "scored" {
 			f.Scored++
 			if v.Receipt == nil || v.Receipt.Score == "" {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -17,14 +20,21 @@ var (
 	errUncertain = errors.New("not confirmed in time")
 )
 
-// actor is one signing key; it sends one transaction at a time. Its signer keeps the
-// nonce and re-reads it from the chain when unsure of it.
+// actor is one signing key; it sends one transaction at a time (a miner's round and its
+// revealer take turns). Its signer keeps the nonce and re-reads it from the chain when unsure
+// of it.
 type actor struct {
-	name string
-	s    *client.Signer
-	g    *generator
-	// registered: a miner known to hold a uid.
-	registered bool
+	name    string
+	s       *client.Signer
+	limit   *limiter
+	rec     *recorder
+	timeout time.Duration
+
+	mu sync.Mutex // held through one send and its wait
+}
+
+func newActor(name string, node client.Node, chainID string, key ed25519.PrivateKey, limit *limiter, rec *recorder, timeout time.Duration) *actor {
+	return &actor{name: name, s: client.NewSigner(node, chainID, key), limit: limit, rec: rec, timeout: timeout}
 }
 
 // rejection is a transaction the app refused, with its code; it wraps errRejected.
@@ -36,23 +46,34 @@ type rejection struct {
 func (r *rejection) Error() string { return fmt.Sprintf("%v: code %d: %s", errRejected, r.code, r.msg) }
 func (r *rejection) Unwrap() error { return errRejected }
 
+// refusedWith is the code of a rejection, and whether err is one.
+func refusedWith(err error) (uint32, bool) {
+	var rej *rejection
+	if errors.As(err, &rej) {
+		return rej.code, true
+	}
+	return 0, false
+}
+
 // send signs msg, broadcasts it to a live node and waits until a node returns it from /tx.
 // Every broadcast (a retry after a nonce error too) waits for the rate limiter.
 func (a *actor) send(ctx context.Context, kind string, msg *subnetv1.Msg) (client.TxResult, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	a.s.BeforeBroadcast = func(ctx context.Context) error {
-		if err := a.g.limit.wait(ctx); err != nil {
+		if err := a.limit.wait(ctx); err != nil {
 			return err
 		}
-		a.g.rec.sent(kind)
+		a.rec.sent(kind)
 		return nil
 	}
-	res, err := a.s.SendWait(ctx, msg, a.g.o.timeout)
+	res, err := a.s.SendWait(ctx, msg, a.timeout)
 	var te *client.TxError
 	switch {
 	case err == nil:
 		return res, nil
 	case errors.As(err, &te):
-		a.g.rec.rejected(kind, te.Code)
+		a.rec.rejected(kind, te.Code)
 		rej := &rejection{code: te.Code, msg: te.Log}
 		if te.Result.Height > 0 {
 			return client.TxResult{}, fmt.Errorf("%s: %s: in block %d: %w", a.name, kind, te.Result.Height, rej)

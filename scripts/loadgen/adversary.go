@@ -26,12 +26,6 @@ type adversaryOptions struct {
 	wait      time.Duration // how long a burst's blocks are waited for
 }
 
-// heldReport is a report the adversary holds back: a submission of an honest round.
-type heldReport struct {
-	sub   submission
-	round int
-}
-
 // adversary is one validator below 1/3 of the power sending the sequences of issue 9 beside
 // the honest load: task floods stacked on one report deadline up to chain.max_open_tasks
 // (then 43), truth floods past the gas window (44), stamped in the future (45) and opening
@@ -49,23 +43,24 @@ type adversary struct {
 	deadline int64
 
 	mu   sync.Mutex
-	held []heldReport
+	held []submission
 }
 
 // maxHeld bounds the reports held back (the oldest are dropped past it).
 const maxHeld = 4096
 
-// hold queues reports on a round's workflow and arena submissions, to be released at once.
-func (a *adversary) hold(round int, subs []submission) {
+// hold queues reports on the workflow and arena submissions the honest validators report now
+// (their reveal windows have closed), to be released at once.
+func (a *adversary) hold(subs []submission) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, s := range subs {
 		if s.track == genesis.TrackWorkflow || s.track == genesis.TrackArena {
-			a.held = append(a.held, heldReport{s, round})
+			a.held = append(a.held, s)
 		}
 	}
 	if len(a.held) > maxHeld {
-		a.held = append([]heldReport(nil), a.held[len(a.held)-maxHeld:]...)
+		a.held = append([]submission(nil), a.held[len(a.held)-maxHeld:]...)
 	}
 }
 
@@ -98,6 +93,7 @@ func (a *adversary) stackedTasks(ctx context.Context) iter.Seq[*subnetv1.Msg] {
 	const every = 10
 	return func(yield func(*subnetv1.Msg) bool) {
 		var next int64
+		least := leastSpan(a.st)
 		for i := 0; i < a.o.tasks; i++ {
 			if i%every == 0 {
 				h, err := a.height(ctx)
@@ -106,7 +102,7 @@ func (a *adversary) stackedTasks(ctx context.Context) iter.Seq[*subnetv1.Msg] {
 					return
 				}
 				next = h + 1
-				a.deadline = stackDeadline(a.deadline, next, a.o.lead)
+				a.deadline = stackDeadline(a.deadline, next, a.o.lead, least)
 			}
 			m, ok := stackedTask(a.st, i, next, a.deadline)
 			if !ok || !yield(m) {
@@ -138,11 +134,11 @@ func (a *adversary) release(ctx context.Context) {
 		return
 	}
 	msgs := make([]*subnetv1.Msg, 0, len(held))
-	for _, h := range held {
-		if h.sub.track == genesis.TrackWorkflow {
-			msgs = append(msgs, workflowReport(h.sub.id, h.sub.miner, a.index, h.round))
+	for _, s := range held {
+		if s.track == genesis.TrackWorkflow {
+			msgs = append(msgs, workflowReport(s.id, s.miner, a.index, s.round))
 		} else {
-			msgs = append(msgs, arenaReport(h.sub.id, h.sub.miner, a.index, h.round))
+			msgs = append(msgs, arenaReport(s.id, s.miner, a.index, s.round))
 		}
 	}
 	a.b.send(ctx, "adversary/report", slices.Values(msgs), 0)

@@ -14,26 +14,50 @@ import (
 // The adversary's sequences (issue 9), as values: what to send given the chain's height, its
 // gas window and the clock. Nothing here talks to a node.
 
-// minSpan is the fewest blocks between a task's expected inclusion and its report deadline
-// (one to submit, one to report).
+// minSpan is the fewest blocks between a task's expected inclusion and its report deadline,
+// besides its reveal window: one to commit, one to report.
 const minSpan = 2
 
+// leastSpan is the fewest blocks between a flooded task's inclusion and its report deadline on
+// this chain: minSpan and the longer reveal window of the task tracks (reports open only once
+// it has closed).
+func leastSpan(st genesis.AppState) int64 {
+	var reveal int64
+	for _, name := range []string{genesis.TrackWorkflow, genesis.TrackArena} {
+		if t, ok := st.Track(name); ok {
+			reveal = max(reveal, t.RevealBlocks)
+		}
+	}
+	return minSpan + reveal
+}
+
 // stackDeadline is the report deadline the next flooded task aims at: cur while it is still
-// more than minSpan blocks past next (the height the task should land in), else next + lead.
-// Every task of a flood thus shares one deadline until it comes near.
-func stackDeadline(cur, next, lead int64) int64 {
-	if cur-next > minSpan {
+// more than least blocks past next (the height the task should land in), else next + lead (a
+// lead below least is raised to it). Every task of a flood thus shares one deadline until it
+// comes near.
+func stackDeadline(cur, next, lead, least int64) int64 {
+	if cur-next > least {
 		return cur
 	}
-	return next + max(lead, minSpan)
+	return next + max(lead, least)
 }
 
 // stackedTask is the i-th task of a flood: posted in block next, its report deadline is
-// deadline (submission and report windows split the span). Workflow and, when the chain runs
-// the arena, arena tasks alternate. ok is false when the span is too short or too long for
-// the chain's windows.
+// deadline (submission and report windows split the span its reveal window leaves, as
+// app/tasks computes the deadline: next + submission_blocks + reveal_blocks + report_blocks).
+// Workflow and, when the chain runs the arena, arena tasks alternate. ok is false when the
+// span is too short or too long for the chain's windows.
 func stackedTask(st genesis.AppState, i int, next, deadline int64) (*subnetv1.Msg, bool) {
-	span := deadline - next
+	arena := st.HasTrack(genesis.TrackArena) && len(st.Arena.Categories) > 0 && len(st.Arena.Difficulties) > 0
+	track := genesis.TrackWorkflow
+	if i%2 == 1 && arena || !st.HasTrack(genesis.TrackWorkflow) {
+		if !arena {
+			return nil, false
+		}
+		track = genesis.TrackArena
+	}
+	t, _ := st.Track(track)
+	span := deadline - next - t.RevealBlocks
 	if span < minSpan || span > st.Chain.MaxSubmissionBlocks+st.Chain.MaxReportBlocks {
 		return nil, false
 	}
@@ -42,11 +66,7 @@ func stackedTask(st genesis.AppState, i int, next, deadline int64) (*subnetv1.Ms
 	if rb > st.Chain.MaxReportBlocks {
 		sb, rb = span-st.Chain.MaxReportBlocks, st.Chain.MaxReportBlocks
 	}
-	arena := st.HasTrack(genesis.TrackArena) && len(st.Arena.Categories) > 0 && len(st.Arena.Difficulties) > 0
-	if i%2 == 1 && arena || !st.HasTrack(genesis.TrackWorkflow) {
-		if !arena {
-			return nil, false
-		}
+	if track == genesis.TrackArena {
 		return client.PostArenaTask(&subnetv1.ArenaTask{
 			Category: st.Arena.Categories[i%len(st.Arena.Categories)].Name, Difficulty: st.Arena.Difficulties[i%len(st.Arena.Difficulties)].Name,
 			CriteriaTotal: arenaCriteria, SubmissionBlocks: sb, ReportBlocks: rb,

@@ -12,41 +12,59 @@ import (
 )
 
 func TestStackDeadline(t *testing.T) {
+	const least = 12 // minSpan and a reveal window of 10 blocks
 	for _, c := range []struct {
 		cur, next, lead, want int64
 	}{
 		{0, 10, 40, 50},  // no deadline yet: next + lead
 		{50, 10, 40, 50}, // far ahead: stack on it
-		{50, 47, 40, 50}, // 3 blocks left (> minSpan): still
-		{50, 48, 40, 88}, // 2 left: a task could not land on it; the next one
+		{50, 37, 40, 50}, // 13 blocks left (> least): still
+		{50, 38, 40, 78}, // 12 left: a task might not land in time for it; the next one
 		{50, 60, 40, 100},
-		{0, 10, 1, 12}, // a lead below minSpan is raised to it
+		{0, 10, 1, 22}, // a lead below least is raised to it
 	} {
-		if got := stackDeadline(c.cur, c.next, c.lead); got != c.want {
-			t.Errorf("stackDeadline(%d, %d, %d) = %d, want %d", c.cur, c.next, c.lead, got, c.want)
+		if got := stackDeadline(c.cur, c.next, c.lead, least); got != c.want {
+			t.Errorf("stackDeadline(%d, %d, %d, %d) = %d, want %d", c.cur, c.next, c.lead, least, got, c.want)
 		}
+	}
+	st := genesis.DefaultGenesis()
+	if got := leastSpan(st); got != minSpan+10 {
+		t.Errorf("leastSpan of the default genesis (reveal_blocks 10) = %d", got)
 	}
 }
 
 // TestStackedTask: every task of a flood, included at next, has its report deadline
-// (next + submission_blocks + report_blocks, as app/tasks computes it) on the stacked one,
-// with windows the chain accepts, workflow and arena in turn.
+// (next + submission_blocks + reveal_blocks + report_blocks, as app/tasks computes it) on the
+// stacked one, with windows the chain accepts, workflow and arena in turn, each track with its
+// own reveal window.
 func TestStackedTask(t *testing.T) {
 	st := genesis.DefaultGenesis()
+	for i := range st.Tracks {
+		if st.Tracks[i].Name == genesis.TrackArena {
+			st.Tracks[i].RevealBlocks = 7
+		}
+	}
 	cp := st.Chain
+	reveal := map[string]int64{genesis.TrackWorkflow: 10, genesis.TrackArena: 7}
+	// span: the blocks from next to the deadline besides the task's reveal window
 	for _, c := range []struct {
-		next, deadline int64
-		ok             bool
+		next, span int64
+		ok         bool
 	}{
-		{100, 102, true}, {100, 140, true}, {100, 101, false}, {100, 100, false},
-		{100, 100 + cp.MaxSubmissionBlocks + cp.MaxReportBlocks, true},
-		{100, 101 + cp.MaxSubmissionBlocks + cp.MaxReportBlocks, false},
-		{100, 100 + cp.MaxReportBlocks + 3, true},
+		{100, 2, true}, {100, 40, true}, {100, 1, false}, {100, 0, false},
+		{100, cp.MaxSubmissionBlocks + cp.MaxReportBlocks, true},
+		{100, 1 + cp.MaxSubmissionBlocks + cp.MaxReportBlocks, false},
+		{100, cp.MaxReportBlocks + 3, true},
 	} {
 		for i := 0; i < 2; i++ {
-			m, ok := stackedTask(st, i, c.next, c.deadline)
+			track := genesis.TrackWorkflow
+			if i%2 == 1 {
+				track = genesis.TrackArena
+			}
+			deadline := c.next + reveal[track] + c.span
+			m, ok := stackedTask(st, i, c.next, deadline)
 			if ok != c.ok {
-				t.Fatalf("next %d deadline %d: ok %v, want %v", c.next, c.deadline, ok, c.ok)
+				t.Fatalf("%s: next %d deadline %d: ok %v, want %v", track, c.next, deadline, ok, c.ok)
 			}
 			if !ok {
 				continue
@@ -54,18 +72,18 @@ func TestStackedTask(t *testing.T) {
 			var sb, rb int64
 			if w := m.GetPostTask().GetWorkflow(); w != nil {
 				sb, rb = w.SubmissionBlocks, w.ReportBlocks
-				if i%2 != 0 {
+				if track != genesis.TrackWorkflow {
 					t.Errorf("task %d is a workflow task, want arena", i)
 				}
 			} else {
 				a := m.GetPostTask().GetArena()
 				sb, rb = a.SubmissionBlocks, a.ReportBlocks
-				if i%2 != 1 || a.Category != st.Arena.Categories[i%len(st.Arena.Categories)].Name {
+				if track != genesis.TrackArena || a.Category != st.Arena.Categories[i%len(st.Arena.Categories)].Name {
 					t.Errorf("task %d: arena task %+v", i, a)
 				}
 			}
-			if c.next+sb+rb != c.deadline || sb < 1 || rb < 1 || sb > cp.MaxSubmissionBlocks || rb > cp.MaxReportBlocks {
-				t.Errorf("next %d deadline %d: submission_blocks %d report_blocks %d", c.next, c.deadline, sb, rb)
+			if c.next+sb+reveal[track]+rb != deadline || sb < 1 || rb < 1 || sb > cp.MaxSubmissionBlocks || rb > cp.MaxReportBlocks {
+				t.Errorf("next %d deadline %d: submission_blocks %d report_blocks %d", c.next, deadline, sb, rb)
 			}
 		}
 	}

@@ -100,21 +100,21 @@ func TestBurstWaitsInNonceOrder(t *testing.T) {
 	}
 }
 
-// TestHold keeps the workflow and arena submissions of a round (gas predictions take no
-// report) and at most maxHeld of them, the newest.
+// TestHold keeps the workflow and arena submissions handed to the reports (gas predictions
+// take no report), with their rounds, and at most maxHeld of them, the newest.
 func TestHold(t *testing.T) {
 	a := &adversary{}
-	a.hold(1, []submission{{id: 1, track: genesis.TrackWorkflow}, {id: 2, track: genesis.TrackGas}, {id: 3, track: genesis.TrackArena}})
-	if len(a.held) != 2 || a.held[0].sub.id != 1 || a.held[1].sub.id != 3 || a.held[1].round != 1 {
+	a.hold([]submission{{id: 1, track: genesis.TrackWorkflow, round: 1}, {id: 2, track: genesis.TrackGas}, {id: 3, track: genesis.TrackArena, round: 1}})
+	if len(a.held) != 2 || a.held[0].id != 1 || a.held[1].id != 3 || a.held[1].round != 1 {
 		t.Fatalf("held %+v", a.held)
 	}
 	many := make([]submission, maxHeld)
 	for i := range many {
-		many[i] = submission{id: uint64(100 + i), track: genesis.TrackWorkflow}
+		many[i] = submission{id: uint64(100 + i), track: genesis.TrackWorkflow, round: 2}
 	}
-	a.hold(2, many)
-	if len(a.held) != maxHeld || a.held[0].sub.id != 100 {
-		t.Fatalf("held %d, first %d", len(a.held), a.held[0].sub.id)
+	a.hold(many)
+	if len(a.held) != maxHeld || a.held[0].id != 100 {
+		t.Fatalf("held %d, first %d", len(a.held), a.held[0].id)
 	}
 }
 
@@ -155,7 +155,8 @@ func TestStackedTasks(t *testing.T) {
 		next := int64(103 + 2*(n/10))
 		w := m.GetPostTask().GetWorkflow()
 		ar := m.GetPostTask().GetArena()
-		if w != nil && next+w.SubmissionBlocks+w.ReportBlocks != 143 || ar != nil && next+ar.SubmissionBlocks+ar.ReportBlocks != 143 {
+		const R = 10 // the default reveal window of both task tracks
+		if w != nil && next+w.SubmissionBlocks+R+w.ReportBlocks != 143 || ar != nil && next+ar.SubmissionBlocks+R+ar.ReportBlocks != 143 {
 			t.Fatalf("task %d does not land on deadline 143: %v", n, m)
 		}
 		n++

@@ -1,11 +1,19 @@
 // Command loadgen drives a running validatord network with every kind of transaction: it
-// registers miners, posts workflow and arena tasks as the validators, submits as the miners
-// (workflow runs, arena runs, gas predictions), reports measurements and gas truths as each
-// validator, at a bounded rate for a chosen time. It prints what it sent and what was
-// committed, and writes one JSON line per committed transaction (hash, height, submission
-// id) for the reliability checker (scripts/e2e).
+// registers miners, posts workflow and arena tasks as the validators, commits and then reveals
+// as the miners (workflow runs, arena runs, gas predictions: commit-reveal,
+// docs/commit-reveal.md), reports measurements and gas truths as each validator, at a bounded
+// rate for a chosen time. It prints what it sent and what was committed, what came of the
+// commits (reveals, duplicates, unrevealed), and writes one JSON line per committed transaction
+// (hash, height, submission id) for the reliability checker (scripts/e2e).
 //
 //	go run ./scripts/loadgen --testnet .localnet --duration 60s --rate 20 --out load.jsonl
+//
+// A miner commits while a task or EVM block takes commits, keeps the payload and its salt in
+// memory, and reveals them in the target's reveal window: a task's opens the block after its
+// submission deadline (task/<id>), an EVM block's the block after its truth became final
+// (truth/<chain>/<block>). Validators report a submission only once its task's reveal window
+// has closed. After --duration no new round starts; what is in flight is revealed and
+// reported for at most --drain.
 //
 // Transactions go to any live node of the testnet: when a node is down, the next one is
 // used, so the load survives validators being killed. A transaction counts as committed only
@@ -14,9 +22,12 @@
 // With --adversary I, validator I (its report key from the testnet, less than 1/3 of the
 // power) leaves the honest rounds and attacks beside them for --adversary-duration (issue 9):
 // task floods stacked on one report deadline up to chain.max_open_tasks, truth floods past
-// the gas window and into the future, and its reports on the honest submissions held back
-// and released in one burst. Its refusals (40, 43, 44, 45, 46, …) are counted by code under
-// the kinds adversary/…, never errors:
+// the gas window and into the future, and its reports on the honest submissions held back and
+// released in one burst. Two miners of its own attack commit-reveal: copies of an honest
+// artifact committed after their owner's (duplicates, score 0), commits of an artifact or a
+// price after seeing its reveal (27, 33), reveals with a wrong salt (50), commits withheld
+// (unrevealed) and gas commits after the EVM block's time (late). Its refusals (40, 43, 44,
+// 45, 46, 27, 33, 50, …) are counted by code under the kinds adversary/…, never errors:
 //
 //	go run ./scripts/loadgen --testnet .localnet --duration 60s --adversary 3 --stats stats.json
 package main
@@ -51,6 +62,7 @@ type options struct {
 	out      string
 	seed     string
 	timeout  time.Duration
+	drain    time.Duration
 	stats    string
 	adv      adversaryOptions
 }
@@ -60,7 +72,8 @@ func parse(args []string) (options, error) {
 	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
 	fs.StringVar(&o.testnet, "testnet", ".localnet", "testnet directory (node0..nodeN homes made by `validatord testnet`)")
 	fs.StringVar(&o.nodes, "nodes", "", "comma-separated RPC addresses (default: every node of --testnet)")
-	fs.DurationVar(&o.duration, "duration", time.Minute, "how long to send; the round in flight is finished")
+	fs.DurationVar(&o.duration, "duration", time.Minute, "how long to start rounds; the round in flight is finished")
+	fs.DurationVar(&o.drain, "drain", 2*time.Minute, "after --duration, how long at most to reveal and report what is in flight")
 	fs.Float64Var(&o.rate, "rate", 20, "at most this many transactions per second")
 	fs.IntVar(&o.miners, "miners", 4, "number of miners to register")
 	fs.StringVar(&o.out, "out", "", "write committed transactions as JSON lines to this file")
@@ -78,8 +91,8 @@ func parse(args []string) (options, error) {
 	if fs.NArg() != 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if o.rate <= 0 || o.miners < 1 || o.miners > 256 || o.duration <= 0 || o.timeout <= 0 {
-		return o, fmt.Errorf("--rate > 0, 1 <= --miners <= 256, --duration > 0 and --tx-timeout > 0 required")
+	if o.rate <= 0 || o.miners < 1 || o.miners > 256 || o.duration <= 0 || o.timeout <= 0 || o.drain < 0 {
+		return o, fmt.Errorf("--rate > 0, 1 <= --miners <= 256, --duration > 0, --tx-timeout > 0 and --drain >= 0 required")
 	}
 	if o.adv.duration == 0 {
 		o.adv.duration = o.duration

@@ -37,26 +37,32 @@ func arenaTask(category, difficulty string) *subnetv1.Msg {
 // reports it.
 const workflowRetryBudget = 1
 
-func workflowSubmit(miner int, task uint64) *subnetv1.Msg {
-	return client.SubmitWorkflow(task, client.ArtifactHash("workflow", miner, task))
+// workflowPayload is what miner i commits to for a workflow task (its own artifact).
+func workflowPayload(miner int, task uint64) *subnetv1.MsgSubmit {
+	return client.WorkflowPayload(task, client.ArtifactHash("workflow", miner, task))
 }
 
-func arenaSubmit(miner int, task uint64) *subnetv1.Msg {
-	return client.SubmitArena(task, client.ArtifactHash("arena", miner, task))
+func arenaPayload(miner int, task uint64) *subnetv1.MsgSubmit {
+	return client.ArenaPayload(task, client.ArtifactHash("arena", miner, task))
 }
 
-// gasPredict: miner i bids (97 + 2i)% of the round's truth.
-func gasPredict(chain, block uint64, miner int, round int) *subnetv1.Msg {
+// gasPayload: miner i bids (97 + 2i)% of the round's truth.
+func gasPayload(chain, block uint64, miner int, round int) *subnetv1.MsgSubmit {
 	milli := truthMilli(round) * int64(97+2*miner) // × 10^-5
-	return client.SubmitGas(chain, block, fmt.Sprintf("%d.%05d", milli/100000, milli%100000))
+	return client.GasPayload(chain, block, fmt.Sprintf("%d.%05d", milli/100000, milli%100000))
+}
+
+// truthPrice is the round's minimum gas price, as its truths state it.
+func truthPrice(round int) string {
+	m := truthMilli(round)
+	return fmt.Sprintf("%d.%03d", m/1000, m%1000)
 }
 
 // truthMilli is the round's minimum gas price in thousandths.
 func truthMilli(round int) int64 { return int64(20000 + 500*(round%7)) }
 
 func truth(chain, block uint64, round int, timestamp int64) *subnetv1.Msg {
-	m := truthMilli(round)
-	return client.Truth(chain, block, fmt.Sprintf("%d.%03d", m/1000, m%1000), timestamp)
+	return client.Truth(chain, block, truthPrice(round), timestamp)
 }
 
 // workflowReport: validator v's measurement of miner i's run differs a little from the

@@ -138,3 +138,25 @@ func (p pinned) Broadcast(ctx context.Context, tx []byte) (client.TxResult, erro
 		return c.Broadcast(ctx, tx)
 	})
 }
+
+// query asks the nodes in turn for path and decodes the first answer into v. A node that has
+// nothing there (it may lag behind the others) passes the question on; found is false when
+// every node that answered had nothing.
+func (p *pool) query(ctx context.Context, path string, v any) (found bool, err error) {
+	notFound := false
+	err = p.do(ctx, func(c *client.Client) error {
+		err := c.QueryInto(ctx, path, v)
+		var qe *client.QueryError
+		if errors.As(err, &qe) && qe.Code == wire.QueryNotFound {
+			notFound = true
+		}
+		return err
+	})
+	switch {
+	case err == nil:
+		return true, nil
+	case notFound && ctx.Err() == nil:
+		return false, nil
+	}
+	return false, err
+}
