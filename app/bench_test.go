@@ -13,6 +13,7 @@ import (
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/budget"
 	"github.com/scoringsubnet/validatord/x/commit"
 )
 
@@ -115,7 +116,7 @@ func benchSubmissions(b *testing.B, reveal, checked bool) {
 // BenchmarkWorstCaseBlock measures the most a block can cost, FinalizeBlock
 // + Commit on disk with the default limits: its transactions fill the
 // transaction work budget with the costliest transaction commit-reveal
-// has — 3,750 cold-signature reveals (every signature verified inside
+// has — 2,142 cold-signature reveals (every signature verified inside
 // FinalizeBlock, every commitment opened), each of an artifact another
 // miner revealed first under a later commit, so that each displaces that
 // keeper: two submission records, a 0 pushed into the displaced miner's
@@ -163,7 +164,7 @@ func BenchmarkWorstCaseBlock(b *testing.B) {
 // the same artifacts at 8 and 9 and reveal them at 37 and 38, and the
 // displacers' reveals are the measured block.
 func worstCaseSetup(b *testing.B) (*node, [][]byte) {
-	const miners, tasks, measured, perBlock = 250, 28, 15, 2000 // 7,000 settled; 3,750 measured
+	const miners, tasks, measured, perBlock = 250, 28, 15, 2000 // 7,000 settled; 3,750 displacing reveals staged
 	g := testGenesis(4)
 	// 2 reporters of 11 out of 42: more than deadline_quorum (1/2), less than 2/3, so every
 	// submission settles — and scores — at its deadline, the costliest path.
@@ -228,6 +229,12 @@ func worstCaseSetup(b *testing.B) (*node, [][]byte) {
 			}
 		}
 	}
-	// Height 41: the deadline. 3,750 displacing reveals (TxWork / UnitsTx), cold.
-	return n, each(displacers, measured, func(i int, s *signer, k int) []byte { return s.reveal(b, sharedPayload(i, k)) })
+	// Height 41: the deadline. As many displacing reveals as the transaction
+	// work budget takes (TxWork / (UnitsTx + UnitsDuplicate) = 2,142), cold.
+	all := each(displacers, measured, func(i int, s *signer, k int) []byte { return s.reveal(b, sharedPayload(i, k)) })
+	fit := int(budget.DefaultLimits().TxWork / (budget.UnitsTx + budget.UnitsDuplicate))
+	if fit > len(all) {
+		b.Fatalf("the setup has %d displacing reveals, the block takes %d: not a full block", len(all), fit)
+	}
+	return n, all[:fit]
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/budget"
 	"github.com/scoringsubnet/validatord/x/commit"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
@@ -125,6 +126,7 @@ func claim(s *subnetv1.Submission) commit.Claim {
 // It is never measured (reports need a pending submission) and, in arena,
 // never joins the task's baseline.
 func markDuplicate(env track.Env, d, keeper *subnetv1.Submission) []abcitypes.Event {
+	env.ChargeWork(budget.UnitsDuplicate)
 	d.Status, d.Duplicate = track.StatusDuplicate, true
 	d.DuplicateOfUid, d.DuplicateOfHeight = keeper.Uid, keeper.Height
 	r := &subnetv1.Receipt{Height: env.Block.Height, Track: d.Track, Status: track.StatusDuplicate, Score: track.FmtDec(scoring.Zero),

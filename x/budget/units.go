@@ -22,6 +22,11 @@ const (
 	// UnitsAgent: one gas agent's window closed by an EVM block close
 	// (BenchmarkGasClose 25 µs, plus the agent record).
 	UnitsAgent int64 = 60
+	// UnitsDuplicate: one submission marked duplicate by a reveal — its
+	// record rewritten with a receipt and a 0 pushed into the miner's window
+	// (BenchmarkWorstCaseBlock: a reveal that displaces the artifact's
+	// keeper took ~280 µs against ~155 µs for a plain transaction).
+	UnitsDuplicate int64 = 120
 	// UnitsEpochMiner: one miner's aggregate on one track in an epoch.
 	UnitsEpochMiner int64 = 30
 	// UnitsLookup: one state read that finds nothing to do (an empty due
