@@ -46,6 +46,8 @@ func TestValidate(t *testing.T) {
 		{"address of another key", func(g *AppState) { g.Validators[0].Address = g.Validators[1].Address }, "validators[0].address"},
 		{"zero power", func(g *AppState) { g.Validators[0].Power = 0 }, "validators[0].power"},
 		{"power overflow", func(g *AppState) { g.Validators[0].Power = MaxTotalPower; g.Validators[1].Power = 1 }, "validators[1].power"},
+		{"total power at CometBFT's limit", func(g *AppState) { g.Validators[0].Power = MaxTotalPower - g.Validators[1].Power }, ""},
+		{"total power of exactly 2^60", func(g *AppState) { g.Validators[0].Power = 1<<60 - g.Validators[1].Power }, "validators[1].power"},
 		{"short report key", func(g *AppState) { g.Validators[0].ReportKey = "abcd" }, "validators[0].report_key"},
 		{"duplicate name", func(g *AppState) { g.Validators[1].Name = "a" }, "validators[1].name"},
 		{"duplicate report key", func(g *AppState) { g.Validators[1].ReportKey = g.Validators[0].ReportKey }, "validators[1].report_key"},

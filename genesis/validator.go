@@ -5,13 +5,16 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"strings"
 
 	cmted25519 "github.com/cometbft/cometbft/crypto/ed25519"
 )
 
-// MaxTotalPower bounds the validators' total voting power (CometBFT's limit).
-const MaxTotalPower = int64(1) << 60
+// MaxTotalPower bounds the validators' total voting power: CometBFT's
+// types.MaxTotalVotingPower, math.MaxInt64 / 8 = 2^60 − 1 (a total of
+// exactly 2^60, which this bound once allowed, CometBFT refuses).
+const MaxTotalPower = int64(math.MaxInt64) / 8
 
 // Validator is one genesis validator: its CometBFT consensus key and power,
 // and the report key that signs its PostTask, Report and Truth transactions.
