@@ -49,24 +49,28 @@ const (
 // Defaults (docs/membership.md, "Defaults"). Where the question is the one
 // Bittensor answered, its original subtensor defaults are kept: an
 // adjustment every 100 blocks toward 2 registrations, 1 registration per
-// block, 4096 blocks of immunity, 10 non-immune uids kept.
+// block, 4096 blocks of immunity. Seconds are at the measured 150 ns per
+// try of Solve on one core (BenchmarkSolve, 6.7 M hashes/s).
 //
-//   - DefaultMinDifficulty = 2^28 hashes: about 36 s on one core at the
-//     measured 7.5 M tries/s (BenchmarkSolveTry), the price of one uid when
-//     nobody is queueing; 256 uids at that price are about 2.6 core-hours.
-//   - DefaultMaxDifficulty = 2^36 (8 doublings): about 2.5 core-hours, 40
-//     minutes on a 4-core machine, the most an honest newcomer is asked to
-//     pay when registrations flood.
-//   - DefaultMaxAdjustFactor = 2: × (regs + target) / (2 × target) is ≥ ½
-//     already; 2 caps a flood's step at a doubling, so the ceiling is 8
-//     intervals (800 blocks) away from the floor.
-//   - DefaultImmunityBlocks = 4096: more than ScoringLag of the default
-//     genesis (1000 + 10 + 1000 + 10 = 2020 blocks), so a newcomer is
-//     scored in an epoch before it can be replaced.
-//   - DefaultMinNonImmune = 10: at the 15% cap, 7 uids can carry the whole
-//     emission; 10 non-immune uids are never displaced by a flood.
+//   - DefaultMinDifficulty = 2^28 hashes: about 40 s on one core, the price
+//     of a uid when nobody queues; 256 uids at that price are about 3
+//     core-hours.
+//   - DefaultMaxDifficulty = 2^36 (8 doublings): about 2.9 core-hours, 43
+//     minutes on 4 cores, the most an honest newcomer is asked to pay while
+//     registrations flood.
+//   - DefaultMaxAdjustFactor = 2: the rule's own step down is already a
+//     halving; 2 caps a flood's step up at a doubling, so the ceiling is 8
+//     full intervals (800 blocks) above the floor.
+//   - DefaultImmunityBlocks = 4096: twice the ScoringLag of the default
+//     genesis (1000 + 10 + 1000 + 10 = 2020 blocks) and above the 3010 of
+//     the longest reveal window, so a newcomer's first work is scored before
+//     it can be replaced.
+//   - DefaultMinNonImmune = 128, half of the default 256 uids: a flood of
+//     registrations can displace at most the lower-weight half of the
+//     established miners (with subtensor's 10, all but 10), and after a
+//     squat it delays an honest newcomer by only 129 blocks more.
 //   - DefaultMaxPowAgeBlocks = 20: a seal is found within a block of the
-//     hash it binds (a client moves to each new hash, losing nothing), so
+//     hash it binds (a client moves to each new hash and loses nothing), so
 //     the window only has to cover the way into a block.
 const (
 	DefaultMinDifficulty            = 1 << 28
@@ -76,7 +80,7 @@ const (
 	DefaultMaxRegistrationsPerBlock = 1
 	DefaultMaxAdjustFactor          = 2
 	DefaultImmunityBlocks           = 4096
-	DefaultMinNonImmune             = 10
+	DefaultMinNonImmune             = 128
 	DefaultMaxPowAgeBlocks          = 20
 )
 
