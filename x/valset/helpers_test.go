@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,6 +68,17 @@ func wantErr(t *testing.T, err, want error) {
 			t.Fatalf("error %v is not an *InputError", err)
 		}
 	}
+}
+
+// byName lists a set as "name:power ..." sorted by name (the canonical
+// order is by key, which the hashes of test keys make opaque).
+func byName(s Set) string {
+	var items []string
+	for _, v := range s.Validators() {
+		items = append(items, fmt.Sprintf("%s:%d", v.Name, v.Power))
+	}
+	slices.Sort(items)
+	return strings.Join(items, " ")
 }
 
 // naiveCheck is Set's invariants recomputed from the outside, with no
