@@ -10,7 +10,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 )
 
-// TestScenarios runs the scripts in testdata/*.txt. Regenerate the expected
+// TestScenarios runs the scripts in testdata/scenarios/*.txt. Regenerate the expected
 // output with `go test ./x/valset -run TestScenarios -rewrite` and review
 // the diff.
 //
@@ -27,7 +27,7 @@ import (
 //	step                one block: budget, outcomes, updates, set, queue
 //	drain               step until the queue is empty (at most 50 blocks)
 func TestScenarios(t *testing.T) {
-	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+	datadriven.Walk(t, "testdata/scenarios", func(t *testing.T, path string) {
 		h := &scenario{}
 		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
 			out, err := h.run(t, td)
