@@ -19,9 +19,14 @@
 //
 //	// MsgApprove at height h, signed by report key rk:
 //	inForce, _ := hist.At(h)
-//	v := inForce.Validator(inForce.IndexOfReportKey(rk))
-//	p, err = valset.Approve(p, v.PubKey, inForce, h)
-//	if valset.Approved(p, inForce) { queue = append(queue, p.Changes...) }
+//	i := inForce.IndexOfReportKey(rk) // -1: not a validator
+//	p, err = valset.Approve(p, inForce.Validator(i).PubKey, inForce, h)
+//	if err == nil && valset.Approved(p, inForce) {
+//		// Validate again: other proposals may have been queued since.
+//		if err := valset.Validate(p, valset.Project(latest, queue, miners), h, params, miners); err == nil {
+//			queue = append(queue, p.Changes...)
+//		}
+//	}
 //
 //	// End of block h: slash first, then one step of the queue.
 //	res := valset.Step(latest, queue, miners)
