@@ -38,24 +38,25 @@ func Apply(set Set, changes []Change, miners Miners) (Set, []Update, error) {
 	return w, Diff(set, w), nil
 }
 
-// Diff is the validator updates that take old to new, one per consensus key
+// Diff is the validator updates that take before to after, one per consensus key
 // whose power differs (0 for a removed key), ascending by key. A report key
 // rotation changes no power and gives no update: report keys are the app's.
 // There is never a duplicate key, which CometBFT would refuse fatally.
-func Diff(old, new Set) []Update {
+func Diff(before, after Set) []Update {
 	var out []Update
+	b, a := before.vals, after.vals
 	i, j := 0, 0
-	for i < len(old.vals) || j < len(new.vals) {
-		switch c := cmpAt(old.vals, i, new.vals, j); {
+	for i < len(b) || j < len(a) {
+		switch c := cmpAt(b, i, a, j); {
 		case c < 0:
-			out = append(out, Update{PubKey: bytes.Clone(old.vals[i].PubKey), Power: 0})
+			out = append(out, Update{PubKey: bytes.Clone(b[i].PubKey), Power: 0})
 			i++
 		case c > 0:
-			out = append(out, Update{PubKey: bytes.Clone(new.vals[j].PubKey), Power: new.vals[j].Power})
+			out = append(out, Update{PubKey: bytes.Clone(a[j].PubKey), Power: a[j].Power})
 			j++
 		default:
-			if old.vals[i].Power != new.vals[j].Power {
-				out = append(out, Update{PubKey: bytes.Clone(new.vals[j].PubKey), Power: new.vals[j].Power})
+			if b[i].Power != a[j].Power {
+				out = append(out, Update{PubKey: bytes.Clone(a[j].PubKey), Power: a[j].Power})
 			}
 			i, j = i+1, j+1
 		}
