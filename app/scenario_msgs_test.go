@@ -80,11 +80,9 @@ func crsPayload(a args, label string) (*subnetv1.MsgSubmit, error) {
 	return client.GasPayload(uint64(v[1]), uint64(v[2]), a.str("price", "0")), nil
 }
 
-// commit queues one MsgCommit per miner and keeps its opening for the
-// reveal. A second commit of a pair leaves the kept opening as it is (the
-// chain refuses it, code 28); a refused commit's opening is dropped after
-// its block, so that a later commit of the pair can take its place.
-func (s *scenario) commit(a args) (string, error) {
+// eachMiner runs queue for every miner= or miners= label with its signer,
+// its payload (crsPayload) and the payload's target, and joins the outputs.
+func (s *scenario) eachMiner(a args, queue func(label string, sg *signer, p *subnetv1.MsgSubmit, target client.Target) (string, error)) (string, error) {
 	labels := a.list("miner", "miners")
 	if labels == nil {
 		return "", fmt.Errorf("miner= or miners= is required")
@@ -103,6 +101,21 @@ func (s *scenario) commit(a args) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		out, err := queue(label, sg, p, target)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(out)
+	}
+	return b.String(), nil
+}
+
+// commit queues one MsgCommit per miner and keeps its opening for the
+// reveal. A second commit of a pair leaves the kept opening as it is (the
+// chain refuses it, code 28); a refused commit's opening is dropped after
+// its block, so that a later commit of the pair can take its place.
+func (s *scenario) commit(a args) (string, error) {
+	return s.eachMiner(a, func(label string, sg *signer, p *subnetv1.MsgSubmit, target client.Target) (string, error) {
 		// the uid of a key that is no miner (yet) is 0: the chain refuses
 		// its commit before it opens anything
 		msg, err := client.Commit(testChainID, sg.pub(), sg.uid, p, sg.salt(p))
@@ -114,37 +127,15 @@ func (s *scenario) commit(a args) (string, error) {
 			s.openings[key] = crsOpening{payload: p, salt: sg.salt(p)}
 			ifRefused = func() { delete(s.openings, key) }
 		}
-		out, err := s.enqueueThen(label, a, msg, ifRefused)
-		if err != nil {
-			return "", err
-		}
-		b.WriteString(out)
-	}
-	return b.String(), nil
+		return s.enqueueThen(label, a, msg, ifRefused)
+	})
 }
 
 // reveal queues one MsgReveal per miner: the kept payload and salt of its
 // commit for the target, or, with price= or artifact=, the payload those
 // name (another payload than the one committed: code 50).
 func (s *scenario) reveal(a args) (string, error) {
-	labels := a.list("miner", "miners")
-	if labels == nil {
-		return "", fmt.Errorf("miner= or miners= is required")
-	}
-	var b strings.Builder
-	for _, label := range labels {
-		sg, err := s.signer(label)
-		if err != nil {
-			return "", err
-		}
-		p, err := crsPayload(a, label)
-		if err != nil {
-			return "", err
-		}
-		target, err := client.TargetOf(p)
-		if err != nil {
-			return "", err
-		}
+	return s.eachMiner(a, func(label string, sg *signer, p *subnetv1.MsgSubmit, target client.Target) (string, error) {
 		salt := sg.salt(p)
 		if o, ok := s.openings[crsKey(label, target)]; ok {
 			salt = o.salt
@@ -161,13 +152,8 @@ func (s *scenario) reveal(a args) (string, error) {
 		default:
 			return "", fmt.Errorf("salt=%q: only salt=wrong", w)
 		}
-		out, err := s.enqueue(label, a, client.Reveal(p, salt))
-		if err != nil {
-			return "", err
-		}
-		b.WriteString(out)
-	}
-	return b.String(), nil
+		return s.enqueue(label, a, client.Reveal(p, salt))
+	})
 }
 
 func (s *scenario) report(a args) (string, error) {
