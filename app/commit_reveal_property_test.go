@@ -148,23 +148,7 @@ func crpRun(t *testing.T, seed uint64) {
 		}
 		rng.Shuffle(len(block), func(i, j int) { block[i], block[j] = block[j], block[i] })
 		crpKeepOwnOrder(block)
-		var raw [][]byte
-		for _, x := range block {
-			bz, err := wire.SignTx(testChainID, x.s.key, x.s.nonce, x.msg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if x.want == wire.CodeOK {
-				x.s.nonce++ // a refused tx leaves the account's nonce where it was
-			}
-			raw = append(raw, bz)
-		}
-		resp := n.block(raw...)
-		for k, x := range block {
-			if got := resp.TxResults[k].Code; got != x.want {
-				t.Fatalf("seed %d height %d tx %d: code %d (%s), model %d", seed, h, k, got, resp.TxResults[k].Log, x.want)
-			}
-		}
+		crpDecide(t, n, seed, h, block)
 		// submission ids go in block order, which the shuffle chose
 		for _, x := range block {
 			if i, ok := index[x.s]; ok && x.want == wire.CodeOK && x.msg.GetCommit() != nil {
@@ -401,23 +385,7 @@ func crpGasRun(t *testing.T, seed uint64) {
 				block[k].want = wire.CodeNoCommit
 			}
 		}
-		var raw [][]byte
-		for _, x := range block {
-			bz, err := wire.SignTx(testChainID, x.s.key, x.s.nonce, x.msg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if x.want == wire.CodeOK {
-				x.s.nonce++
-			}
-			raw = append(raw, bz)
-		}
-		resp := n.block(raw...)
-		for k, x := range block {
-			if got := resp.TxResults[k].Code; got != x.want {
-				t.Fatalf("seed %d height %d tx %d: code %d (%s), model %d", seed, h, k, got, resp.TxResults[k].Log, x.want)
-			}
-		}
+		crpDecide(t, n, seed, h, block)
 	}
 	for i, m := range miners {
 		if !committedOK[m.s] {
@@ -465,4 +433,29 @@ func crpFindGasSub(t *testing.T, n *node, uid uint32, count int) uint64 {
 	}
 	t.Fatalf("no submission of uid %d", uid)
 	return 0
+}
+
+// crpDecide signs the planned block in its order (a signer's nonce moves
+// only past the transactions the model accepts: a refused one leaves the
+// account's nonce where it was), decides it, and fails on any code that
+// is not the model's.
+func crpDecide(t *testing.T, n *node, seed uint64, h int64, block []crpTx) {
+	t.Helper()
+	var raw [][]byte
+	for _, x := range block {
+		bz, err := wire.SignTx(testChainID, x.s.key, x.s.nonce, x.msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.want == wire.CodeOK {
+			x.s.nonce++
+		}
+		raw = append(raw, bz)
+	}
+	resp := n.block(raw...)
+	for k, x := range block {
+		if got := resp.TxResults[k].Code; got != x.want {
+			t.Fatalf("seed %d height %d tx %d: code %d (%s), model %d", seed, h, k, got, resp.TxResults[k].Log, x.want)
+		}
+	}
 }
