@@ -125,6 +125,19 @@ func CheckBinding(chainID string, b Binding, final Snapshot, p Params) error {
 	return VerifyBinding(e.Hotkey, BindingMessage(chainID, b.UID, b.TxKey, b.ParentBlock), b.Signature)
 }
 
+// Supersedes checks that next may replace prev, the binding the uid holds
+// now: next must have been signed at a later parent block
+// (ErrBindingNotNewer). Without it, a miner that rotated its tx key from A
+// to B could see A's holder resubmit the old binding (still fresh, still
+// signed by the hotkey) and take the uid back. The app keeps each binding's
+// parent block beside its tx key for this check; a reset deletes both.
+func Supersedes(next, prev Binding) error {
+	if next.ParentBlock <= prev.ParentBlock {
+		return fmt.Errorf("%w: %d ≤ %d", ErrBindingNotNewer, next.ParentBlock, prev.ParentBlock)
+	}
+	return nil
+}
+
 func absDiff(a, b uint64) uint64 {
 	if a > b {
 		return a - b

@@ -254,3 +254,16 @@ func TestCheckBinding(t *testing.T) {
 		t.Fatalf("a binding for another chain id: %v", err)
 	}
 }
+
+func TestSupersedes(t *testing.T) {
+	prev := Binding{UID: 7, ParentBlock: 1000}
+	for _, tt := range []struct {
+		block uint64
+		ok    bool
+	}{{1001, true}, {1000, false}, {999, false}, {0, false}} {
+		err := Supersedes(Binding{UID: 7, ParentBlock: tt.block}, prev)
+		if tt.ok != (err == nil) || (!tt.ok && !errors.Is(err, ErrBindingNotNewer)) {
+			t.Errorf("block %d over 1000: %v", tt.block, err)
+		}
+	}
+}

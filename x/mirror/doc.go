@@ -25,7 +25,8 @@
 //     its uid; VerifyBinding checks an sr25519 signature in substrate's
 //     signing context over the message, raw or in polkadot.js'
 //     <Bytes>…</Bytes> wrapping; CheckBinding adds the snapshot lookup and
-//     the freshness rules.
+//     the freshness rules; Supersedes keeps a rotated-out tx key from
+//     replaying its old binding.
 //   - ss58: EncodeSS58 and DecodeSS58 turn addresses into the 32-byte
 //     hotkeys that snapshots hold.
 //

@@ -46,6 +46,11 @@ var (
 	ErrSignedBeforeRegistration = errors.New("mirror: the binding predates the uid's registration")
 	// ErrUnknownUID: the uid is not in the final snapshot.
 	ErrUnknownUID = errors.New("mirror: the uid is not in the final snapshot")
+	// ErrBindingNotNewer: the uid already has a binding signed at the same
+	// or a later parent block; a binding replaces another only if it was
+	// signed after it (Supersedes), so a rotated-out tx key cannot replay
+	// its old binding.
+	ErrBindingNotNewer = errors.New("mirror: the uid's binding was signed at the same or a later parent block")
 )
 
 // Attestation refusals.
