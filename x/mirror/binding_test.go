@@ -134,7 +134,7 @@ type hotkey struct {
 	pub [32]byte
 }
 
-func newHotkey(t *testing.T) hotkey {
+func newHotkey(t testing.TB) hotkey {
 	t.Helper()
 	sk, pk, err := schnorrkel.GenerateKeypair()
 	if err != nil {
@@ -143,7 +143,7 @@ func newHotkey(t *testing.T) hotkey {
 	return hotkey{sk: sk, pub: pk.Encode()}
 }
 
-func (h hotkey) sign(t *testing.T, msg []byte) [64]byte {
+func (h hotkey) sign(t testing.TB, msg []byte) [64]byte {
 	t.Helper()
 	s, err := h.sk.Sign(schnorrkel.NewSigningContext([]byte(SigningContext), msg))
 	if err != nil {
