@@ -155,6 +155,9 @@ func byDigest(block []Vote) []Outcome {
 // mirror.start_block before the first). Errors: *InputError for a block
 // off the cadence, ErrStaleAttestation for one at or before lastFinal.
 func CheckAttestation(parentBlock, lastFinal uint64, p Params) error {
+	if p.AttestationBlocks == 0 {
+		return &InputError{Field: "attestation_blocks", Value: 0, Rule: "must be positive (validate the params)"}
+	}
 	if parentBlock%p.AttestationBlocks != 0 {
 		return &InputError{Field: "parent_block", Value: parentBlock, Rule: fmt.Sprintf("must be a multiple of attestation_blocks (%d)", p.AttestationBlocks)}
 	}

@@ -109,6 +109,9 @@ func TestCheckAttestation(t *testing.T) {
 		{721, 360, ErrInvalidInput},
 		{359, 0, ErrInvalidInput},
 	}
+	if err := CheckAttestation(360, 0, Params{}); !errors.Is(err, ErrInvalidInput) {
+		t.Errorf("zero params: %v, want ErrInvalidInput (not a division by zero)", err)
+	}
 	for _, tt := range tests {
 		err := CheckAttestation(tt.block, tt.lastFinal, p)
 		if (tt.want == nil) != (err == nil) || (tt.want != nil && !errors.Is(err, tt.want)) {

@@ -60,12 +60,35 @@ var srVectors = []struct {
 		sig:     "0a7da2b631704cdcfe93c740e41217b9ac667a0c8755d8da1a8232db527f487c87e780d2edc1896aeb6b1bef0bc7c38d9df2135b633eab8bfb1777e82fad3a8f",
 		wrapped: true,
 	},
+	{
+		// A signature that polkadot.js' signatureVerify accepts in
+		// logion-network/logion-backend-ts,
+		// test/unit/services/util-crypto.spec.ts: the key is given as a
+		// Bittensor-style (prefix 42) ss58 address, the message signed raw.
+		source: "logion-backend-ts util-crypto.spec.ts",
+		pub:    "5Gv8YYFu8H1btvmrJy9FjjAWfb99wrhV3uhPFoNEr918utyR",
+		msg:    "test message\n",
+		sig:    "22f91b41ba12f8663ddce26bfc90dbfe6a51683fd3782ad679ab2a5fdbe7d44c2a119f22c74eea22555e5483eb7f42b828f189a38379d59c3b607d2461f0858e",
+	},
+}
+
+// vectorKey reads a vector's key, hex or ss58 (prefix 42).
+func vectorKey(t *testing.T, s string) [32]byte {
+	t.Helper()
+	if len(s) == 64 {
+		return key32(t, s)
+	}
+	k, err := HotkeyFromSS58(s, BittensorSS58Prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }
 
 func TestVerifyPublishedVectors(t *testing.T) {
 	for _, v := range srVectors {
 		t.Run(v.source, func(t *testing.T) {
-			pub, sig, msg := key32(t, v.pub), sig64(t, v.sig), []byte(v.msg)
+			pub, sig, msg := vectorKey(t, v.pub), sig64(t, v.sig), []byte(v.msg)
 			if err := VerifyBinding(pub, msg, sig); err != nil {
 				t.Fatalf("the published signature does not verify: %v", err)
 			}
