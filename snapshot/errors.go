@@ -45,6 +45,9 @@ const (
 var actionNames = [...]string{"", "ACCEPT", "ABORT", "RETRY", "RETRY_SNAPSHOT", "REJECT_SNAPSHOT"}
 
 func (a Action) String() string {
+	if a == 0 {
+		return "—" // not an answer of this step
+	}
 	if a < Accept || a > RejectSnapshot {
 		return fmt.Sprintf("Action(%d)", int(a))
 	}
@@ -66,6 +69,9 @@ const (
 var offerNames = [...]string{"", "ACCEPT", "ABORT", "REJECT", "REJECT_FORMAT", "REJECT_SENDER"}
 
 func (a OfferAction) String() string {
+	if a == 0 {
+		return "—" // not an answer of this step
+	}
 	if a < OfferAccept || a > OfferRejectSender {
 		return fmt.Sprintf("OfferAction(%d)", int(a))
 	}
@@ -74,7 +80,9 @@ func (a OfferAction) String() string {
 
 // verdict says how an error is answered: at OfferSnapshot (Offer), and at
 // ApplySnapshotChunk (Apply, with Refetch and RejectSender for a bad chunk).
+// A zero answer marks an error that step never returns.
 type verdict struct {
+	Name         string
 	Err          error
 	Offer        OfferAction
 	Apply        Action
@@ -86,30 +94,37 @@ type verdict struct {
 // verdicts is the one table of the ABCI answers; docs/statesync.md lists it
 // (a test compares them).
 var verdicts = []verdict{
-	{ErrFormat, OfferRejectFormat, RejectSnapshot, false, false, "a format other than 1"},
-	{ErrMetadata, OfferRejectSender, RejectSnapshot, false, false, "metadata does not decode, or is not canonical"},
-	{ErrSnapshotHash, OfferRejectSender, RejectSnapshot, false, false, "the advertised hash is not SHA-256 of the metadata"},
-	{ErrChunkCount, OfferRejectSender, RejectSnapshot, false, false, "the advertised chunk count is not the metadata's"},
-	{ErrHeight, OfferReject, RejectSnapshot, false, false, "the metadata's height is not the advertised/trusted height"},
-	{ErrAppHash, OfferReject, RejectSnapshot, false, false, "the metadata's app hash, or the restored state's, is not the trusted one"},
-	{ErrChunkHash, OfferReject, Retry, true, true, "a chunk's SHA-256 is not the metadata's: refetch it elsewhere, reject its sender"},
-	{ErrOutOfOrder, OfferReject, RetrySnapshot, false, false, "a chunk index other than the next one"},
-	{ErrMalformed, OfferReject, RejectSnapshot, false, false, "a truncated, overlong or empty-key entry, or bytes after the last entry"},
-	{ErrMetaKey, OfferReject, RejectSnapshot, false, false, "an entry of the meta prefix 0x00"},
-	{ErrOrder, OfferReject, RejectSnapshot, false, false, "a key not greater than the one before it"},
-	{ErrDuplicateKey, OfferReject, RejectSnapshot, false, false, "a key equal to the one before it"},
-	{ErrEntryCount, OfferReject, RejectSnapshot, false, false, "more or fewer entries or bytes than the metadata says"},
-	{ErrSink, OfferAbort, Abort, false, false, "the local store failed: stop, an operator must look"},
+	{"ErrFormat", ErrFormat, OfferRejectFormat, 0, false, false, "a format other than 1"},
+	{"ErrMetadata", ErrMetadata, OfferRejectSender, 0, false, false, "metadata does not decode, or is not canonical"},
+	{"ErrSnapshotHash", ErrSnapshotHash, OfferRejectSender, 0, false, false, "the advertised hash is not SHA-256 of the metadata"},
+	{"ErrChunkCount", ErrChunkCount, OfferRejectSender, 0, false, false, "the advertised chunk count is not the metadata's"},
+	{"ErrHeight", ErrHeight, OfferReject, 0, false, false, "the metadata's height is not the advertised or the trusted height"},
+	{"ErrAppHash", ErrAppHash, OfferReject, RejectSnapshot, false, false, "the metadata's app hash, or the restored state's, is not the trusted one"},
+	{"ErrChunkHash", ErrChunkHash, 0, Retry, true, true, "a chunk's SHA-256 is not the metadata's; the Restorer is unchanged and takes the index again"},
+	{"ErrOutOfOrder", ErrOutOfOrder, 0, RetrySnapshot, false, false, "a chunk index other than the next one"},
+	{"ErrMalformed", ErrMalformed, 0, RejectSnapshot, false, false, "a truncated, overlong or empty-key entry, or bytes after the last entry"},
+	{"ErrMetaKey", ErrMetaKey, 0, RejectSnapshot, false, false, "an entry of the meta prefix 0x00"},
+	{"ErrOrder", ErrOrder, 0, RejectSnapshot, false, false, "a key not greater than the one before it"},
+	{"ErrDuplicateKey", ErrDuplicateKey, 0, RejectSnapshot, false, false, "a key equal to the one before it"},
+	{"ErrEntryCount", ErrEntryCount, 0, RejectSnapshot, false, false, "more or fewer entries or bytes than the metadata says"},
+	{"ErrSink", ErrSink, 0, Abort, false, false, "the local store failed: stop, an operator must look"},
 }
 
-// verdictOf finds err's verdict; an unknown error aborts.
+// verdictOf finds err's verdict; an unknown error, or one the step
+// never returns (a zero answer), aborts.
 func verdictOf(err error) verdict {
 	for _, v := range verdicts {
 		if errors.Is(err, v.Err) {
+			if v.Offer == 0 {
+				v.Offer = OfferAbort
+			}
+			if v.Apply == 0 {
+				v.Apply = Abort
+			}
 			return v
 		}
 	}
-	return verdict{Err: err, Offer: OfferAbort, Apply: Abort}
+	return verdict{Name: "other", Err: err, Offer: OfferAbort, Apply: Abort}
 }
 
 // OfferResult is the answer to OfferSnapshot for Offer's error (nil: accept).

@@ -19,7 +19,7 @@ func TestRoundTrip(t *testing.T) {
 	for seed := uint64(0); seed < 40; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 99))
 		es := randomState(rng, rng.IntN(400), 5000)
-		chunk := []int{64, 1000, 4096, 1 << 20}[seed%4]
+		chunk := []int{512, 2048, 8192, 1 << 20}[seed%4]
 		withMeta := append([]Entry{{Key: []byte{store.PrefixMeta}, Value: []byte("meta")}}, es...)
 		dir := t.TempDir()
 		info := mustCreate(t, dir, withMeta, 10+seed, chunk)

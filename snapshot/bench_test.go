@@ -1,0 +1,117 @@
+package snapshot
+
+import (
+	"encoding/binary"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/scoringsubnet/validatord/app/store"
+)
+
+var benchMiB = flag.Int("snapshot.mib", 256, "state size of the snapshot benchmarks, MiB")
+
+var bench struct {
+	once    sync.Once
+	entries []Entry
+	bytes   int64
+	appHash []byte
+}
+
+// benchState is a generated state of about -snapshot.mib MiB: keys of the
+// layout's prefixes and 8-byte ids, values of 64–2047 random bytes (the
+// size of the app's records; the mean is about 1 KiB).
+func benchState(b *testing.B) ([]Entry, int64, []byte) {
+	bench.once.Do(func() {
+		rng := rand.New(rand.NewChaCha8([32]byte{42}))
+		want := int64(*benchMiB) << 20
+		for id := uint64(0); bench.bytes < want; id++ {
+			k := binary.BigEndian.AppendUint64([]byte{store.Layout[1+id%uint64(len(store.Layout)-1)].Byte}, id)
+			v := make([]byte, 64+rng.IntN(1984))
+			for i := 0; i+8 <= len(v); i += 8 {
+				binary.LittleEndian.PutUint64(v[i:], rng.Uint64())
+			}
+			bench.entries = append(bench.entries, Entry{k, v})
+			bench.bytes += int64(EntrySize(k, v))
+		}
+		sortEntries(bench.entries)
+		bench.appHash = appHashOf(bench.entries)
+	})
+	return bench.entries, bench.bytes, bench.appHash
+}
+
+func report(b *testing.B, bytes int64, keys int) {
+	s := b.Elapsed().Seconds()
+	b.ReportMetric(float64(bytes)*float64(b.N)/s/1e6, "MB/s")
+	b.ReportMetric(float64(keys)*float64(b.N)/s, "keys/s")
+	b.ReportMetric(float64(bytes)/1e6, "MB")
+}
+
+// BenchmarkCreate: writing the chunks and metadata of a state from a sorted
+// iterator, fsyncs included (go test -run '^$' -bench Create -benchtime 1x).
+func BenchmarkCreate(b *testing.B) {
+	es, size, hash := benchState(b)
+	dir := b.TempDir()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		h := Header{ChainID: "bench", Height: uint64(i + 1), AppHash: hash}
+		if _, err := Create(dir, &SliceIterator{Entries: es}, h, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		_ = os.RemoveAll(heightDir(dir, uint64(i+1)))
+		b.StartTimer()
+	}
+	report(b, size, len(es))
+}
+
+// BenchmarkRestore: reading a stored snapshot, verifying every chunk,
+// decoding and hashing every entry (the lanes) and checking the app hash;
+// "discard" drops the entries, "badger" writes them into an empty badger
+// on disk in a WriteBatch, as the app's sink will.
+func BenchmarkRestore(b *testing.B) {
+	es, size, hash := benchState(b)
+	dir := b.TempDir()
+	if _, err := Create(dir, &SliceIterator{Entries: es}, Header{ChainID: "bench", Height: 1, AppHash: hash}, Options{}); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("discard", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := RestoreDir(dir, 1, hash, sinkFunc(func(k, v []byte) error { return nil })); err != nil {
+				b.Fatal(err)
+			}
+		}
+		report(b, size, len(es))
+	})
+	b.Run("badger", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			path := filepath.Join(b.TempDir(), "db"+strconv.Itoa(i))
+			db, err := badger.Open(badger.DefaultOptions(path).WithLogger(nil))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			wb := db.NewWriteBatch()
+			if _, err := RestoreDir(dir, 1, hash, sinkFunc(wb.Set)); err != nil {
+				b.Fatal(err)
+			}
+			if err := wb.Flush(); err != nil {
+				b.Fatal(err)
+			}
+			if err := db.Sync(); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			_ = db.Close()
+			b.StartTimer()
+		}
+		report(b, size, len(es))
+	})
+}
