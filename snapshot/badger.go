@@ -2,6 +2,8 @@ package snapshot
 
 import (
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/pb"
+	"github.com/dgraph-io/ristretto/v2/z"
 
 	"github.com/scoringsubnet/validatord/app/store"
 )
@@ -44,3 +46,56 @@ func (b *BadgerIterator) Next() ([]byte, []byte, bool, error) {
 
 // Close releases the iterator.
 func (b *BadgerIterator) Close() { b.it.Close() }
+
+// BadgerSink writes a restore into a badger through a StreamWriter:
+// badger's bulk-load path, which writes sorted keys straight into tables
+// (no memtable, no compaction). Prepare deletes whatever db holds: give it
+// the empty store a restore fills. Flush once the Restorer is Done (then
+// normal transactions work again, for the meta record); Cancel otherwise.
+type BadgerSink struct {
+	sw  *badger.StreamWriter
+	buf *z.Buffer
+}
+
+// sinkBatch is how many bytes the sink buffers per StreamWriter.Write.
+const sinkBatch = 16 << 20
+
+// NewBadgerSink prepares db (emptying it) for a restore.
+func NewBadgerSink(db *badger.DB) (*BadgerSink, error) {
+	sw := db.NewStreamWriter()
+	if err := sw.Prepare(); err != nil {
+		return nil, err
+	}
+	return &BadgerSink{sw: sw, buf: z.NewBuffer(sinkBatch+sinkBatch/4, "snapshot.BadgerSink")}, nil
+}
+
+// Put implements Sink. The entry is copied into the sink's buffer.
+func (s *BadgerSink) Put(k, v []byte) error {
+	badger.KVToBuffer(&pb.KV{Key: k, Value: v, Version: 1}, s.buf)
+	if s.buf.LenNoPadding() < sinkBatch {
+		return nil
+	}
+	return s.write()
+}
+
+func (s *BadgerSink) write() error {
+	err := s.sw.Write(s.buf)
+	s.buf.Reset()
+	return err
+}
+
+// Flush writes what is buffered and finishes the tables.
+func (s *BadgerSink) Flush() error {
+	defer s.buf.Release()
+	if err := s.write(); err != nil {
+		s.sw.Cancel()
+		return err
+	}
+	return s.sw.Flush()
+}
+
+// Cancel drops the restore.
+func (s *BadgerSink) Cancel() {
+	s.sw.Cancel()
+	s.buf.Release()
+}
