@@ -112,6 +112,9 @@ func heights(dir string) ([]uint64, error) {
 
 func removeTemps(dir string) error {
 	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -81,9 +81,13 @@ func TestChunking(t *testing.T) {
 		t.Fatalf("chunks hold %d bytes, metadata says %d", total, info.Meta.Size)
 	}
 
-	empty := mustCreate(t, t.TempDir(), nil, 1, 0)
+	edir := t.TempDir()
+	empty := mustCreate(t, edir, nil, 1, 0)
 	if empty.Chunks != 1 || empty.Meta.Entries != 0 || empty.Meta.Size != 0 {
 		t.Fatalf("empty state: %+v", empty.Meta)
+	}
+	if r, err := RestoreDir(edir, 1, appHashOf(nil), &mapSink{}); err != nil || !r.Done() {
+		t.Fatalf("empty state restore: %v", err)
 	}
 }
 
@@ -151,6 +155,9 @@ func TestListLoadPrune(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "snapshots")
 	if l, err := List(dir); err != nil || len(l) != 0 {
 		t.Fatalf("missing dir: %v %v", l, err)
+	}
+	if removed, err := Prune(dir, 1); err != nil || removed != nil {
+		t.Fatalf("prune of a missing dir: %v %v", removed, err)
 	}
 	es := []Entry{e("\x02chain", "x"), e("\x05m", "y")}
 	for _, h := range []uint64{100, 20, 300, 4} {
