@@ -89,6 +89,9 @@ func TestCorruptedChunk(t *testing.T) {
 	if resp.Result != abcitypes.ResponseApplySnapshotChunk_RETRY || resp.RejectSenders[0] != "peer-1" || resp.RefetchChunks[0] != 0 {
 		t.Fatalf("response %+v", resp)
 	}
+	if res, err = r.Apply(0, c0[:len(c0)-1]); !errors.Is(err, ErrChunkHash) || res.Action != Retry {
+		t.Fatalf("truncated chunk: %+v %v", res, err)
+	}
 	for i := uint32(0); i < info.Chunks; i++ {
 		c, _ := Load(dir, 8, i)
 		if res, err = r.Apply(i, c); err != nil {
