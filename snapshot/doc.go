@@ -23,9 +23,13 @@
 //	if err != nil {
 //		return snapshot.OfferResponse(err), nil
 //	}
-//	r, _ := snapshot.NewRestorer(meta, req.AppHash, sink)
+//	sink, err := snapshot.NewBadgerSink(db) // empties db
+//	r, err := snapshot.NewRestorer(meta, req.AppHash, sink)
 //	…
 //	res, err := r.Apply(req.Index, req.Chunk) // err says why, res what to answer
+//	if res.Done {
+//		err = sink.Flush() // then write the meta record with r.Lanes()
+//	}
 //	return res.Response(req.Sender), nil
 //
 // Nothing here runs in block execution: Create reads a read transaction in
