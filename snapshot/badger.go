@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"fmt"
+
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/pb"
 	"github.com/dgraph-io/ristretto/v2/z"
@@ -53,25 +55,33 @@ func (b *BadgerIterator) Close() { b.it.Close() }
 // the empty store a restore fills. Flush once the Restorer is Done (then
 // normal transactions work again, for the meta record); Cancel otherwise.
 type BadgerSink struct {
-	sw  *badger.StreamWriter
-	buf *z.Buffer
+	sw      *badger.StreamWriter
+	buf     *z.Buffer
+	version uint64
 }
 
 // sinkBatch is how many bytes the sink buffers per StreamWriter.Write.
 const sinkBatch = 16 << 20
 
-// NewBadgerSink prepares db (emptying it) for a restore.
-func NewBadgerSink(db *badger.DB) (*BadgerSink, error) {
+// NewBadgerSink prepares db (emptying it) for a restore whose entries get
+// badger version version (≥ 1): 1 for the app's store today; the snapshot's
+// height if the store ever keeps versions by height (managed mode, for
+// queries at a height), so the restored state is the state as of that height.
+// Discard open transactions and iterators of db first.
+func NewBadgerSink(db *badger.DB, version uint64) (*BadgerSink, error) {
+	if version == 0 {
+		return nil, fmt.Errorf("snapshot: badger sink: version 0")
+	}
 	sw := db.NewStreamWriter()
 	if err := sw.Prepare(); err != nil {
 		return nil, err
 	}
-	return &BadgerSink{sw: sw, buf: z.NewBuffer(sinkBatch+sinkBatch/4, "snapshot.BadgerSink")}, nil
+	return &BadgerSink{sw: sw, buf: z.NewBuffer(sinkBatch+sinkBatch/4, "snapshot.BadgerSink"), version: version}, nil
 }
 
 // Put implements Sink. The entry is copied into the sink's buffer.
 func (s *BadgerSink) Put(k, v []byte) error {
-	badger.KVToBuffer(&pb.KV{Key: k, Value: v, Version: 1}, s.buf)
+	badger.KVToBuffer(&pb.KV{Key: k, Value: v, Version: s.version}, s.buf)
 	if s.buf.LenNoPadding() < sinkBatch {
 		return nil
 	}

@@ -62,7 +62,7 @@ func TestBadgerSink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sink, err := NewBadgerSink(db)
+	sink, err := NewBadgerSink(db, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,7 +124,7 @@ func BenchmarkRestore(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			sink, err := NewBadgerSink(db)
+			sink, err := NewBadgerSink(db, 1)
 			if err != nil {
 				b.Fatal(err)
 			}

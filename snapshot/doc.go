@@ -23,7 +23,7 @@
 //	if err != nil {
 //		return snapshot.OfferResponse(err), nil
 //	}
-//	sink, err := snapshot.NewBadgerSink(db) // empties db
+//	sink, err := snapshot.NewBadgerSink(db, 1) // empties db
 //	r, err := snapshot.NewRestorer(meta, req.AppHash, sink)
 //	…
 //	res, err := r.Apply(req.Index, req.Chunk) // err says why, res what to answer
