@@ -44,6 +44,13 @@ var endBlockSteps = []endStep{
 		m.ChargeEnd(budget.UnitsEpochMiner * int64(env.St.Counters().Miners) * int64(len(a.chain.Gen.Tracks)))
 		return a.runEpoch(env), false
 	}},
+	// The block's hash for the registrations of the next blocks, and the
+	// difficulty at every adjustment_interval-th height: one write, one
+	// delete and at most one adjustment.
+	{"registration", func(a *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+		m.ChargeEnd(budget.UnitsDueItem)
+		return a.endRegistration(env), false
+	}},
 }
 
 // endBlock runs endBlockSteps in order and names the steps that carried work.

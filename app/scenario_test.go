@@ -244,6 +244,7 @@ func scenarioParams(g *genesis.AppState, a args) error {
 		return err
 	}
 	g.Window.EpochBlocks, g.Window.WarmupTasks, g.Gas.MemorySize, g.Chain.MaxUIDs = v[0], int(v[1]), int(v[2]), int(v[3])
+	g.Membership = testMembership(g.Chain.MaxUIDs)
 	g.Window.ArenaWarmupTasks = int(v[4])
 	if c, ok := a["cutoff"]; ok {
 		n, err := strconv.ParseInt(c, 10, 64)

@@ -107,7 +107,12 @@ func TestValidate(t *testing.T) {
 		// one more history point 81,920, one more memory slot 65,536.
 		{"close bound: ahead 15 just fits", func(g *AppState) { g.Chain.MaxPredictionAhead = 15 }, ""},
 		{"close bound: ahead 16 exceeds", func(g *AppState) { g.Chain.MaxPredictionAhead = 16 }, "chain.max_prediction_ahead"},
-		{"close bound: 64 blocks with 32 uids", func(g *AppState) { g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 64, 32 }, ""},
+		{"close bound: 64 blocks with 32 uids", func(g *AppState) {
+			g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs, g.Membership.MinNonImmune = 64, 32, 16
+		}, ""},
+		{"membership: min_non_immune not below max_uids", func(g *AppState) { g.Chain.MaxUIDs = 128 }, "membership.min_non_immune"},
+		{"membership: immunity within the scoring lag", func(g *AppState) { g.Membership.ImmunityBlocks = g.ScoringLag() }, "membership.immunity_blocks"},
+		{"membership: zero difficulty", func(g *AppState) { g.Membership.MinDifficulty = 0 }, "membership.min_difficulty"},
 		{"close bound: 308 uids just fit", func(g *AppState) { g.Chain.MaxUIDs = 308 }, ""},
 		{"close bound: 309 uids exceed", func(g *AppState) { g.Chain.MaxUIDs = 309 }, "chain.max_prediction_ahead"},
 		{"close bound: history of 24 fits", func(g *AppState) { g.Window.GasHistoryMax = 24 }, ""},

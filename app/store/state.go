@@ -54,6 +54,23 @@ func (s State) Counters() *subnetv1.Counters {
 	return c
 }
 
+func (s State) Registration() *subnetv1.Registration {
+	r := &subnetv1.Registration{}
+	s.Load(KeyRegistration, r)
+	return r
+}
+
+// BlockHash is the recorded hash of the block at height; false when the
+// height is not among the recent blocks kept.
+func (s State) BlockHash(height int64) ([]byte, bool) {
+	if height < 0 {
+		return nil, false
+	}
+	b := &subnetv1.BlockHash{}
+	ok := s.Load(KeyBlockHash(height), b)
+	return b.Hash, ok
+}
+
 func (s State) Task(id uint64) (*subnetv1.Task, bool) {
 	t := &subnetv1.Task{}
 	return t, s.Load(KeyTask(id), t)

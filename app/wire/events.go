@@ -7,6 +7,7 @@ import (
 // Event types emitted in FinalizeBlock results (docs/queries.md lists their attributes).
 const (
 	EventMinerRegistered     = "miner_registered"
+	EventDifficultyAdjusted  = "difficulty_adjusted" // the registration difficulty at an adjustment_interval-th height
 	EventTaskPosted          = "task_posted"
 	EventSubmissionAdded     = "submission_received" // a commit: the submission exists, its payload not yet
 	EventSubmissionRevealed  = "submission_revealed"

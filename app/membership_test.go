@@ -1,0 +1,122 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"testing"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/membership"
+)
+
+// workGenesisDifficulty is the floor of TestRegistrationWork's chain: 2^12
+// expected hashes (about a millisecond), so that a nonce that fails exists
+// and a solved one is cheap.
+const workGenesisDifficulty = 1 << 12
+
+// workNode is a chain with difficulty workGenesisDifficulty, one
+// registration per block, an adjustment every 10 blocks toward 1
+// registration, and hashes kept for 4 blocks.
+func workNode(t *testing.T) *node {
+	g := testGenesis(1)
+	p := &g.Membership
+	p.InitialDifficulty, p.MinDifficulty, p.MaxDifficulty = workGenesisDifficulty, workGenesisDifficulty, workGenesisDifficulty<<4
+	p.MaxRegistrationsPerBlock, p.AdjustmentInterval, p.TargetRegistrations, p.MaxPowAgeBlocks = 1, 10, 1, 4
+	return newNode(t, "", g)
+}
+
+// registration is the node's "registration" answer.
+func (n *node) registration(t *testing.T) wire.RegistrationView {
+	t.Helper()
+	var v wire.RegistrationView
+	n.queryInto(t, "registration", &v)
+	return v
+}
+
+// solve returns s's registration with a nonce that meets the difficulty in
+// force (want = true) or one that does not, bound to the newest block.
+func (n *node) solve(t *testing.T, s *signer, want bool) *subnetv1.Msg {
+	t.Helper()
+	r := n.registration(t)
+	hash, err := hex.DecodeString(r.Recent[0].Hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for nonce := uint64(0); nonce < 1<<24; nonce++ {
+		if membership.Meets(membership.Seal(testChainID, s.pub(), hash, nonce), r.Difficulty) == want {
+			return client.RegisterMiner(r.Recent[0].Height, nonce)
+		}
+	}
+	t.Fatal("no nonce found")
+	return nil
+}
+
+// TestRegistrationWork: insufficient work (52), the block's cap (53) and
+// stale work (51) are refused without a trace, solved work is accepted, the
+// difficulty doubles after a full interval and the record of block hashes
+// keeps max_pow_age_blocks entries.
+func TestRegistrationWork(t *testing.T) {
+	n := workNode(t)
+	a, b, c := newSigner("miner-a"), newSigner("miner-b"), newSigner("miner-c")
+	mustOK(t, n.block())
+	h := n.height + 1
+	empty := finalizeOnly(t, n, h, nil)
+	refused := func(name string, code uint32, txs ...[]byte) {
+		t.Helper()
+		resp := finalizeOnly(t, n, h, txs)
+		last := resp.TxResults[len(txs)-1]
+		if last.Code != code {
+			t.Fatalf("%s: code %d (%s), want %d: %s", name, last.Code, wire.CodeName(last.Code), code, last.Log)
+		}
+		if len(txs) == 1 && !bytes.Equal(resp.AppHash, empty.AppHash) {
+			t.Fatalf("%s: a refused registration changed the app hash", name)
+		}
+	}
+	refused("insufficient work", wire.CodeInsufficientWork, a.next(n.solve(t, a, false)))
+	refused("second registration in a block", wire.CodeRegistrationsFull, a.next(n.solve(t, a, true)), b.next(n.solve(t, b, true)))
+	stale := c.next(client.RegisterMiner(0, 0)) // genesis entry: 1 block old now, 5 after 4 more
+	for range 4 {
+		mustOK(t, n.block())
+	}
+	h = n.height + 1
+	empty = finalizeOnly(t, n, h, nil)
+	refused("work older than max_pow_age_blocks", wire.CodeStaleWork, stale)
+	if r := n.registration(t); len(r.Recent) != 4 || r.Recent[0].Height != n.height || r.Recent[3].Height != n.height-3 {
+		t.Fatalf("recent block hashes: %+v, want the 4 up to %d", r.Recent, n.height)
+	}
+
+	// Two registrations in the first interval (heights 1–10) against a
+	// target of 1: at the end of height 10 the difficulty becomes
+	// current × (2 + 1) / 2.
+	mustOK(t, n.block(a.tx(t, n.solve(t, a, true))))
+	mustOK(t, n.block(b.tx(t, n.solve(t, b, true))))
+	for n.height < 10 {
+		mustOK(t, n.block())
+	}
+	r := n.registration(t)
+	if want := uint64(workGenesisDifficulty * 3 / 2); r.Difficulty != want || r.IntervalRegistrations != 0 || r.AdjustAt != 20 {
+		t.Fatalf("after the interval: %+v, want difficulty %d, 0 registrations, next adjustment at 20", r, want)
+	}
+	m, _ := n.query("miner/1")
+	if m["immune_through"] != float64(6+membership.DefaultImmunityBlocks-1) {
+		t.Fatalf("miner/1: %v, want immune_through %d", m, 6+membership.DefaultImmunityBlocks-1)
+	}
+}
+
+// queryInto runs a JSON query and decodes its answer into v.
+func (n *node) queryInto(t *testing.T, path string, v any) {
+	t.Helper()
+	resp, err := n.app.Query(context.Background(), &abcitypes.RequestQuery{Path: path})
+	if err != nil || resp.Code != wire.QueryOK {
+		t.Fatalf("query %s: %v %d %s", path, err, resp.GetCode(), resp.GetLog())
+	}
+	if err := json.Unmarshal(resp.Value, v); err != nil {
+		t.Fatalf("query %s: %v", path, err)
+	}
+}
