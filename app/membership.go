@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"sort"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
@@ -12,7 +13,9 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/budget"
 	"github.com/scoringsubnet/validatord/x/membership"
+	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
 // The membership unit: RegisterMiner's checks and execution, and the end of
@@ -57,9 +60,38 @@ func (a *App) checkRegister(env track.Env, tx *track.Tx) *wire.TxError {
 		return terr
 	}
 	if n := env.St.Counters().Miners; int(n) >= a.chain.Gen.Chain.MaxUIDs {
-		return wire.Reject(wire.CodeUIDsFull, fmt.Sprintf("all %d uids are taken", a.chain.Gen.Chain.MaxUIDs))
+		if _, _, ok := a.replacement(env, r); !ok {
+			return wire.Reject(wire.CodeUIDsFull, fmt.Sprintf("all %d uids are taken and none can be replaced: %d are out of their immunity, more than min_non_immune = %d must be",
+				a.chain.Gen.Chain.MaxUIDs, r.NonImmune, a.chain.Gen.Membership.MinNonImmune))
+		}
 	}
 	return nil
+}
+
+// replacement is the uid a registration replaces when every uid is taken
+// (membership.ChooseOrdered over the last epoch's prune queue) and its
+// position in the queue. The queue holds every miner registered before
+// that epoch; later ones are immune until the next epoch rewrites it
+// (immunity_blocks > the scoring lag ≥ epoch_blocks). Entries consumed by
+// an earlier replacement are gone, entries of a uid registered again since
+// are skipped: the walk reads at most the queue's length.
+func (a *App) replacement(env track.Env, r *subnetv1.Registration) (uid uint32, pos uint64, ok bool) {
+	st := env.St
+	ordered := func(yield func(membership.Candidate) bool) {
+		for pos = r.QueueHead; pos < r.QueueLen; pos++ {
+			env.ChargeWork(budget.UnitsLookup)
+			e := &subnetv1.PruneEntry{}
+			m := &subnetv1.Miner{}
+			if !st.Load(store.KeyPruneQueue(pos), e) || !st.Load(store.KeyMiner(e.Uid), m) || m.RegisteredHeight != e.RegisteredHeight {
+				continue
+			}
+			if !yield(membership.Candidate{UID: e.Uid, Weight: e.Weight, RegisteredHeight: e.RegisteredHeight}) {
+				return
+			}
+		}
+	}
+	uid, ok = membership.ChooseOrdered(ordered, r.NonImmune, env.Block.Height, a.chain.Gen.Membership)
+	return uid, pos, ok
 }
 
 // checkWork checks the registration's work against the recorded hash of
@@ -94,15 +126,56 @@ func (a *App) execRegister(env track.Env, tx *track.Tx) []abcitypes.Event {
 	r.BlockRegistrations = blockRegistrations(r, env.Block.Height) + 1
 	r.BlockHeight = env.Block.Height
 	r.IntervalRegistrations++
-	st.Save(store.KeyRegistration, r)
+	st.SetRegCount(env.Block.Height, st.RegCount(env.Block.Height)+1)
 	c := st.Counters()
-	uid := a.chain.UIDAt(c.Miners)
-	c.Miners++
-	st.Save(store.KeyCounters, c)
+	var evs []abcitypes.Event
+	var uid uint32
+	if int(c.Miners) < a.chain.Gen.Chain.MaxUIDs {
+		uid = a.chain.UIDAt(c.Miners)
+		c.Miners++
+		st.Save(store.KeyCounters, c)
+	} else {
+		var pos uint64
+		uid, pos, _ = a.replacement(env, r) // validity found one in this same state
+		evs = append(evs, a.vacate(env, r, uid, pos, tx.Body.Sender))
+	}
+	st.Save(store.KeyRegistration, r)
 	tx.Account.Miner, tx.Account.Uid = true, uid
 	st.Save(store.KeyAccount(tx.Body.Sender), tx.Account)
-	st.Save(store.KeyMiner(uid), &subnetv1.Miner{Uid: uid, Pubkey: tx.Body.Sender, RegisteredHeight: env.Block.Height})
-	return []abcitypes.Event{wire.Event(wire.EventMinerRegistered, "uid", track.U64s(uint64(uid)), "pubkey", hexs(tx.Body.Sender))}
+	st.Save(store.KeyMiner(uid), &subnetv1.Miner{Uid: uid, Pubkey: tx.Body.Sender, RegisteredHeight: env.Block.Height,
+		FirstSubmission: c.NextSubmissionId})
+	return append(evs, wire.Event(wire.EventMinerRegistered, "uid", track.U64s(uint64(uid)), "pubkey", hexs(tx.Body.Sender)))
+}
+
+// vacate takes uid from its owner for newOwner: the owner's account loses
+// its uid, the uid's windows (both tracks) and gas agents (one per genesis
+// gas chain) are deleted, its queue entry is consumed and it no longer
+// counts as non-immune. The owner's submissions are not touched: their ids
+// are below the new owner's first_submission, so settlement and scoring
+// void them (track.PreviousOwner). At most 3 + len(gas_chains) deletes.
+func (a *App) vacate(env track.Env, r *subnetv1.Registration, uid uint32, pos uint64, newOwner []byte) abcitypes.Event {
+	st := env.St
+	old := &subnetv1.Miner{}
+	st.Load(store.KeyMiner(uid), old)
+	acc := st.Account(old.Pubkey)
+	acc.Miner, acc.Uid = false, 0
+	st.Save(store.KeyAccount(old.Pubkey), acc)
+	keys := [][]byte{store.KeyWindow(store.WindowWorkflow, uid), store.KeyWindow(store.WindowArena, uid), store.KeyPruneQueue(pos)}
+	for _, chain := range a.chain.Gen.Chain.GasChains {
+		keys = append(keys, store.KeyGasAgent(chain, uid))
+	}
+	for _, k := range keys {
+		if st.Has(k) {
+			st.Delete(k)
+		}
+	}
+	env.ChargeWork(budget.UnitsDueItem * int64(len(keys)))
+	if pos == r.QueueHead {
+		r.QueueHead++
+	}
+	r.NonImmune--
+	return wire.Event(wire.EventMinerReplaced, "uid", track.U64s(uint64(uid)), "old_pubkey", hexs(old.Pubkey),
+		"new_pubkey", hexs(newOwner), "old_registered_height", track.I64s(old.RegisteredHeight))
 }
 
 // endRegistration records the block's hash, forgets the one that left the
@@ -114,12 +187,53 @@ func (a *App) endRegistration(env track.Env) []abcitypes.Event {
 	if old := store.KeyBlockHash(h - p.MaxPowAgeBlocks); h-p.MaxPowAgeBlocks >= 0 && st.Has(old) {
 		st.Delete(old)
 	}
+	r := st.Registration()
+	// The registrations of height h+1-immunity_blocks leave their immunity
+	// at h+1.
+	if aged := membership.ImmuneFrom(h+1, p) - 1; aged >= 0 {
+		if n := st.RegCount(aged); n > 0 {
+			r.NonImmune += n
+			st.SetRegCount(aged, 0)
+			st.Save(store.KeyRegistration, r)
+		}
+	}
 	if !membership.AdjustAt(h, p) {
 		return nil
 	}
-	r := st.Registration()
 	regs := r.IntervalRegistrations
 	r.Difficulty, r.IntervalRegistrations = membership.NextDifficulty(r.Difficulty, regs, p), 0
 	st.Save(store.KeyRegistration, r)
 	return []abcitypes.Event{wire.Event(wire.EventDifficultyAdjusted, "difficulty", track.U64s(r.Difficulty), "registrations", track.U64s(regs))}
+}
+
+// writePruneQueue rewrites the prune queue at an epoch: every miner, by
+// membership.PruneOrder of its u16 weight in this epoch (0 if none), its
+// registration height and its uid. The epoch walks every miner already;
+// this adds one read and one write per miner.
+func (a *App) writePruneQueue(env track.Env, u16 []scoring.U16Weight) {
+	st := env.St
+	weight := make(map[uint32]uint64, len(u16))
+	for _, w := range u16 {
+		weight[uint32(w.UID)] = uint64(w.Weight)
+	}
+	miners := st.Counters().Miners
+	cs := make([]membership.Candidate, 0, miners)
+	for n := uint32(0); n < miners; n++ {
+		uid := a.chain.UIDAt(n)
+		m := &subnetv1.Miner{}
+		st.Load(store.KeyMiner(uid), m)
+		cs = append(cs, membership.Candidate{UID: uid, Weight: weight[uid], RegisteredHeight: m.RegisteredHeight})
+	}
+	sort.Slice(cs, func(i, j int) bool { return membership.PruneOrder(cs[i], cs[j]) })
+	r := st.Registration()
+	for pos, c := range cs {
+		st.Save(store.KeyPruneQueue(uint64(pos)), &subnetv1.PruneEntry{Uid: c.UID, Weight: c.Weight, RegisteredHeight: c.RegisteredHeight})
+	}
+	for pos := uint64(len(cs)); pos < r.QueueLen; pos++ {
+		if st.Has(store.KeyPruneQueue(pos)) {
+			st.Delete(store.KeyPruneQueue(pos))
+		}
+	}
+	r.QueueHead, r.QueueLen = 0, uint64(len(cs))
+	st.Save(store.KeyRegistration, r)
 }

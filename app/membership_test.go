@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -119,4 +120,79 @@ func (n *node) queryInto(t *testing.T, path string, v any) {
 	if err := json.Unmarshal(resp.Value, v); err != nil {
 		t.Fatalf("query %s: %v", path, err)
 	}
+}
+
+// squatGenesis: 256 uids, 16 registrations per block, immunity 30 blocks
+// (above the scoring lag of 10 + 1 + 10 + 5), min_non_immune 128.
+func squatGenesis() membership.Params {
+	p := testMembership(256)
+	p.MaxRegistrationsPerBlock, p.ImmunityBlocks, p.MinNonImmune = 16, 30, 128
+	return p
+}
+
+// TestSquatAttack is the regression of issue 11's squat: throw-away keys
+// take all 256 uids from the first block (16 per block, first in every
+// block), then stop; an honest miner tries in every block. It obtains a
+// uid at the bound of docs/membership.md §6, h0 + I + ⌈(k+1)/M⌉ − 1, by
+// replacing the first squatter (weight 0, earliest registration, lowest
+// uid), whose account loses the uid; before that it is refused with
+// registrations_full (53) during the squat, then uids_full (13).
+func TestSquatAttack(t *testing.T) {
+	g := testGenesis(1)
+	g.Chain.MaxSubmissionBlocks, g.Chain.MaxReportBlocks = 10, 10
+	g.Membership = squatGenesis()
+	p := g.Membership
+	n := newNode(t, "", g)
+	squatters := make([]*signer, 256)
+	for i := range squatters {
+		squatters[i] = newSigner(fmt.Sprint("squatter-", i))
+	}
+	honest := newSigner("honest")
+	const h0 = 1
+	bound := int64(h0) + p.ImmunityBlocks + int64((p.MinNonImmune+1+p.MaxRegistrationsPerBlock-1)/p.MaxRegistrationsPerBlock) - 1
+	for next := 0; n.height < bound+5; {
+		var txs [][]byte
+		for ; next < len(squatters) && len(txs) < int(p.MaxRegistrationsPerBlock); next++ {
+			txs = append(txs, squatters[next].tx(t, msgRegister()))
+		}
+		h := n.height + 1
+		try := honest.next(msgRegister())
+		resp := finalizeOnly(t, n, h, append(txs, try))
+		code := resp.TxResults[len(txs)].Code
+		if code != wire.CodeOK {
+			want := wire.CodeUIDsFull
+			if next <= len(squatters) && len(txs) == int(p.MaxRegistrationsPerBlock) {
+				want = wire.CodeRegistrationsFull
+			}
+			if code != want {
+				t.Fatalf("height %d: honest registration code %d (%s), want %d: %s", h, code, wire.CodeName(code), want, resp.TxResults[len(txs)].Log)
+			}
+			n.block(txs...)
+			continue
+		}
+		if h != bound {
+			t.Fatalf("honest miner registered at height %d, the bound is %d", h, bound)
+		}
+		resp = n.block(append(txs, honest.tx(t, msgRegister()))...)
+		evs := resp.TxResults[len(txs)].Events
+		if len(evs) != 2 || evs[0].Type != wire.EventMinerReplaced || fmt.Sprint(evs[0].Attributes[:3]) != fmt.Sprint([]abcitypes.EventAttribute{
+			{Key: "uid", Value: "1", Index: true}, {Key: "old_pubkey", Value: hex.EncodeToString(squatters[0].pub()), Index: true},
+			{Key: "new_pubkey", Value: hex.EncodeToString(honest.pub()), Index: true}}) {
+			t.Fatalf("events %v, want miner_replaced (uid 1, the first squatter, the honest key) then miner_registered", evs)
+		}
+		acc, _ := n.query("account/" + hex.EncodeToString(honest.pub()))
+		if acc["uid"] != float64(1) {
+			t.Fatalf("honest account %v, want uid 1 (the first squatter's)", acc)
+		}
+		first, _ := n.query("account/" + hex.EncodeToString(squatters[0].pub()))
+		if first["miner"] != false || first["uid"] != nil {
+			t.Fatalf("replaced squatter's account %v, want no uid", first)
+		}
+		m, _ := n.query("miner/1")
+		if m["pubkey"] != hex.EncodeToString(honest.pub()) || m["registered_height"] != float64(bound) {
+			t.Fatalf("miner/1 = %v", m)
+		}
+		return
+	}
+	t.Fatalf("the honest miner had no uid %d blocks after the bound %d", 5, bound)
 }

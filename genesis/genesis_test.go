@@ -121,7 +121,7 @@ func TestValidate(t *testing.T) {
 		{"close bound: larger memory", func(g *AppState) { g.Gas.MemorySize = 21 }, "chain.max_prediction_ahead"},
 		{"close bound: huge memory", func(g *AppState) { g.Gas.MemorySize = 1_000_001 }, "gas.memory_size"},
 		{"close bound: no gas track", func(g *AppState) {
-			g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 1000, 13_333
+			g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 1000, 12_500
 			g.Tracks = []Track{withCutoff(NewTrack(TrackWorkflow, d("1")), 100)}
 		}, ""},
 		{"epoch bound", func(g *AppState) {
@@ -205,14 +205,14 @@ func TestGasCloseBytes(t *testing.T) {
 func TestEpochBound(t *testing.T) {
 	g := DefaultGenesis()
 	g.Tracks = []Track{NewTrack(TrackWorkflow, decimal.NewFromInt(1))}
-	g.Chain.MaxUIDs = 13_333 // × 1 track × 30 = 399,990 units
+	g.Chain.MaxUIDs = 12_500 // × (1 track × 30 + 2 for the prune queue) = 400,000 units
 	if err := g.validateEpochBound(); err != nil {
-		t.Fatalf("13,333 uids on one track: %v", err)
+		t.Fatalf("12,500 uids on one track: %v", err)
 	}
-	g.Chain.MaxUIDs = 13_334
+	g.Chain.MaxUIDs = 12_501
 	var fe *FieldError
 	if err := g.validateEpochBound(); !errors.As(err, &fe) || fe.Field != "chain.max_uids" {
-		t.Fatalf("13,334 uids on one track: %v, want a FieldError on chain.max_uids", err)
+		t.Fatalf("12,501 uids on one track: %v, want a FieldError on chain.max_uids", err)
 	}
 }
 

@@ -38,6 +38,8 @@ const (
 	PrefixTaskArtifact  byte = 0x18 // task id, 32-byte artifact hash → the submission id that keeps it (u64)
 	PrefixRegistration  byte = 0x19 // Registration: difficulty, registrations this interval and this block
 	PrefixBlockHash     byte = 0x1a // BlockHash by height: the last membership.max_pow_age_blocks blocks
+	PrefixPruneQueue    byte = 0x1b // PruneEntry by position: the last epoch's miners in prune order
+	PrefixRegCount      byte = 0x1c // registration height → registrations then still immune (u64)
 )
 
 // ValueKind says how a prefix's values are encoded.
@@ -93,6 +95,8 @@ var Layout = []Prefix{
 	{Byte: PrefixTaskArtifact, Name: "task_artifact", RawKey: true, Kind: KindU64},
 	{Byte: PrefixRegistration, Name: "registration", Kind: KindProto, New: func() proto.Message { return &subnetv1.Registration{} }},
 	{Byte: PrefixBlockHash, Name: "block_hash", Kind: KindProto, New: func() proto.Message { return &subnetv1.BlockHash{} }},
+	{Byte: PrefixPruneQueue, Name: "prune_queue", Kind: KindProto, New: func() proto.Message { return &subnetv1.PruneEntry{} }},
+	{Byte: PrefixRegCount, Name: "reg_count", Kind: KindU64},
 }
 
 // PrefixOf returns the layout entry of key's first byte; ok is false for an
@@ -189,3 +193,9 @@ func KeyEpoch(n uint64) []byte { return key(PrefixEpoch, n) }
 // KeyBlockHash is the hash of the block at height (height ≥ 0: the entry
 // below the first block is the genesis').
 func KeyBlockHash(height int64) []byte { return key(PrefixBlockHash, uint64(height)) }
+
+// KeyPruneQueue is the pos-th entry of the prune queue.
+func KeyPruneQueue(pos uint64) []byte { return key(PrefixPruneQueue, pos) }
+
+// KeyRegCount counts the registrations at height not yet out of immunity.
+func KeyRegCount(height int64) []byte { return key(PrefixRegCount, uint64(height)) }

@@ -117,3 +117,23 @@ func (s State) SetTaskMiner(task uint64, uid uint32, sid uint64) {
 
 // Delete removes the entry at k.
 func (s State) Delete(k []byte) { s.O.Delete(k) }
+
+// RegCount is the number of registrations at height still counted immune.
+func (s State) RegCount(height int64) uint64 {
+	bz, ok := s.O.Get(KeyRegCount(height))
+	if !ok {
+		return 0
+	}
+	return binary.BigEndian.Uint64(bz)
+}
+
+// SetRegCount sets RegCount(height); 0 deletes the entry.
+func (s State) SetRegCount(height int64, n uint64) {
+	if n == 0 {
+		if s.Has(KeyRegCount(height)) {
+			s.Delete(KeyRegCount(height))
+		}
+		return
+	}
+	s.O.Set(KeyRegCount(height), U64Bytes(n))
+}
