@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -195,4 +196,87 @@ func TestSquatAttack(t *testing.T) {
 		return
 	}
 	t.Fatalf("the honest miner had no uid %d blocks after the bound %d", 5, bound)
+}
+
+// TestPruning: with every uid taken, registrations replace the non-immune
+// uids in prune order — weight 0 first, ties by registration height, then
+// uid (B, C, D registered together), then the scored miner A — and then
+// none is left (13). A replaced uid's account loses it, its window is
+// cleared, its previous owner's revealed submission is never scored for
+// the new owner (failed, "changed owner"), the previous owner can no longer
+// reveal (11) and the new owner cannot open the previous owner's commit
+// (50).
+func TestPruning(t *testing.T) {
+	g := testGenesis(4)
+	g.Chain.MaxUIDs, g.Chain.MaxSubmissionBlocks, g.Chain.MaxReportBlocks = 4, 10, 10
+	g.Membership = testMembership(4)
+	g.Membership.ImmunityBlocks = 30 // scoring lag 10 + 1 + 10 + 5
+	n := newNode(t, "", g)
+	a, b, c, d := newMiner("miner-a", 1), newMiner("miner-b", 2), newMiner("miner-c", 3), newMiner("miner-d", 4)
+	e, f, gg, h, late := newMiner("miner-e", 2), newMiner("miner-f", 3), newMiner("miner-g", 4), newMiner("miner-h", 1), newSigner("late")
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	reports := func(sub uint64) (txs [][]byte) {
+		for _, s := range r {
+			txs = append(txs, s.tx(t, msgWorkflowReport(sub, workflowM())))
+		}
+		return txs
+	}
+	mustOK(t, n.block(a.tx(t, msgRegister()), b.tx(t, msgRegister()), c.tx(t, msgRegister()), d.tx(t, msgRegister()),
+		r[0].tx(t, msgWorkflowTask(4, 2, 10)))) // 1: task 0
+	mustOK(t, n.block(a.commit(t, wfPayloadOf(a, 0)))) // 2: submission 0
+	mustOK(t, n.block())
+	mustOK(t, n.block(a.reveal(t, wfPayloadOf(a, 0)))) // 4
+	mustOK(t, n.block(reports(0)...))                  // 5: A scored
+	for n.height < 21 {
+		mustOK(t, n.block())
+	}
+	mustOK(t, n.block(r[0].tx(t, msgWorkflowTask(4, 2, 10)), r[0].tx(t, msgWorkflowTask(4, 9, 10)))) // 22: tasks 1, 2
+	mustOK(t, n.block(b.commit(t, wfPayloadOf(b, 1)), b.commit(t, wfPayloadOf(b, 2))))               // 23: submissions 1, 2
+	mustOK(t, n.block())
+	mustOK(t, n.block(b.reveal(t, wfPayloadOf(b, 1)))) // 25
+	for n.height < 30 {
+		mustOK(t, n.block())
+	}
+	if w, _ := n.query("window/1"); w["workflow"] == nil {
+		t.Fatalf("window/1 = %v, want A's workflow window", w)
+	}
+	replaces := func(s *signer, uid uint32, old *signer, extra ...[]byte) {
+		t.Helper()
+		resp := n.block(append([][]byte{s.tx(t, msgRegister())}, extra...)...)
+		mustOK(t, resp)
+		ev := resp.TxResults[0].Events[0]
+		if ev.Type != wire.EventMinerReplaced || ev.Attributes[0].Value != fmt.Sprint(uid) || ev.Attributes[1].Value != hex.EncodeToString(old.pub()) {
+			t.Fatalf("height %d: %v, want uid %d taken from %x", n.height, resp.TxResults[0].Events, uid, old.pub())
+		}
+		if acc, _ := n.query("account/" + hex.EncodeToString(old.pub())); acc["miner"] != false {
+			t.Fatalf("replaced account %v", acc)
+		}
+	}
+	replaces(e, 2, b) // 31: B, C, D all weight 0 at height 1: the lowest uid
+	pb2 := wfPayloadOf(b, 2)
+	for _, tc := range []struct {
+		name string
+		tx   []byte
+		code uint32
+	}{
+		{"the previous owner reveals its commit", crbRevealNext(b, pb2), wire.CodeNotMiner},
+		{"the new owner reveals the previous owner's opening", e.next(client.Reveal(pb2, b.salt(pb2))), wire.CodeRevealMismatch},
+	} {
+		if got := finalizeOnly(t, n, n.height+1, [][]byte{tc.tx}).TxResults[0].Code; got != tc.code {
+			t.Fatalf("%s: code %d (%s), want %d", tc.name, got, wire.CodeName(got), tc.code)
+		}
+	}
+	replaces(f, 3, c)                 // 32
+	replaces(gg, 4, d, reports(1)...) // 33: and B's revealed submission 1 settles
+	replaces(h, 1, a)                 // 34: A, the last non-immune uid, though it has a weight
+	if w, _ := n.query("window/1"); w["workflow"] != nil {
+		t.Fatalf("window/1 = %v after the replacement, want none", w)
+	}
+	sub, _ := n.query("submission/1")
+	if rc, _ := sub["receipt"].(map[string]any); sub["status"] != "failed" || rc == nil || !strings.Contains(fmt.Sprint(rc["note"]), "changed owner") {
+		t.Fatalf("B's submission after its uid changed owner: %v", sub)
+	}
+	if got := finalizeOnly(t, n, n.height+1, [][]byte{late.next(msgRegister())}).TxResults[0].Code; got != wire.CodeUIDsFull {
+		t.Fatalf("every uid immune: code %d, want %d", got, wire.CodeUIDsFull)
+	}
 }
