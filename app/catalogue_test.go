@@ -131,6 +131,7 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"commit by unknown key", crbCommitNext(t, c, wfPayloadOf(c, 3)), wire.CodeNotMiner},
 		{"reveal by unknown key", crbRevealNext(c, pa4), wire.CodeNotMiner},
 		{"register twice", a.next(msgRegister()), wire.CodeAlreadyMiner},
+		{"deregister by unknown key", c.next(client.DeregisterMiner()), wire.CodeNotMiner},
 		{"uids full", c.next(msgRegister()), wire.CodeUIDsFull},
 		{"register with work on the including block itself", c.next(client.RegisterMiner(n.height+1, 0)), wire.CodeStaleWork},
 		{"register with work on an unknown height", c.next(client.RegisterMiner(-1, 0)), wire.CodeStaleWork},

@@ -20,6 +20,8 @@ func (a *App) execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_RegisterMiner:
 		return a.execRegister(env, tx)
+	case *subnetv1.Msg_DeregisterMiner:
+		return a.execDeregister(env, tx)
 	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report:
 		return tasks.Execute(env, tx)
 	case *subnetv1.Msg_Truth:

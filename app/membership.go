@@ -2,6 +2,7 @@ package app
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sort"
@@ -59,7 +60,7 @@ func (a *App) checkRegister(env track.Env, tx *track.Tx) *wire.TxError {
 	if terr := a.checkWork(env, tx, r.Difficulty); terr != nil {
 		return terr
 	}
-	if n := env.St.Counters().Miners; int(n) >= a.chain.Gen.Chain.MaxUIDs {
+	if n := env.St.Counters().Miners; int(n) >= a.chain.Gen.Chain.MaxUIDs && r.FreeHead == r.FreeTail {
 		if _, _, ok := a.replacement(env, r); !ok {
 			return wire.Reject(wire.CodeUIDsFull, fmt.Sprintf("all %d uids are taken and none can be replaced: %d are out of their immunity, more than min_non_immune = %d must be",
 				a.chain.Gen.Chain.MaxUIDs, r.NonImmune, a.chain.Gen.Membership.MinNonImmune))
@@ -130,11 +131,14 @@ func (a *App) execRegister(env track.Env, tx *track.Tx) []abcitypes.Event {
 	c := st.Counters()
 	var evs []abcitypes.Event
 	var uid uint32
-	if int(c.Miners) < a.chain.Gen.Chain.MaxUIDs {
+	switch {
+	case int(c.Miners) < a.chain.Gen.Chain.MaxUIDs:
 		uid = a.chain.UIDAt(c.Miners)
 		c.Miners++
 		st.Save(store.KeyCounters, c)
-	} else {
+	case r.FreeHead < r.FreeTail:
+		uid = takeFree(st, r)
+	default:
 		var pos uint64
 		uid, pos, _ = a.replacement(env, r) // validity found one in this same state
 		evs = append(evs, a.vacate(env, r, uid, pos, tx.Body.Sender))
@@ -147,20 +151,33 @@ func (a *App) execRegister(env track.Env, tx *track.Tx) []abcitypes.Event {
 	return append(evs, wire.Event(wire.EventMinerRegistered, "uid", track.U64s(uint64(uid)), "pubkey", hexs(tx.Body.Sender)))
 }
 
-// vacate takes uid from its owner for newOwner: the owner's account loses
-// its uid, the uid's windows (both tracks) and gas agents (one per genesis
-// gas chain) are deleted, its queue entry is consumed and it no longer
-// counts as non-immune. The owner's submissions are not touched: their ids
-// are below the new owner's first_submission, so settlement and scoring
-// void them (track.PreviousOwner). At most 3 + len(gas_chains) deletes.
+// vacate takes uid from its owner for newOwner (clear), consumes its
+// queue entry and stops counting it as non-immune.
 func (a *App) vacate(env track.Env, r *subnetv1.Registration, uid uint32, pos uint64, newOwner []byte) abcitypes.Event {
+	old := a.clear(env, uid)
+	env.St.Delete(store.KeyPruneQueue(pos))
+	if pos == r.QueueHead {
+		r.QueueHead++
+	}
+	r.NonImmune--
+	return wire.Event(wire.EventMinerReplaced, "uid", track.U64s(uint64(uid)), "old_pubkey", hexs(old.Pubkey),
+		"new_pubkey", hexs(newOwner), "old_registered_height", track.I64s(old.RegisteredHeight))
+}
+
+// clear takes uid from its owner and returns the owner's record: the
+// owner's account loses its uid, the uid's windows (both tracks) and gas
+// agents (one per genesis gas chain) are deleted. The owner's submissions
+// are not touched: their ids are below the next owner's first_submission,
+// so settlement and scoring void them (track.PreviousOwner). At most
+// 2 + len(gas_chains) deletes.
+func (a *App) clear(env track.Env, uid uint32) *subnetv1.Miner {
 	st := env.St
 	old := &subnetv1.Miner{}
 	st.Load(store.KeyMiner(uid), old)
 	acc := st.Account(old.Pubkey)
 	acc.Miner, acc.Uid = false, 0
 	st.Save(store.KeyAccount(old.Pubkey), acc)
-	keys := [][]byte{store.KeyWindow(store.WindowWorkflow, uid), store.KeyWindow(store.WindowArena, uid), store.KeyPruneQueue(pos)}
+	keys := [][]byte{store.KeyWindow(store.WindowWorkflow, uid), store.KeyWindow(store.WindowArena, uid)}
 	for _, chain := range a.chain.Gen.Chain.GasChains {
 		keys = append(keys, store.KeyGasAgent(chain, uid))
 	}
@@ -169,13 +186,39 @@ func (a *App) vacate(env track.Env, r *subnetv1.Registration, uid uint32, pos ui
 			st.Delete(k)
 		}
 	}
-	env.ChargeWork(budget.UnitsDueItem * int64(len(keys)))
-	if pos == r.QueueHead {
-		r.QueueHead++
+	env.ChargeWork(budget.UnitsDueItem * int64(len(keys)+1))
+	return old
+}
+
+// execDeregister frees the sender's uid: cleared as by a replacement, its
+// miner record deleted (its prune queue entry is then skipped), the uid
+// queued for the next registration, and the registration no longer counted
+// (non-immune, or in its height's immune count).
+func (a *App) execDeregister(env track.Env, tx *track.Tx) []abcitypes.Event {
+	st, uid := env.St, tx.Account.Uid
+	old := a.clear(env, uid)
+	st.Delete(store.KeyMiner(uid))
+	tx.Account.Miner, tx.Account.Uid = false, 0 // the account clear saved; keep the tx's copy in step
+	r := st.Registration()
+	c := membership.Candidate{UID: uid, RegisteredHeight: old.RegisteredHeight}
+	if membership.Immune(c, env.Block.Height, a.chain.Gen.Membership) {
+		st.SetRegCount(old.RegisteredHeight, st.RegCount(old.RegisteredHeight)-1)
+	} else {
+		r.NonImmune--
 	}
-	r.NonImmune--
-	return wire.Event(wire.EventMinerReplaced, "uid", track.U64s(uint64(uid)), "old_pubkey", hexs(old.Pubkey),
-		"new_pubkey", hexs(newOwner), "old_registered_height", track.I64s(old.RegisteredHeight))
+	st.O.Set(store.KeyFreeUID(r.FreeTail), store.U64Bytes(uint64(uid)))
+	r.FreeTail++
+	st.Save(store.KeyRegistration, r)
+	return []abcitypes.Event{wire.Event(wire.EventMinerDeregistered, "uid", track.U64s(uint64(uid)), "pubkey", hexs(old.Pubkey))}
+}
+
+// takeFree pops the oldest uid freed by deregistration.
+func takeFree(st store.State, r *subnetv1.Registration) uint32 {
+	k := store.KeyFreeUID(r.FreeHead)
+	bz, _ := st.O.Get(k)
+	st.Delete(k)
+	r.FreeHead++
+	return uint32(binary.BigEndian.Uint64(bz))
 }
 
 // endRegistration records the block's hash, forgets the one that left the
@@ -221,7 +264,9 @@ func (a *App) writePruneQueue(env track.Env, u16 []scoring.U16Weight) {
 	for n := uint32(0); n < miners; n++ {
 		uid := a.chain.UIDAt(n)
 		m := &subnetv1.Miner{}
-		st.Load(store.KeyMiner(uid), m)
+		if !st.Load(store.KeyMiner(uid), m) {
+			continue // freed by deregistration
+		}
 		cs = append(cs, membership.Candidate{UID: uid, Weight: weight[uid], RegisteredHeight: m.RegisteredHeight})
 	}
 	sort.Slice(cs, func(i, j int) bool { return membership.PruneOrder(cs[i], cs[j]) })

@@ -280,3 +280,53 @@ func TestPruning(t *testing.T) {
 		t.Fatalf("every uid immune: code %d, want %d", got, wire.CodeUIDsFull)
 	}
 }
+
+// TestDeregister: a miner frees its uid; its account, miner record and
+// window go, the next registration takes the freed uid before any
+// replacement, and the uid's old submission is the previous owner's.
+func TestDeregister(t *testing.T) {
+	g := testGenesis(4)
+	g.Chain.MaxUIDs, g.Chain.MaxSubmissionBlocks, g.Chain.MaxReportBlocks = 2, 10, 10
+	g.Membership = testMembership(2)
+	g.Membership.ImmunityBlocks = 30
+	n := newNode(t, "", g)
+	a, b, c := newMiner("miner-a", 1), newMiner("miner-b", 2), newMiner("miner-c", 1)
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	mustOK(t, n.block(a.tx(t, msgRegister()), b.tx(t, msgRegister()), r[0].tx(t, msgWorkflowTask(4, 2, 10))))
+	mustOK(t, n.block(a.commit(t, wfPayloadOf(a, 0))))
+	mustOK(t, n.block())
+	mustOK(t, n.block(a.reveal(t, wfPayloadOf(a, 0))))
+	if got := finalizeOnly(t, n, n.height+1, [][]byte{c.next(msgRegister())}).TxResults[0].Code; got != wire.CodeUIDsFull {
+		t.Fatalf("full and every uid immune: code %d", got)
+	}
+	resp := n.block(a.tx(t, client.DeregisterMiner())) // 5
+	mustOK(t, resp)
+	if ev := resp.TxResults[0].Events[0]; ev.Type != wire.EventMinerDeregistered || ev.Attributes[0].Value != "1" {
+		t.Fatalf("events %v", resp.TxResults[0].Events)
+	}
+	if acc, _ := n.query("account/" + hex.EncodeToString(a.pub())); acc["miner"] != false {
+		t.Fatalf("deregistered account %v", acc)
+	}
+	if _, code := n.query("miner/1"); code != wire.QueryNotFound {
+		t.Fatalf("miner/1 after deregistration: code %d", code)
+	}
+	if got := finalizeOnly(t, n, n.height+1, [][]byte{a.next(client.DeregisterMiner())}).TxResults[0].Code; got != wire.CodeNotMiner {
+		t.Fatalf("deregister twice: code %d", got)
+	}
+	resp = n.block(c.tx(t, msgRegister())) // 6: the freed uid
+	mustOK(t, resp)
+	if ev := resp.TxResults[0].Events[0]; ev.Type != wire.EventMinerRegistered || ev.Attributes[0].Value != "1" {
+		t.Fatalf("registration after deregistration: %v", resp.TxResults[0].Events)
+	}
+	var txs [][]byte
+	for _, s := range r {
+		txs = append(txs, s.tx(t, msgWorkflowReport(0, workflowM())))
+	}
+	mustOK(t, n.block(txs...)) // A's submission settles: not for C
+	if w, _ := n.query("window/1"); w["workflow"] != nil {
+		t.Fatalf("window/1 = %v: the previous owner's score reached the new owner", w)
+	}
+	if sub, _ := n.query("submission/0"); sub["status"] != "failed" {
+		t.Fatalf("the previous owner's submission: %v", sub)
+	}
+}

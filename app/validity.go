@@ -63,6 +63,11 @@ func (a *App) checkMsg(env track.Env, tx *track.Tx) *wire.TxError {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_RegisterMiner:
 		return a.checkRegister(env, tx)
+	case *subnetv1.Msg_DeregisterMiner:
+		if !tx.Account.Miner {
+			return wire.Reject(wire.CodeNotMiner, fmt.Sprintf("deregister: sender %x is not a registered miner", tx.Body.Sender))
+		}
+		return nil
 	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report:
 		return tasks.Check(env, tx)
 	case *subnetv1.Msg_Truth:

@@ -18,6 +18,11 @@ func RegisterMiner(workHeight int64, nonce uint64) *subnetv1.Msg {
 	return &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{WorkHeight: workHeight, Nonce: nonce}}}
 }
 
+// DeregisterMiner frees the sender's uid (registered miners only).
+func DeregisterMiner() *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_DeregisterMiner{DeregisterMiner: &subnetv1.MsgDeregisterMiner{}}}
+}
+
 // PostWorkflowTask opens a workflow task (validators' report keys).
 func PostWorkflowTask(t *subnetv1.WorkflowTask) *subnetv1.Msg {
 	return postTask(&subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{Workflow: t}})

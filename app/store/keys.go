@@ -40,6 +40,7 @@ const (
 	PrefixBlockHash     byte = 0x1a // BlockHash by height: the last membership.max_pow_age_blocks blocks
 	PrefixPruneQueue    byte = 0x1b // PruneEntry by position: the last epoch's miners in prune order
 	PrefixRegCount      byte = 0x1c // registration height → registrations then still immune (u64)
+	PrefixFreeUID       byte = 0x1d // position → a uid freed by deregistration (u64), taken in order
 )
 
 // ValueKind says how a prefix's values are encoded.
@@ -97,6 +98,7 @@ var Layout = []Prefix{
 	{Byte: PrefixBlockHash, Name: "block_hash", Kind: KindProto, New: func() proto.Message { return &subnetv1.BlockHash{} }},
 	{Byte: PrefixPruneQueue, Name: "prune_queue", Kind: KindProto, New: func() proto.Message { return &subnetv1.PruneEntry{} }},
 	{Byte: PrefixRegCount, Name: "reg_count", Kind: KindU64},
+	{Byte: PrefixFreeUID, Name: "free_uid", Kind: KindU64},
 }
 
 // PrefixOf returns the layout entry of key's first byte; ok is false for an
@@ -199,3 +201,6 @@ func KeyPruneQueue(pos uint64) []byte { return key(PrefixPruneQueue, pos) }
 
 // KeyRegCount counts the registrations at height not yet out of immunity.
 func KeyRegCount(height int64) []byte { return key(PrefixRegCount, uint64(height)) }
+
+// KeyFreeUID is the pos-th uid freed by deregistration.
+func KeyFreeUID(pos uint64) []byte { return key(PrefixFreeUID, pos) }

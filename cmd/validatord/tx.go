@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	register(Command{Name: "tx", Summary: "sign and broadcast a transaction (register-miner, post-task, submit, reveal, report, truth)", Run: runTx})
+	register(Command{Name: "tx", Summary: "sign and broadcast a transaction (register-miner, deregister-miner, post-task, submit, reveal, report, truth)", Run: runTx})
 }
 
 // txMessage is one message of `tx`: either a message sent as it is (define
@@ -40,6 +40,7 @@ const waitCommitted = "wait until the transaction is committed (broadcast_tx_com
 // txMessages are keyed by "message" or "message kind", as typed.
 var txMessages = map[string]txMessage{
 	"register-miner":     {summary: "give the --from key a miner uid, paying the registration's proof of work (progress on stderr)", flow: defineRegisterMiner},
+	"deregister-miner":   {summary: "free the --from key's miner uid (its windows and gas agents are cleared)", define: defineDeregisterMiner},
 	"post-task workflow": {summary: "open a workflow task (validators' report keys)", define: definePostWorkflow},
 	"post-task arena":    {summary: "open an arena task (validators' report keys)", define: definePostArena},
 	"submit workflow":    {summary: "commit to a workflow for a task, the salt kept in the key home (miners)", flow: submitFlow(defineWorkflowPayload), wait: waitSubmit},

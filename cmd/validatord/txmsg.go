@@ -11,6 +11,10 @@ import (
 // Each define* registers the flags of one message, one flag per message
 // field, and returns the function that builds the message from them.
 
+func defineDeregisterMiner(*flag.FlagSet) func() (*subnetv1.Msg, error) {
+	return func() (*subnetv1.Msg, error) { return client.DeregisterMiner(), nil }
+}
+
 func definePostWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	steps := fs.Int64("total-steps", 0, "steps of the workflow DAG")
 	budget := newDecimal(fs, "max-budget", "", "maximum cost")
