@@ -330,3 +330,29 @@ func TestDeregister(t *testing.T) {
 		t.Fatalf("the previous owner's submission: %v", sub)
 	}
 }
+
+// TestPreviousOwnerGasPrediction: a revealed gas prediction whose uid
+// changed owner before its block closed is never closed into the new
+// owner's agent: it is failed with the previous-owner note.
+func TestPreviousOwnerGasPrediction(t *testing.T) {
+	g := testGenesis(4)
+	g.Chain.MaxUIDs = 1
+	g.Membership = testMembership(1)
+	n := newNode(t, "", g)
+	a, c := newMiner("miner-a", 1), newMiner("miner-c", 1)
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	truths := func(block uint64, ts int64) (txs [][]byte) {
+		for _, s := range r {
+			txs = append(txs, s.tx(t, msgTruth(1, block, "10", ts)))
+		}
+		return txs
+	}
+	mustOK(t, n.block(append([][]byte{a.tx(t, msgRegister())}, truths(100, 1_700_000_000)...)...)) // 1: chain 1 anchored
+	mustOK(t, n.block(a.commit(t, gasPayload(1, 101, "5"))))                                       // 2 (time …012): submission 0
+	mustOK(t, n.block(truths(101, 1_700_000_020)...))                                              // 3: final, reveals at 4
+	mustOK(t, n.block(a.reveal(t, gasPayload(1, 101, "5")), a.tx(t, client.DeregisterMiner()), c.tx(t, msgRegister())))
+	sub, _ := n.query("submission/0")
+	if rc, _ := sub["receipt"].(map[string]any); sub["status"] != "failed" || rc == nil || !strings.Contains(fmt.Sprint(rc["note"]), "changed owner") {
+		t.Fatalf("the previous owner's gas prediction after its block closed: %v", sub)
+	}
+}
