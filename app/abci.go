@@ -62,6 +62,7 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	store.State{O: ov}.Save(store.KeyCounters, &subnetv1.Counters{})
 	a.chain, a.genesis = chain, ov
 	a.initialHeight = max(req.InitialHeight, 1)
+	initMembership(store.State{O: ov}, gen, a.initialHeight, req.AppStateBytes)
 	a.time = req.Time.Unix() // CheckTx's block time until the first block commits
 	a.publish()
 	a.genesisLanes = store.ApplyOverlay(a.lanes, ov, snap)
@@ -119,7 +120,7 @@ func (a *App) ProcessProposal(_ context.Context, req *abcitypes.RequestProcessPr
 	if a.chain == nil {
 		return nil, errNotInitialised
 	}
-	res := a.executeBlock(req.Height, req.Time.Unix(), req.Txs, true)
+	res := a.executeBlock(req.Height, req.Time.Unix(), req.Hash, req.Txs, true)
 	if res.rejected > 0 {
 		return &abcitypes.ResponseProcessProposal{Status: abcitypes.ResponseProcessProposal_REJECT}, nil
 	}
@@ -142,7 +143,7 @@ func (a *App) FinalizeBlock(_ context.Context, req *abcitypes.RequestFinalizeBlo
 	a.crashAt(CrashFinalizeBegin, req.Height)
 	res, ok := a.proposals[string(req.Hash)]
 	if !ok || len(req.Hash) == 0 || res.height != req.Height {
-		res = a.executeBlock(req.Height, req.Time.Unix(), req.Txs, false)
+		res = a.executeBlock(req.Height, req.Time.Unix(), req.Hash, req.Txs, false)
 	}
 	a.pending = res
 	a.crashAt(CrashFinalizeEnd, req.Height)

@@ -46,6 +46,7 @@ func benchSubmissions(b *testing.B, reveal, checked bool) {
 	const miners, perBlock = 2000, 2000
 	g := testGenesis(4)
 	g.Chain.MaxUIDs = miners
+	g.Membership = testMembership(miners)
 	// The gas track bounds max_uids (one EVM block close rewrites every agent, and genesis proves
 	// that fits a block); this benchmark measures workflow submissions, so it runs that track alone,
 	// with the longest reveal window, so that every reveal of a large b.N falls inside it.
@@ -170,6 +171,7 @@ func worstCaseSetup(b *testing.B) (*node, [][]byte) {
 	// submission settles — and scores — at its deadline, the costliest path.
 	g.Validators[0].Power, g.Validators[1].Power = 11, 11
 	g.Chain.MaxUIDs = 3 * miners
+	g.Membership = testMembership(3 * miners)
 	g.Tracks = []genesis.Track{genesis.NewTrack(genesis.TrackWorkflow, decimal.NewFromInt(1))}
 	n := newNode(b, b.TempDir(), g)
 	signers := make([]*signer, 3*miners)

@@ -37,11 +37,11 @@ func (f sizeFunc) Size() int { return f() }
 // nonce), then the end of block, then the app hash over the full state.
 // With stopAtReject it stops at the first rejected transaction (the result
 // is then only good for counting the rejection).
-func (a *App) executeBlock(height, time int64, txs [][]byte, stopAtReject bool) *blockResult {
+func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, stopAtReject bool) *blockResult {
 	base, baseLanes := a.base()
 	bo := store.NewOverlay(base)
 	var eo *store.Overlay // the end of block's writes, over the transactions'
-	blk := &track.Block{Height: height, Time: time}
+	blk := &track.Block{Height: height, Time: time, Hash: hash}
 	m := budget.NewMeter(a.limits, sizeFunc(func() int {
 		if eo == nil {
 			return bo.Size()

@@ -31,6 +31,7 @@ const (
 func boundGenesis() genesis.AppState {
 	g := testGenesis(4)
 	g.Chain.MaxUIDs = 64
+	g.Membership = testMembership(64)
 	g.Chain.TruthReportBlocks = 3
 	return g
 }

@@ -40,6 +40,7 @@ import (
 func catalogueChain(t testing.TB) (*node, map[string]*signer) {
 	g := testGenesis(4)
 	g.Chain.MaxUIDs, g.Chain.MaxPredictionAhead = 2, 1000
+	g.Membership = testMembership(2)
 	n := newNode(t, "", g)
 	s := map[string]*signer{"a": newMiner("miner-a", 1), "b": newMiner("miner-b", 2), "c": newMiner("miner-c", 3),
 		"r0": reporter(0), "r1": reporter(1), "r2": reporter(2)}
@@ -130,7 +131,10 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"commit by unknown key", crbCommitNext(t, c, wfPayloadOf(c, 3)), wire.CodeNotMiner},
 		{"reveal by unknown key", crbRevealNext(c, pa4), wire.CodeNotMiner},
 		{"register twice", a.next(msgRegister()), wire.CodeAlreadyMiner},
+		{"deregister by unknown key", c.next(client.DeregisterMiner()), wire.CodeNotMiner},
 		{"uids full", c.next(msgRegister()), wire.CodeUIDsFull},
+		{"register with work on the including block itself", c.next(client.RegisterMiner(n.height+1, 0)), wire.CodeStaleWork},
+		{"register with work on an unknown height", c.next(client.RegisterMiner(-1, 0)), wire.CodeStaleWork},
 		{"quality not a number", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.OutputQuality = "abc" }))), wire.CodeNotNumber},
 		{"price not a number", crbRevealNext(a, gasPayload(1, 200, "five")), wire.CodeNotNumber},
 		{"cost with 19 places", r1.next(msgWorkflowReport(0, withWorkflow(func(m *subnetv1.WorkflowMeasurement) { m.Cost = "0.1234567890123456789" }))), wire.CodeTooManyPlaces},
@@ -219,6 +223,8 @@ func TestRejectionCatalogue(t *testing.T) {
 		wire.CodeBlockFull:         "TestBlockFullReportLeavesNoTrace",
 		wire.CodeTooManyOpenTasks:  "TestOpenTasksPerValidator",
 		wire.CodeTooManyOpenRounds: "TestOpenRoundsPerValidator",
+		wire.CodeInsufficientWork:  "TestRegistrationWork (the catalogue chain's difficulty is 1)",
+		wire.CodeRegistrationsFull: "TestRegistrationWork (a second registration in one block)",
 	}
 	for _, ci := range wire.Codes[1:] {
 		if !codes[ci.Code] && elsewhere[ci.Code] == "" {

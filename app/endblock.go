@@ -41,8 +41,16 @@ var endBlockSteps = []endStep{
 		if env.Block.Height%a.chain.Gen.Window.EpochBlocks != 0 {
 			return nil, false
 		}
-		m.ChargeEnd(budget.UnitsEpochMiner * int64(env.St.Counters().Miners) * int64(len(a.chain.Gen.Tracks)))
+		miners := int64(env.St.Counters().Miners)
+		m.ChargeEnd(budget.UnitsEpochMiner*miners*int64(len(a.chain.Gen.Tracks)) + budget.UnitsLookup*miners) // + the prune queue
 		return a.runEpoch(env), false
+	}},
+	// The block's hash for the registrations of the next blocks, and the
+	// difficulty at every adjustment_interval-th height: one write, one
+	// delete and at most one adjustment.
+	{"registration", func(a *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+		m.ChargeEnd(budget.UnitsDueItem)
+		return a.endRegistration(env), false
 	}},
 }
 

@@ -46,6 +46,7 @@ func (a *App) runEpoch(env track.Env) []abcitypes.Event {
 		ep.Tracks = append(ep.Tracks, pt)
 	}
 	st.Save(store.KeyEpoch(c.Epochs), ep)
+	a.writePruneQueue(env, res.U16)
 	return []abcitypes.Event{wire.Event(wire.EventEpochWeights, "epoch", track.U64s(c.Epochs), "height", track.I64s(h),
 		"unallocated", ep.Unallocated, "u16", strings.Join(u16, ","))}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/tasks"
 	"github.com/scoringsubnet/validatord/app/track"
-	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -21,6 +20,8 @@ func (a *App) execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_RegisterMiner:
 		return a.execRegister(env, tx)
+	case *subnetv1.Msg_DeregisterMiner:
+		return a.execDeregister(env, tx)
 	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report:
 		return tasks.Execute(env, tx)
 	case *subnetv1.Msg_Truth:
@@ -37,18 +38,6 @@ func (a *App) execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 		return tasks.Execute(env, tx)
 	}
 	panic("app: execute called on a message that validity did not check")
-}
-
-func (a *App) execRegister(env track.Env, tx *track.Tx) []abcitypes.Event {
-	st := env.St
-	c := st.Counters()
-	uid := a.chain.UIDAt(c.Miners)
-	c.Miners++
-	st.Save(store.KeyCounters, c)
-	tx.Account.Miner, tx.Account.Uid = true, uid
-	st.Save(store.KeyAccount(tx.Body.Sender), tx.Account)
-	st.Save(store.KeyMiner(uid), &subnetv1.Miner{Uid: uid, Pubkey: tx.Body.Sender, RegisteredHeight: env.Block.Height})
-	return []abcitypes.Event{wire.Event(wire.EventMinerRegistered, "uid", track.U64s(uint64(uid)), "pubkey", hexs(tx.Body.Sender))}
 }
 
 func hexs(b []byte) string { return hex.EncodeToString(b) }

@@ -17,6 +17,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/x/budget"
+	"github.com/scoringsubnet/validatord/x/membership"
 	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/shopspring/decimal"
 
@@ -53,7 +54,23 @@ func testGenesis(n int) genesis.AppState {
 	for i := range g.Tracks {
 		g.Tracks[i].RevealBlocks = testRevealBlocks
 	}
+	g.Membership = testMembership(g.Chain.MaxUIDs)
 	return g
+}
+
+// testMembership is the membership section of the test genesis for
+// maxUIDs uids: difficulty 1 (every nonce meets it, so a registration's
+// work is only its fresh height), every uid registrable in one block, no
+// min_non_immune, and the longest record of block hashes, so that the
+// genesis entry (height 0, which msgRegister binds) stays fresh for 256
+// blocks. A test that changes chain.max_uids calls it again.
+func testMembership(maxUIDs int) membership.Params {
+	p := membership.DefaultParams()
+	p.InitialDifficulty, p.MinDifficulty, p.MaxDifficulty = 1, 1, 1
+	p.MaxRegistrationsPerBlock = uint32(maxUIDs)
+	p.MinNonImmune = 0
+	p.MaxPowAgeBlocks = membership.MaxPowAgeLimit
+	return p
 }
 
 // testRevealBlocks is the reveal window of every track in the test
@@ -322,7 +339,9 @@ func (s *signer) tx(t testing.TB, msg *subnetv1.Msg) []byte {
 
 // The test messages: client's builders with the harness's defaults.
 
-func msgRegister() *subnetv1.Msg { return client.RegisterMiner() }
+// msgRegister binds the genesis entry (height 0) with nonce 0: at the test
+// genesis' difficulty 1 that is valid work in the first 256 blocks.
+func msgRegister() *subnetv1.Msg { return client.RegisterMiner(0, 0) }
 
 func msgWorkflowTask(steps int64, sb, rb int64) *subnetv1.Msg {
 	return client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: steps, MaxBudget: "2", MaxLatencySeconds: "100", SubmissionBlocks: sb, ReportBlocks: rb})

@@ -47,19 +47,20 @@ var queryRoutes = map[string]struct {
 	args int
 	h    queryHandler
 }{
-	"status":      {0, answers((*querier).status)},
-	"params":      {0, answers((*querier).params)},
-	"validators":  {0, answers((*querier).validators)},
-	"account":     {1, answers((*querier).account)},
-	"miner":       {1, answers((*querier).miner)},
-	"task":        {1, answers((*querier).task)},
-	"submission":  {1, answers((*querier).submission)},
-	"window":      {1, answers((*querier).window)},
-	"baseline":    {1, answers((*querier).baseline)},
-	"gas":         {2, answers((*querier).gas)},
-	"truth":       {2, answers((*querier).truth)},
-	"leaderboard": {1, answers((*querier).leaderboard)},
-	"epoch":       {1, answers((*querier).epoch)},
+	"status":       {0, answers((*querier).status)},
+	"params":       {0, answers((*querier).params)},
+	"validators":   {0, answers((*querier).validators)},
+	"account":      {1, answers((*querier).account)},
+	"miner":        {1, answers((*querier).miner)},
+	"registration": {0, answers((*querier).registration)},
+	"task":         {1, answers((*querier).task)},
+	"submission":   {1, answers((*querier).submission)},
+	"window":       {1, answers((*querier).window)},
+	"baseline":     {1, answers((*querier).baseline)},
+	"gas":          {2, answers((*querier).gas)},
+	"truth":        {2, answers((*querier).truth)},
+	"leaderboard":  {1, answers((*querier).leaderboard)},
+	"epoch":        {1, answers((*querier).epoch)},
 }
 
 // Query answers JSON views of the committed state (the wire.…View types). Paths are listed in

@@ -15,6 +15,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/membership"
 	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
@@ -81,10 +82,28 @@ func (q *querier) miner(args []string) (*wire.MinerView, *queryError) {
 	if !q.st.Load(store.KeyMiner(uid), m) {
 		return nil, notFound("no miner with uid %d", uid)
 	}
-	out := &wire.MinerView{UID: uid, Pubkey: hex.EncodeToString(m.Pubkey), RegisteredHeight: m.RegisteredHeight}
+	out := &wire.MinerView{UID: uid, Pubkey: hex.EncodeToString(m.Pubkey), RegisteredHeight: m.RegisteredHeight,
+		ImmuneThrough: membership.ImmuneThrough(m.RegisteredHeight, q.chain.Gen.Membership)}
 	for _, name := range genesis.TrackNames {
 		if s, ok := q.aggregate(name, uid); ok {
 			out.SetAggregate(name, track.FmtDec(s))
+		}
+	}
+	return out, nil
+}
+
+// registration answers "registration": the difficulty in force, the next
+// adjustment, and the recorded hashes of the last max_pow_age_blocks blocks
+// (at most membership.MaxPowAgeLimit reads).
+func (q *querier) registration(_ []string) (*wire.RegistrationView, *queryError) {
+	p := q.chain.Gen.Membership
+	r := q.st.Registration()
+	out := &wire.RegistrationView{Height: q.height, Difficulty: r.Difficulty, IntervalRegistrations: r.IntervalRegistrations,
+		MaxPerBlock: p.MaxRegistrationsPerBlock, AdjustAt: (q.height/p.AdjustmentInterval + 1) * p.AdjustmentInterval,
+		Recent: []wire.BlockHashView{}}
+	for h := q.height; h >= 0 && h > q.height-p.MaxPowAgeBlocks; h-- {
+		if hash, ok := q.st.BlockHash(h); ok {
+			out.Recent = append(out.Recent, wire.BlockHashView{Height: h, Hash: hex.EncodeToString(hash)})
 		}
 	}
 	return out, nil

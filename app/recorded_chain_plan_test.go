@@ -14,6 +14,7 @@ import (
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/membership"
 )
 
 // The plan of the recorded chain that recorded_chain_test.go runs: who
@@ -152,6 +153,11 @@ func recordedGenesis() genesis.AppState {
 			Power: power, ReportKey: hex.EncodeToString(rep)})
 	}
 	g.Chain.MaxUIDs = numMiners
+	// Registration as in the harness' test genesis: difficulty 1, every
+	// miner in one block, the genesis hash fresh for 256 blocks.
+	g.Membership.InitialDifficulty, g.Membership.MinDifficulty, g.Membership.MaxDifficulty = 1, 1, 1
+	g.Membership.MaxRegistrationsPerBlock, g.Membership.MinNonImmune = numMiners, 0
+	g.Membership.MaxPowAgeBlocks = membership.MaxPowAgeLimit
 	g.Chain.TruthReportBlocks = truthReportBlocks
 	g.Window.EpochBlocks = 10
 	g.Window.WindowSize = 8
@@ -222,7 +228,9 @@ func (r *ref) get() uint64 {
 // assigned by earlier steps.
 type lazyMsg func() *subnetv1.Msg
 
-func register() lazyMsg { return client.RegisterMiner }
+// register binds the genesis entry (height 0) with nonce 0: valid work at
+// the plan's difficulty 1 in its first 256 blocks.
+func register() lazyMsg { return func() *subnetv1.Msg { return client.RegisterMiner(0, 0) } }
 
 func postWorkflow(w subnetv1.WorkflowTask) lazyMsg {
 	return func() *subnetv1.Msg { return client.PostWorkflowTask(&w) }

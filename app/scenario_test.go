@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
 
 	"github.com/cockroachdb/datadriven"
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -99,6 +100,10 @@ func (s *scenario) run(td *datadriven.TestData) (string, error) {
 		return s.init(a)
 	case "register":
 		return s.queueEach(a, "miner", func(string) *subnetv1.Msg { return msgRegister() })
+	case "deregister":
+		return s.queueEach(a, "miner", func(string) *subnetv1.Msg { return client.DeregisterMiner() })
+	case "blocks":
+		return s.blocks(a)
 	case "post-task":
 		return s.postTask(a)
 	case "commit":
@@ -244,7 +249,11 @@ func scenarioParams(g *genesis.AppState, a args) error {
 		return err
 	}
 	g.Window.EpochBlocks, g.Window.WarmupTasks, g.Gas.MemorySize, g.Chain.MaxUIDs = v[0], int(v[1]), int(v[2]), int(v[3])
+	g.Membership = testMembership(g.Chain.MaxUIDs)
 	g.Window.ArenaWarmupTasks = int(v[4])
+	if err := scenarioMembership(g, a); err != nil {
+		return err
+	}
 	if c, ok := a["cutoff"]; ok {
 		n, err := strconv.ParseInt(c, 10, 64)
 		if err != nil {
@@ -323,6 +332,43 @@ func (s *scenario) queueEach(a args, one string, msg func(label string) *subnetv
 		}
 		b.WriteString(out)
 	}
+	return b.String(), nil
+}
+
+// scenarioMembership sets the membership params a scenario names:
+// immunity= (immunity_blocks), min-non-immune=, and windows= (chain
+// max_submission_blocks and max_report_blocks, which bound the scoring lag
+// that immunity must exceed).
+func scenarioMembership(g *genesis.AppState, a args) error {
+	v, err := a.ints([]string{"immunity", "min-non-immune", "windows"},
+		[]int64{g.Membership.ImmunityBlocks, int64(g.Membership.MinNonImmune), g.Chain.MaxSubmissionBlocks})
+	if err != nil {
+		return err
+	}
+	g.Membership.ImmunityBlocks, g.Membership.MinNonImmune = v[0], uint32(v[1])
+	if _, ok := a["windows"]; ok {
+		g.Chain.MaxSubmissionBlocks, g.Chain.MaxReportBlocks = v[2], v[2]
+	}
+	return nil
+}
+
+// blocks runs n= empty blocks and prints their end-of-block events.
+func (s *scenario) blocks(a args) (string, error) {
+	n, err := a.int("n", 1)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for range n {
+		out, err := s.block(args{})
+		if err != nil {
+			return "", err
+		}
+		if strings.Contains(out, "\n") && strings.Count(out, "\n") > 1 {
+			b.WriteString(out)
+		}
+	}
+	fmt.Fprintf(&b, "now at height %d\n", s.node.height)
 	return b.String(), nil
 }
 

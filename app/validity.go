@@ -63,6 +63,11 @@ func (a *App) checkMsg(env track.Env, tx *track.Tx) *wire.TxError {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_RegisterMiner:
 		return a.checkRegister(env, tx)
+	case *subnetv1.Msg_DeregisterMiner:
+		if !tx.Account.Miner {
+			return wire.Reject(wire.CodeNotMiner, fmt.Sprintf("deregister: sender %x is not a registered miner", tx.Body.Sender))
+		}
+		return nil
 	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report:
 		return tasks.Check(env, tx)
 	case *subnetv1.Msg_Truth:
@@ -97,18 +102,4 @@ func (a *App) checkMsg(env track.Env, tx *track.Tx) *wire.TxError {
 		return wire.Reject(wire.CodeEmptyMsg, "reveal.submit has no content")
 	}
 	return wire.Reject(wire.CodeEmptyMsg, "msg has no content")
-}
-
-func (a *App) checkRegister(env track.Env, tx *track.Tx) *wire.TxError {
-	if tx.Validator >= 0 {
-		return wire.Reject(wire.CodeValidatorKey, fmt.Sprintf("register: sender %x is validator %q's report key; a validator must not report on its own submissions",
-			tx.Body.Sender, a.chain.ValidatorName(tx.Validator)))
-	}
-	if tx.Account.Miner {
-		return wire.Reject(wire.CodeAlreadyMiner, fmt.Sprintf("sender already has uid %d", tx.Account.Uid))
-	}
-	if n := env.St.Counters().Miners; int(n) >= a.chain.Gen.Chain.MaxUIDs {
-		return wire.Reject(wire.CodeUIDsFull, fmt.Sprintf("all %d uids are taken", a.chain.Gen.Chain.MaxUIDs))
-	}
-	return nil
 }

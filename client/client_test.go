@@ -20,6 +20,18 @@ func ctxT(t *testing.T) context.Context {
 }
 
 // sendWait sends msg and returns the value of attribute key of event typ.
+// registerMsg is the signer's registration with its work solved against
+// the node's newest block (client.RegisterWork).
+func registerMsg(t *testing.T, c *client.Client, s *client.Signer) *subnetv1.Msg {
+	t.Helper()
+	var slices int
+	msg, err := client.RegisterWork(ctxT(t), c, s.ChainID(), s.PubKey(), func(client.WorkProgress) { slices++ })
+	if err != nil || slices == 0 {
+		t.Fatalf("registration work: %v (%d progress calls)", err, slices)
+	}
+	return msg
+}
+
 func sendWait(t *testing.T, s *client.Signer, msg *subnetv1.Msg, typ, key string) uint64 {
 	t.Helper()
 	res, err := s.SendWait(ctxT(t), msg, waitFor)
@@ -95,7 +107,7 @@ func TestEveryTrackThroughTheClient(t *testing.T) {
 	if _, err := miner.UID(ctx); !errors.Is(err, client.ErrNotMiner) {
 		t.Fatalf("uid before registration: %v", err)
 	}
-	uid := uint32(sendWait(t, miner, client.RegisterMiner(), wire.EventMinerRegistered, "uid"))
+	uid := uint32(sendWait(t, miner, registerMsg(t, c, miner), wire.EventMinerRegistered, "uid"))
 	if got, err := miner.UID(ctx); err != nil || got != uid {
 		t.Fatalf("uid %d, %v; want %d", got, err, uid)
 	}
@@ -230,7 +242,7 @@ func TestErrorsAndNonces(t *testing.T) {
 	}
 
 	miner := client.NewSigner(c, testChainID, key("miner"))
-	if _, err := miner.SendWait(ctx, client.RegisterMiner(), waitFor); err != nil {
+	if _, err := miner.SendWait(ctx, registerMsg(t, c, miner), waitFor); err != nil {
 		t.Fatal(err)
 	}
 	// a commit for a block of an EVM chain no truth anchored yet
@@ -242,7 +254,7 @@ func TestErrorsAndNonces(t *testing.T) {
 		return m
 	}
 	var te *client.TxError
-	res, err := miner.Send(ctx, client.RegisterMiner())
+	res, err := miner.Send(ctx, registerMsg(t, c, miner))
 	if !errors.As(err, &te) || te.Code != wire.CodeAlreadyMiner || te.Name != "already_miner" || res.Code != wire.CodeAlreadyMiner {
 		t.Fatalf("second registration: %+v, %v", res, err)
 	}

@@ -38,7 +38,7 @@ func flowNode(t *testing.T) (*client.Client, *client.Signer, *client.Signer, uin
 	c := dial(t, n.addr)
 	val := client.NewSigner(c, testChainID, n.reportKey)
 	miner := minerSigner(c)
-	uid := uint32(sendWait(t, miner, client.RegisterMiner(), wire.EventMinerRegistered, "uid"))
+	uid := uint32(sendWait(t, miner, registerMsg(t, c, miner), wire.EventMinerRegistered, "uid"))
 	return c, val, miner, uid
 }
 

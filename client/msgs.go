@@ -11,9 +11,16 @@ import (
 // a transaction carries. They check nothing: the app's validity function
 // is the one judge (docs/codes.md).
 
-// RegisterMiner gives the sender's key the next free uid.
-func RegisterMiner() *subnetv1.Msg {
-	return &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}}
+// RegisterMiner gives the sender's key a uid, paying the work of
+// docs/membership.md: nonce meets the difficulty for the hash of the block
+// at workHeight (RegisterWork finds both).
+func RegisterMiner(workHeight int64, nonce uint64) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{WorkHeight: workHeight, Nonce: nonce}}}
+}
+
+// DeregisterMiner frees the sender's uid (registered miners only).
+func DeregisterMiner() *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_DeregisterMiner{DeregisterMiner: &subnetv1.MsgDeregisterMiner{}}}
 }
 
 // PostWorkflowTask opens a workflow task (validators' report keys).

@@ -82,6 +82,8 @@ func startNode(t *testing.T) *testNode {
 	}
 	n := &testNode{addr: conf.RPC.ListenAddress, reportKey: key("report"), gen: genesis.DefaultGenesis()}
 	n.gen.Window.EpochBlocks = 5
+	// Registration costs 16 hashes here (RegisterWork finds them at once).
+	n.gen.Membership.InitialDifficulty, n.gen.Membership.MinDifficulty = 16, 16
 	for i := range n.gen.Tracks {
 		n.gen.Tracks[i].RevealBlocks = testRevealBlocks
 	}

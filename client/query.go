@@ -127,3 +127,9 @@ func (c *Client) Epoch(ctx context.Context, n uint64) (*wire.EpochView, error) {
 func (c *Client) LatestEpoch(ctx context.Context) (*wire.EpochView, error) {
 	return query[wire.EpochView](ctx, c, "epoch/latest")
 }
+
+// Registration is what a registration pays in the next block
+// ("registration"): the difficulty and the recent block hashes work may bind.
+func (c *Client) Registration(ctx context.Context) (*wire.RegistrationView, error) {
+	return query[wire.RegistrationView](ctx, c, "registration")
+}

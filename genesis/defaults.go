@@ -3,6 +3,7 @@ package genesis
 import (
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/x/membership"
 	"github.com/scoringsubnet/validatord/x/scoring"
 	"github.com/scoringsubnet/validatord/x/window"
 )
@@ -20,9 +21,10 @@ func DefaultGenesis() AppState {
 			NewTrack(TrackArena, decimal.RequireFromString("0.3")),
 			NewTrack(TrackGas, decimal.RequireFromString("0.2")),
 		},
-		Workflow: scoring.DefaultWorkflowParams(),
-		Arena:    scoring.DefaultArenaParams(),
-		Gas:      scoring.DefaultGasParams(),
-		Window:   window.DefaultParams(),
+		Workflow:   scoring.DefaultWorkflowParams(),
+		Arena:      scoring.DefaultArenaParams(),
+		Gas:        scoring.DefaultGasParams(),
+		Window:     window.DefaultParams(),
+		Membership: membership.DefaultParams(),
 	}
 }

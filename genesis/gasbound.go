@@ -78,17 +78,18 @@ func (s AppState) validateGasBound() error {
 }
 
 // EpochWork is the units of work an epoch costs under s: one aggregate per
-// miner per track (budget.UnitsEpochMiner each). An epoch is never split or
+// miner per track (budget.UnitsEpochMiner each) and the miner's entry in
+// the prune queue (budget.UnitsLookup each). An epoch is never split or
 // deferred, so Validate requires it to fit the end of block's work budget.
 func (s AppState) EpochWork() int64 {
-	return int64(s.Chain.MaxUIDs) * int64(len(s.Tracks)) * budget.UnitsEpochMiner
+	return int64(s.Chain.MaxUIDs) * (int64(len(s.Tracks))*budget.UnitsEpochMiner + budget.UnitsLookup)
 }
 
 func (s AppState) validateEpochBound() error {
 	if w, limit := s.EpochWork(), budget.DefaultLimits().EndWork; w > limit {
 		return fieldErr("chain.max_uids", s.Chain.MaxUIDs, fmt.Sprintf(
-			"an epoch over max_uids × %d tracks × %d units = %d units, more than the end of block's %d (docs/codes.md, \"Block bound\")",
-			len(s.Tracks), budget.UnitsEpochMiner, w, limit))
+			"an epoch over max_uids × (%d tracks × %d units + %d for the prune queue) = %d units, more than the end of block's %d (docs/codes.md, \"Block bound\")",
+			len(s.Tracks), budget.UnitsEpochMiner, budget.UnitsLookup, w, limit))
 	}
 	return nil
 }

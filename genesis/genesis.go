@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/scoringsubnet/validatord/x/membership"
 	"github.com/scoringsubnet/validatord/x/scoring"
 	"github.com/scoringsubnet/validatord/x/window"
 )
@@ -19,6 +20,7 @@ type AppState struct {
 	Arena      scoring.ArenaParams    `json:"arena"`
 	Gas        scoring.GasParams      `json:"gas"`
 	Window     window.Params          `json:"window"`
+	Membership membership.Params      `json:"membership"`
 }
 
 // Decode parses app_state strictly (unknown fields and trailing data are

@@ -107,7 +107,12 @@ func TestValidate(t *testing.T) {
 		// one more history point 81,920, one more memory slot 65,536.
 		{"close bound: ahead 15 just fits", func(g *AppState) { g.Chain.MaxPredictionAhead = 15 }, ""},
 		{"close bound: ahead 16 exceeds", func(g *AppState) { g.Chain.MaxPredictionAhead = 16 }, "chain.max_prediction_ahead"},
-		{"close bound: 64 blocks with 32 uids", func(g *AppState) { g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 64, 32 }, ""},
+		{"close bound: 64 blocks with 32 uids", func(g *AppState) {
+			g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs, g.Membership.MinNonImmune = 64, 32, 16
+		}, ""},
+		{"membership: min_non_immune not below max_uids", func(g *AppState) { g.Chain.MaxUIDs = 128 }, "membership.min_non_immune"},
+		{"membership: immunity within the scoring lag", func(g *AppState) { g.Membership.ImmunityBlocks = g.ScoringLag() }, "membership.immunity_blocks"},
+		{"membership: zero difficulty", func(g *AppState) { g.Membership.MinDifficulty = 0 }, "membership.min_difficulty"},
 		{"close bound: 308 uids just fit", func(g *AppState) { g.Chain.MaxUIDs = 308 }, ""},
 		{"close bound: 309 uids exceed", func(g *AppState) { g.Chain.MaxUIDs = 309 }, "chain.max_prediction_ahead"},
 		{"close bound: history of 24 fits", func(g *AppState) { g.Window.GasHistoryMax = 24 }, ""},
@@ -116,7 +121,7 @@ func TestValidate(t *testing.T) {
 		{"close bound: larger memory", func(g *AppState) { g.Gas.MemorySize = 21 }, "chain.max_prediction_ahead"},
 		{"close bound: huge memory", func(g *AppState) { g.Gas.MemorySize = 1_000_001 }, "gas.memory_size"},
 		{"close bound: no gas track", func(g *AppState) {
-			g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 1000, 13_333
+			g.Chain.MaxPredictionAhead, g.Chain.MaxUIDs = 1000, 12_500
 			g.Tracks = []Track{withCutoff(NewTrack(TrackWorkflow, d("1")), 100)}
 		}, ""},
 		{"epoch bound", func(g *AppState) {
@@ -200,14 +205,14 @@ func TestGasCloseBytes(t *testing.T) {
 func TestEpochBound(t *testing.T) {
 	g := DefaultGenesis()
 	g.Tracks = []Track{NewTrack(TrackWorkflow, decimal.NewFromInt(1))}
-	g.Chain.MaxUIDs = 13_333 // × 1 track × 30 = 399,990 units
+	g.Chain.MaxUIDs = 12_500 // × (1 track × 30 + 2 for the prune queue) = 400,000 units
 	if err := g.validateEpochBound(); err != nil {
-		t.Fatalf("13,333 uids on one track: %v", err)
+		t.Fatalf("12,500 uids on one track: %v", err)
 	}
-	g.Chain.MaxUIDs = 13_334
+	g.Chain.MaxUIDs = 12_501
 	var fe *FieldError
 	if err := g.validateEpochBound(); !errors.As(err, &fe) || fe.Field != "chain.max_uids" {
-		t.Fatalf("13,334 uids on one track: %v, want a FieldError on chain.max_uids", err)
+		t.Fatalf("12,501 uids on one track: %v, want a FieldError on chain.max_uids", err)
 	}
 }
 

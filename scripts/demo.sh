@@ -53,7 +53,7 @@ go build -o "$DRIVER" ./scripts/demo
 echo "demo: init $NODE_HOME (RPC 127.0.0.1:$RPC_PORT)"
 "$BIN" init --home "$NODE_HOME" --chain-id demo-1 --moniker demo-validator \
 	--rpc-laddr "tcp://127.0.0.1:$RPC_PORT" --p2p-laddr "tcp://127.0.0.1:$P2P_PORT" \
-	--timeout-commit 300ms >/dev/null
+	--timeout-commit 300ms --registration-difficulty 256 --registrations-per-block 64 >/dev/null
 
 echo "demo: starting the node (log: $NODE_LOG)"
 "$BIN" start --home "$NODE_HOME" >"$NODE_LOG" 2>&1 &

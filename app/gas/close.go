@@ -59,6 +59,8 @@ func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRou
 				markPrediction(env, p.SubmissionId, track.StatusUnscored, sweepNote(track.StatusUnscored))
 			case p.Price == "":
 				markPrediction(env, p.SubmissionId, track.StatusUnrevealed, sweepNote(track.StatusUnrevealed))
+			case previousOwner(env, p):
+				markPrediction(env, p.SubmissionId, track.StatusFailed, track.ErrPreviousOwner.Error())
 			case commit.GasCounts(p.BlockTime, r.Timestamp, margin):
 				counting[p.Uid] = p
 			default:
@@ -69,6 +71,14 @@ func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRou
 	}
 	gc.OpenBlocks = keep
 	return counting
+}
+
+// previousOwner reports whether p was made by an earlier owner of its uid
+// (replaced or deregistered since, docs/membership.md §8): it is never
+// closed into the agent of the uid's new owner. One read.
+func previousOwner(env track.Env, p *subnetv1.Prediction) bool {
+	env.ChargeWork(budget.UnitsLookup)
+	return track.PreviousOwner(env.St, &subnetv1.Submission{Uid: p.Uid, Id: p.SubmissionId})
 }
 
 // sweepNote is the receipt note of a prediction a close does not judge.

@@ -36,6 +36,11 @@ const (
 	PrefixOpenTasks     byte = 0x16 // validator index → tasks it posted whose settlement is not done (u64)
 	PrefixOpenRounds    byte = 0x17 // validator index, EVM chain id → pending truth rounds it voted in (u64)
 	PrefixTaskArtifact  byte = 0x18 // task id, 32-byte artifact hash → the submission id that keeps it (u64)
+	PrefixRegistration  byte = 0x19 // Registration: difficulty, registrations this interval and this block
+	PrefixBlockHash     byte = 0x1a // BlockHash by height: the last membership.max_pow_age_blocks blocks
+	PrefixPruneQueue    byte = 0x1b // PruneEntry by position: the last epoch's miners in prune order
+	PrefixRegCount      byte = 0x1c // registration height → registrations then still immune (u64)
+	PrefixFreeUID       byte = 0x1d // position → a uid freed by deregistration (u64), taken in order
 )
 
 // ValueKind says how a prefix's values are encoded.
@@ -89,6 +94,11 @@ var Layout = []Prefix{
 	{Byte: PrefixOpenTasks, Name: "open_tasks", Kind: KindU64},
 	{Byte: PrefixOpenRounds, Name: "open_rounds", Kind: KindU64},
 	{Byte: PrefixTaskArtifact, Name: "task_artifact", RawKey: true, Kind: KindU64},
+	{Byte: PrefixRegistration, Name: "registration", Kind: KindProto, New: func() proto.Message { return &subnetv1.Registration{} }},
+	{Byte: PrefixBlockHash, Name: "block_hash", Kind: KindProto, New: func() proto.Message { return &subnetv1.BlockHash{} }},
+	{Byte: PrefixPruneQueue, Name: "prune_queue", Kind: KindProto, New: func() proto.Message { return &subnetv1.PruneEntry{} }},
+	{Byte: PrefixRegCount, Name: "reg_count", Kind: KindU64},
+	{Byte: PrefixFreeUID, Name: "free_uid", Kind: KindU64},
 }
 
 // PrefixOf returns the layout entry of key's first byte; ok is false for an
@@ -113,10 +123,11 @@ const (
 
 // Single-entry keys.
 var (
-	KeyMeta     = []byte{PrefixMeta}
-	KeyGenesis  = []byte{PrefixGenesis}
-	KeyChainID  = []byte{PrefixChainID}
-	KeyCounters = []byte{PrefixCounters}
+	KeyMeta         = []byte{PrefixMeta}
+	KeyGenesis      = []byte{PrefixGenesis}
+	KeyChainID      = []byte{PrefixChainID}
+	KeyCounters     = []byte{PrefixCounters}
+	KeyRegistration = []byte{PrefixRegistration}
 )
 
 func key(prefix byte, parts ...uint64) []byte {
@@ -180,3 +191,16 @@ func KeyTruth(chain, block uint64) []byte { return key(PrefixTruth, chain, block
 
 // KeyEpoch is an epoch by number.
 func KeyEpoch(n uint64) []byte { return key(PrefixEpoch, n) }
+
+// KeyBlockHash is the hash of the block at height (height ≥ 0: the entry
+// below the first block is the genesis').
+func KeyBlockHash(height int64) []byte { return key(PrefixBlockHash, uint64(height)) }
+
+// KeyPruneQueue is the pos-th entry of the prune queue.
+func KeyPruneQueue(pos uint64) []byte { return key(PrefixPruneQueue, pos) }
+
+// KeyRegCount counts the registrations at height not yet out of immunity.
+func KeyRegCount(height int64) []byte { return key(PrefixRegCount, uint64(height)) }
+
+// KeyFreeUID is the pos-th uid freed by deregistration.
+func KeyFreeUID(pos uint64) []byte { return key(PrefixFreeUID, pos) }

@@ -54,6 +54,23 @@ func (s State) Counters() *subnetv1.Counters {
 	return c
 }
 
+func (s State) Registration() *subnetv1.Registration {
+	r := &subnetv1.Registration{}
+	s.Load(KeyRegistration, r)
+	return r
+}
+
+// BlockHash is the recorded hash of the block at height; false when the
+// height is not among the recent blocks kept.
+func (s State) BlockHash(height int64) ([]byte, bool) {
+	if height < 0 {
+		return nil, false
+	}
+	b := &subnetv1.BlockHash{}
+	ok := s.Load(KeyBlockHash(height), b)
+	return b.Hash, ok
+}
+
 func (s State) Task(id uint64) (*subnetv1.Task, bool) {
 	t := &subnetv1.Task{}
 	return t, s.Load(KeyTask(id), t)
@@ -100,3 +117,23 @@ func (s State) SetTaskMiner(task uint64, uid uint32, sid uint64) {
 
 // Delete removes the entry at k.
 func (s State) Delete(k []byte) { s.O.Delete(k) }
+
+// RegCount is the number of registrations at height still counted immune.
+func (s State) RegCount(height int64) uint64 {
+	bz, ok := s.O.Get(KeyRegCount(height))
+	if !ok {
+		return 0
+	}
+	return binary.BigEndian.Uint64(bz)
+}
+
+// SetRegCount sets RegCount(height); 0 deletes the entry.
+func (s State) SetRegCount(height int64, n uint64) {
+	if n == 0 {
+		if s.Has(KeyRegCount(height)) {
+			s.Delete(KeyRegCount(height))
+		}
+		return
+	}
+	s.O.Set(KeyRegCount(height), U64Bytes(n))
+}

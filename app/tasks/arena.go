@@ -144,7 +144,7 @@ func scoreArenaOne(env track.Env, sub *subnetv1.Submission, at *subnetv1.ArenaTa
 		return s, nil, false
 	}
 	r.Values = receipt.ArenaValues(res)
-	wevs, err := pushWindow(env, store.WindowArena, sub.Uid, scoring.Quo(res.Overall, scoring.Hundred))
+	wevs, err := pushWindow(env, store.WindowArena, sub, scoring.Quo(res.Overall, scoring.Hundred))
 	if err != nil {
 		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "window: "+err.Error()
 		return s, nil, false

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"errors"
 	"fmt"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -138,8 +139,8 @@ func markDuplicate(env track.Env, d, keeper *subnetv1.Submission) []abcitypes.Ev
 	}
 	evs := []abcitypes.Event{wire.Event(wire.EventSubmissionDuplicate, "submission_id", track.U64s(d.Id), "uid", track.U64s(uint64(d.Uid)),
 		"task_id", track.U64s(d.TaskId), "duplicate_of_uid", track.U64s(uint64(keeper.Uid)))}
-	wevs, err := pushWindow(env, tb, d.Uid, scoring.Zero)
-	if err != nil {
+	wevs, err := pushWindow(env, tb, d, scoring.Zero)
+	if err != nil && !errors.Is(err, track.ErrPreviousOwner) {
 		panic("tasks: push of a 0 score: " + err.Error())
 	}
 	return append(evs, wevs...)

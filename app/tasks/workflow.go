@@ -42,7 +42,7 @@ func scoreWorkflow(env track.Env, sub *subnetv1.Submission, out quorum.Outcome) 
 	}
 	r.Values = receipt.WorkflowValues(res)
 	track.Attach(sub, r)
-	wevs, err := pushWindow(env, store.WindowWorkflow, sub.Uid, res.Score)
+	wevs, err := pushWindow(env, store.WindowWorkflow, sub, res.Score)
 	if err != nil {
 		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "window: "+err.Error()
 		return nil
@@ -51,10 +51,14 @@ func scoreWorkflow(env track.Env, sub *subnetv1.Submission, out quorum.Outcome) 
 	return append([]abcitypes.Event{track.ScoredEvent(sub, res.Score)}, wevs...)
 }
 
-// pushWindow appends a score in [0, 1] to the miner's window of the track;
-// a score window.Push refuses leaves the window unchanged.
-func pushWindow(env track.Env, tb byte, uid uint32, score decimal.Decimal) ([]abcitypes.Event, error) {
-	st, p := env.St, env.Chain.Gen.Window
+// pushWindow appends sub's score in [0, 1] to its miner's window of the
+// track; a score window.Push refuses leaves the window unchanged, and so
+// does the submission of a previous owner of the uid (track.ErrPreviousOwner).
+func pushWindow(env track.Env, tb byte, sub *subnetv1.Submission, score decimal.Decimal) ([]abcitypes.Event, error) {
+	st, p, uid := env.St, env.Chain.Gen.Window, sub.Uid
+	if track.PreviousOwner(st, sub) {
+		return nil, track.ErrPreviousOwner
+	}
 	k := store.KeyWindow(tb, uid)
 	pw := &subnetv1.Window{}
 	st.Load(k, pw)

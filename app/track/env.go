@@ -16,6 +16,10 @@ type Block struct {
 	Time   int64
 	// Mempool is set for CheckTx.
 	Mempool bool
+	// Hash is the block's hash (FinalizeBlock's and ProcessProposal's
+	// req.Hash; empty in CheckTx and PrepareProposal, which do not record
+	// it).
+	Hash []byte
 }
 
 // Env is what a track unit works with: the chain, the state and the block,

@@ -57,6 +57,9 @@ const (
 	CodeNoCommit            uint32 = 48
 	CodeRevealWindow        uint32 = 49
 	CodeRevealMismatch      uint32 = 50
+	CodeStaleWork           uint32 = 51
+	CodeInsufficientWork    uint32 = 52
+	CodeRegistrationsFull   uint32 = 53
 )
 
 // CodeInfo is one row of the code table: the number, the short name used in
@@ -82,7 +85,7 @@ var Codes = []CodeInfo{
 	{CodeNotValidator, "not_validator", "PostTask, Report or Truth not signed by a validator's report key"},
 	{CodeNotMiner, "not_miner", "Commit or Reveal from a key that is not a registered miner (or no longer owns the uid it committed under)"},
 	{CodeAlreadyMiner, "already_miner", "RegisterMiner from a key that already has a uid (checked after code 42)"},
-	{CodeUIDsFull, "uids_full", "all `chain.max_uids` uids are taken"},
+	{CodeUIDsFull, "uids_full", "all `chain.max_uids` uids are taken and none can be replaced now: more than `membership.min_non_immune` uids must be out of their immunity (docs/membership.md §4)"},
 	{CodeNotNumber, "not_number", "a decimal field is not a decimal number"},
 	{CodeTooManyPlaces, "too_many_places", "a decimal field has more than 18 places"},
 	{CodeDecimalRange, "decimal_range", "a decimal field is outside its range (e.g. quality > 1, a price ≤ 0, above 10^15)"},
@@ -120,6 +123,9 @@ var Codes = []CodeInfo{
 	{CodeNoCommit, "no_commit", "a reveal for a task or EVM block for which the sender's uid has no commit (or whose commits a later EVM block's close swept)"},
 	{CodeRevealWindow, "reveal_window", "a reveal before its window opens or after it closes (a task's: the `reveal_blocks` blocks after its submission deadline; an EVM block's: the `reveal_blocks` blocks after its truth became final), or a report on a task whose reveal window has not closed"},
 	{CodeRevealMismatch, "reveal_mismatch", "the revealed payload and salt do not open the commit's `commitment` under this chain id, sender and uid"},
+	{CodeStaleWork, "stale_work", "RegisterMiner whose `work_height` is not one of the `membership.max_pow_age_blocks` blocks before the including block (docs/membership.md §4): solve again against a recent block"},
+	{CodeInsufficientWork, "insufficient_work", "RegisterMiner whose seal over (chain id, sender, the hash of block `work_height`, `nonce`) does not meet the difficulty in force (query `registration`)"},
+	{CodeRegistrationsFull, "registrations_full", "RegisterMiner in a block that already accepted `membership.max_registrations_per_block` registrations; send it again in a later block"},
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).

@@ -7,6 +7,9 @@ import (
 // Event types emitted in FinalizeBlock results (docs/queries.md lists their attributes).
 const (
 	EventMinerRegistered     = "miner_registered"
+	EventDifficultyAdjusted  = "difficulty_adjusted" // the registration difficulty at an adjustment_interval-th height
+	EventMinerReplaced       = "miner_replaced"      // a registration took a uid from its owner (before miner_registered)
+	EventMinerDeregistered   = "miner_deregistered"  // a miner freed its uid
 	EventTaskPosted          = "task_posted"
 	EventSubmissionAdded     = "submission_received" // a commit: the submission exists, its payload not yet
 	EventSubmissionRevealed  = "submission_revealed"

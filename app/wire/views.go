@@ -50,8 +50,12 @@ type AccountView struct {
 // MinerView answers "miner/<uid>": the miner's aggregate per track, nil
 // where it has none.
 type MinerView struct {
-	Arena            *string `json:"arena"`
-	Gas              *string `json:"gas"`
+	Arena *string `json:"arena"`
+	Gas   *string `json:"gas"`
+	// ImmuneThrough is the last height at which the uid cannot be replaced
+	// (membership.ImmuneThrough of RegisteredHeight).
+	ImmuneThrough int64 `json:"immune_through"`
+	// Pubkey is the key that owns the uid.
 	Pubkey           string  `json:"pubkey"`
 	RegisteredHeight int64   `json:"registered_height"`
 	UID              uint32  `json:"uid"`
@@ -209,4 +213,24 @@ type TruthRoundView struct {
 	Status        string     `json:"status"`
 	Timestamp     *int64     `json:"timestamp"`
 	Votes         []VoteView `json:"votes"`
+}
+
+// RegistrationView answers "registration": what a registration pays in the
+// next block. Recent are the recorded block hashes a registration's work may
+// bind (newest first): the next block accepts work on any of them.
+type RegistrationView struct {
+	// AdjustAt is the height at the end of which the difficulty is next
+	// adjusted; IntervalRegistrations the registrations counted toward it.
+	AdjustAt              int64           `json:"adjust_at"`
+	Difficulty            uint64          `json:"difficulty"`
+	Height                int64           `json:"height"`
+	IntervalRegistrations uint64          `json:"interval_registrations"`
+	MaxPerBlock           uint32          `json:"max_per_block"`
+	Recent                []BlockHashView `json:"recent"`
+}
+
+// BlockHashView is one recorded block hash (hex).
+type BlockHashView struct {
+	Hash   string `json:"hash"`
+	Height int64  `json:"height"`
 }

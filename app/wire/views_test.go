@@ -102,7 +102,7 @@ func TestViewsKeepZeros(t *testing.T) {
 		{"nil receipt", ReceiptViewOf(nil), `null`},
 		{"vote without measurement", VoteView{Validator: "v1"}, `{"validator":"v1","height":0,"workflow":null,"arena":null,"truth":null}`},
 		{"window without aggregate", TrackWindowView{Mean: "0", Scores: List[string](nil)}, `{"last_height":0,"mean":"0","scores":[],"tasks_seen":0}`},
-		{"miner without aggregates", &MinerView{UID: 1}, `{"arena":null,"gas":null,"pubkey":"","registered_height":0,"uid":1,"workflow":null}`},
+		{"miner without aggregates", &MinerView{UID: 1}, `{"arena":null,"gas":null,"immune_through":0,"pubkey":"","registered_height":0,"uid":1,"workflow":null}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -21,13 +21,14 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
+	"github.com/scoringsubnet/validatord/x/membership"
 )
 
 func init() {
 	register(Command{Name: "init", Summary: "create a node home: config, keys and a single-validator genesis", Run: runInit})
 }
 
-const initUsage = "init [--home DIR] [--chain-id ID] [--moniker NAME] [--power N] [--rpc-laddr ADDR] [--p2p-laddr ADDR] [--timeout-commit D] [--force]"
+const initUsage = "init [--home DIR] [--chain-id ID] [--moniker NAME] [--power N] [--rpc-laddr ADDR] [--p2p-laddr ADDR] [--timeout-commit D] [--registration-difficulty N] [--registrations-per-block N] [--force]"
 
 // Defaults of a new home.
 const (
@@ -68,6 +69,7 @@ func runInit(_ context.Context, env Env, args []string) error {
 	p2pLaddr := fs.String("p2p-laddr", defaultP2PLaddr, "p2p listen address (loopback by default)")
 	timeoutCommit := fs.Duration("timeout-commit", cfg.DefaultConsensusConfig().TimeoutCommit, "consensus timeout_commit (block interval)")
 	force := fs.Bool("force", false, "replace config/, data/ and keys/ of an existing home")
+	reg := defineRegistrationFlags(fs, membership.DefaultMinDifficulty, membership.DefaultMaxRegistrationsPerBlock)
 	pos, ok, err := parseFlags(env, fs, initUsage, args)
 	if !ok || err != nil {
 		return err
@@ -84,7 +86,7 @@ func runInit(_ context.Context, env Env, args []string) error {
 		return err
 	}
 	setup.Validator.Power = *power
-	genDoc, err := buildGenesis(*chainID, cmttime.Now(), []homeSetup{setup})
+	genDoc, err := buildGenesis(*chainID, cmttime.Now(), []homeSetup{setup}, reg.apply)
 	if err != nil {
 		return err
 	}
@@ -213,8 +215,13 @@ func claimHome(home string, force bool) error {
 // buildGenesis makes the genesis document of the given homes: CometBFT's
 // validators, consensus params within the app's block bound and an app_state of genesis.DefaultGenesis() with the same
 // validators and their report keys, validated by both.
-func buildGenesis(chainID string, genesisTime time.Time, setups []homeSetup) (*types.GenesisDoc, error) {
+func buildGenesis(chainID string, genesisTime time.Time, setups []homeSetup, tune func(*genesis.AppState) error) (*types.GenesisDoc, error) {
 	st := genesis.DefaultGenesis()
+	if tune != nil {
+		if err := tune(&st); err != nil {
+			return nil, err
+		}
+	}
 	vals := make([]types.GenesisValidator, 0, len(setups))
 	for _, s := range setups {
 		vals = append(vals, s.Validator)

@@ -15,7 +15,7 @@ func TestReplayAndExportOfARealNode(t *testing.T) {
 	}
 	home := t.TempDir()
 	rpc := freeAddr(t)
-	cli(t, "init", "--home", home, "--rpc-laddr", rpc, "--p2p-laddr", freeAddr(t), "--timeout-commit", "50ms")
+	cli(t, "init", "--home", home, "--rpc-laddr", rpc, "--p2p-laddr", freeAddr(t), "--timeout-commit", "50ms", "--registration-difficulty", "16")
 	cli(t, "keys", "add", "miner", "--home", home)
 	n := startNode(t, home)
 	n.waitHeight(t, rpc, 2)

@@ -68,6 +68,10 @@ func rcGenesis(t *testing.T) (genesis.AppState, *abcitypes.RequestInitChain) {
 	for i := range g.Tracks {
 		g.Tracks[i].RevealBlocks = 1
 	}
+	// Registration at difficulty 1 (every nonce meets it; the messages bind
+	// the genesis entry, height 0), every miner in one block.
+	g.Membership.InitialDifficulty, g.Membership.MinDifficulty, g.Membership.MaxDifficulty = 1, 1, 1
+	g.Membership.MaxRegistrationsPerBlock = 16
 	bz, err := g.Encode()
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ func init() {
 	register(Command{Name: "testnet", Summary: "create the homes of a local N-validator network on loopback ports", Run: runTestnet})
 }
 
-const testnetUsage = "testnet --output DIR [--v 4] [--starting-port 26656] [--chain-id ID] [--timeout-commit 500ms] [--force]"
+const testnetUsage = "testnet --output DIR [--v 4] [--starting-port 26656] [--chain-id ID] [--timeout-commit 500ms] [--registration-difficulty 256] [--registrations-per-block 256] [--force]"
 
 // Each node uses portStride ports from startingPort+i*portStride: p2p at +0,
 // RPC at +1 and (when enabled) Prometheus at +4, so node0 has CometBFT's
@@ -50,6 +50,7 @@ func runTestnet(_ context.Context, env Env, args []string) error {
 	chainID := fs.String("chain-id", "scoring-localnet", "chain id")
 	timeoutCommit := fs.Duration("timeout-commit", 500*time.Millisecond, "consensus timeout_commit (block interval)")
 	force := fs.Bool("force", false, "replace config/, data/ and keys/ of existing node homes")
+	reg := defineRegistrationFlags(fs, testnetDifficulty, testnetPerBlock)
 	pos, ok, err := parseFlags(env, fs, testnetUsage, args)
 	if !ok || err != nil {
 		return err
@@ -66,7 +67,7 @@ func runTestnet(_ context.Context, env Env, args []string) error {
 	if last := portsOf(*start, *n-1); *start < 1024 || last.Prometheus > 65535 {
 		return fmt.Errorf("--starting-port: %d, want ports %d..%d within 1024..65535", *start, *start, last.Prometheus)
 	}
-	nodes, err := createTestnet(*output, *n, *start, *chainID, *timeoutCommit, *force)
+	nodes, err := createTestnet(*output, *n, *start, *chainID, *timeoutCommit, *force, reg.apply)
 	if err != nil {
 		return err
 	}
@@ -75,7 +76,7 @@ func runTestnet(_ context.Context, env Env, args []string) error {
 
 // createTestnet writes n homes with distinct loopback ports, persistent peers
 // wired between all of them and one shared genesis.
-func createTestnet(output string, n, start int, chainID string, timeoutCommit time.Duration, force bool) ([]testnetNode, error) {
+func createTestnet(output string, n, start int, chainID string, timeoutCommit time.Duration, force bool, tune func(*genesis.AppState) error) ([]testnetNode, error) {
 	maxTx := genesis.DefaultGenesis().Chain.MaxTxBytes
 	setups := make([]homeSetup, 0, n)
 	for i := 0; i < n; i++ {
@@ -96,7 +97,7 @@ func createTestnet(output string, n, start int, chainID string, timeoutCommit ti
 		setups = append(setups, s)
 	}
 	wirePeers(setups, start)
-	genDoc, err := buildGenesis(chainID, cmttime.Now(), setups)
+	genDoc, err := buildGenesis(chainID, cmttime.Now(), setups, tune)
 	if err != nil {
 		return nil, err
 	}

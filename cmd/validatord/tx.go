@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -16,7 +17,7 @@ import (
 )
 
 func init() {
-	register(Command{Name: "tx", Summary: "sign and broadcast a transaction (register-miner, post-task, submit, reveal, report, truth)", Run: runTx})
+	register(Command{Name: "tx", Summary: "sign and broadcast a transaction (register-miner, deregister-miner, post-task, submit, reveal, report, truth)", Run: runTx})
 }
 
 // txMessage is one message of `tx`: either a message sent as it is (define
@@ -38,7 +39,8 @@ const waitCommitted = "wait until the transaction is committed (broadcast_tx_com
 
 // txMessages are keyed by "message" or "message kind", as typed.
 var txMessages = map[string]txMessage{
-	"register-miner":     {summary: "give the --from key the next free miner uid", define: defineRegisterMiner},
+	"register-miner":     {summary: "give the --from key a miner uid, paying the registration's proof of work (progress on stderr)", flow: defineRegisterMiner},
+	"deregister-miner":   {summary: "free the --from key's miner uid (its windows and gas agents are cleared)", define: defineDeregisterMiner},
 	"post-task workflow": {summary: "open a workflow task (validators' report keys)", define: definePostWorkflow},
 	"post-task arena":    {summary: "open an arena task (validators' report keys)", define: definePostArena},
 	"submit workflow":    {summary: "commit to a workflow for a task, the salt kept in the key home (miners)", flow: submitFlow(defineWorkflowPayload), wait: waitSubmit},
@@ -118,7 +120,14 @@ func runTx(ctx context.Context, env Env, args []string) error {
 // runFlow runs a commit-reveal step; what it sent is printed even when it
 // then failed.
 func runFlow(ctx context.Context, env Env, f txFlags, flow txFlow) error {
-	out, err := flow(ctx, func() (*txSession, error) { return openTx(ctx, f) }, *f.wait)
+	open := func() (*txSession, error) {
+		s, err := openTx(ctx, f)
+		if s != nil {
+			s.stderr = env.Stderr
+		}
+		return s, err
+	}
+	out, err := flow(ctx, open, *f.wait)
 	if out != nil {
 		if perr := printJSON(env.Stdout, out); perr != nil {
 			return perr
@@ -160,6 +169,7 @@ func txMessageNames() []string {
 // txSession is a signing key on a node: its home, the node's client, the
 // chain id and a signer (at --nonce when given).
 type txSession struct {
+	stderr io.Writer // progress lines (register-miner)
 	home   string
 	node   *client.Client
 	signer *client.Signer

@@ -51,7 +51,7 @@ func TestTxMessagesBuildEveryField(t *testing.T) {
 		args []string
 		want *subnetv1.Msg
 	}{
-		{"register-miner", nil, &subnetv1.Msg{Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}}},
+		{"deregister-miner", nil, &subnetv1.Msg{Sum: &subnetv1.Msg_DeregisterMiner{DeregisterMiner: &subnetv1.MsgDeregisterMiner{}}}},
 		{"post-task workflow", []string{"--total-steps", "5", "--max-budget", "2", "--max-latency-seconds", "1.5", "--submission-blocks", "7", "--report-blocks", "9"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{Workflow: &subnetv1.WorkflowTask{
 				TotalSteps: 5, MaxBudget: "2.000000000000000000", MaxLatencySeconds: "1.500000000000000000", SubmissionBlocks: 7, ReportBlocks: 9}}}}}},

@@ -11,10 +11,8 @@ import (
 // Each define* registers the flags of one message, one flag per message
 // field, and returns the function that builds the message from them.
 
-func defineRegisterMiner(*flag.FlagSet) func() (*subnetv1.Msg, error) {
-	return func() (*subnetv1.Msg, error) {
-		return client.RegisterMiner(), nil
-	}
+func defineDeregisterMiner(*flag.FlagSet) func() (*subnetv1.Msg, error) {
+	return func() (*subnetv1.Msg, error) { return client.DeregisterMiner(), nil }
 }
 
 func definePostWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {

@@ -118,7 +118,11 @@ func setup(ctx context.Context, out io.Writer, p plan, val *actor, miners []*act
 	register := func() error {
 		hashes := make([]string, len(miners))
 		for i, m := range miners {
-			h, err := m.broadcast(ctx, "register-miner", client.RegisterMiner())
+			msg, err := client.RegisterWork(ctx, m.c, m.c.id, m.s.PubKey(), nil)
+			if err != nil {
+				return fmt.Errorf("%s: register-miner: the work: %w", m.name, err)
+			}
+			h, err := m.broadcast(ctx, "register-miner", msg)
 			if err != nil {
 				return err
 			}

@@ -208,7 +208,12 @@ func (g *generator) register(ctx context.Context) {
 		if g.cp.owns(m) {
 			kind = "adversary/" + kind
 		}
-		res, err := m.send(ctx, kind, client.RegisterMiner())
+		msg, err := client.RegisterWork(ctx, g.pool, g.net.chainID, m.s.PubKey(), nil)
+		if err != nil {
+			g.fail(fmt.Errorf("%s: %s: the registration's work: %w", m.name, kind, err))
+			return
+		}
+		res, err := m.send(ctx, kind, msg)
 		code, refused := refusedWith(err)
 		switch {
 		case err == nil:

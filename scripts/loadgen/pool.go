@@ -160,3 +160,12 @@ func (p *pool) query(ctx context.Context, path string, v any) (found bool, err e
 	}
 	return false, err
 }
+
+// Registration asks the nodes in turn what a registration pays (client.RegistrationSource).
+func (p *pool) Registration(ctx context.Context) (*wire.RegistrationView, error) {
+	v := &wire.RegistrationView{}
+	if _, err := p.query(ctx, "registration", v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}

@@ -2,35 +2,36 @@ package membership
 
 import "fmt"
 
-// Params are the registration parameters of the chain, from genesis.
+// Params are the registration parameters of the chain, from genesis (its
+// membership section, with the JSON names below).
 type Params struct {
 	// InitialDifficulty is the difficulty of the first registrations, until
 	// the first adjustment.
-	InitialDifficulty uint64
+	InitialDifficulty uint64 `json:"initial_difficulty"`
 	// MinDifficulty and MaxDifficulty bound every adjustment.
-	MinDifficulty uint64
-	MaxDifficulty uint64
+	MinDifficulty uint64 `json:"min_difficulty"`
+	MaxDifficulty uint64 `json:"max_difficulty"`
 	// AdjustmentInterval: the difficulty is adjusted at the end of every
 	// block whose height is a multiple of it (AdjustAt).
-	AdjustmentInterval int64
+	AdjustmentInterval int64 `json:"adjustment_interval"`
 	// TargetRegistrations is the number of registrations per interval at
 	// which the difficulty stays where it is.
-	TargetRegistrations uint32
+	TargetRegistrations uint32 `json:"target_registrations"`
 	// MaxRegistrationsPerBlock caps the registrations one block accepts,
 	// whatever their work.
-	MaxRegistrationsPerBlock uint32
+	MaxRegistrationsPerBlock uint32 `json:"max_registrations_per_block"`
 	// MaxAdjustFactor bounds one adjustment: at most × and ÷ this factor.
-	MaxAdjustFactor uint64
+	MaxAdjustFactor uint64 `json:"max_adjust_factor"`
 	// ImmunityBlocks: a uid cannot be replaced during the ImmunityBlocks
 	// blocks from the one that registered it (that one included).
-	ImmunityBlocks int64
+	ImmunityBlocks int64 `json:"immunity_blocks"`
 	// MinNonImmune: a registration replaces a uid only if more than
 	// MinNonImmune uids are not immune, so that at least MinNonImmune
 	// non-immune uids remain after it.
-	MinNonImmune uint32
+	MinNonImmune uint32 `json:"min_non_immune"`
 	// MaxPowAgeBlocks: a registration's work binds the hash of one of the
 	// MaxPowAgeBlocks blocks before the block that includes it.
-	MaxPowAgeBlocks int64
+	MaxPowAgeBlocks int64 `json:"max_pow_age_blocks"`
 }
 
 // Bounds of the parameters.
