@@ -259,21 +259,11 @@ func receiptScenario(t *testing.T) []string {
 	return out
 }
 
-// rcOutput is one output line of score receipt.
+// rcOutput is one output line of score receipt: the library's line, or
+// the error of a line that could not be read.
 type rcOutput struct {
-	Line                    int                `json:"line"`
-	Submission              *uint64            `json:"submission"`
-	Track                   string             `json:"track"`
-	Verified                bool               `json:"verified"`
-	Checked                 int                `json:"checked"`
-	Mismatches              []receipt.Mismatch `json:"mismatches"`
-	Unchecked               []string           `json:"unchecked"`
-	CommitHeight            int64              `json:"commit_height"`
-	RevealHeight            int64              `json:"reveal_height"`
-	Duplicate               bool               `json:"duplicate"`
-	DuplicateOfUID          *uint32            `json:"duplicate_of_uid"`
-	DuplicateOfCommitHeight *int64             `json:"duplicate_of_commit_height"`
-	Error                   string             `json:"error"`
+	offline.ReceiptLine
+	Error string `json:"error"`
 }
 
 func runReceipt(t *testing.T, stdin string, args ...string) ([]rcOutput, int) {
