@@ -41,6 +41,12 @@ const (
 	PrefixPruneQueue    byte = 0x1b // PruneEntry by position: the last epoch's miners in prune order
 	PrefixRegCount      byte = 0x1c // registration height → registrations then still immune (u64)
 	PrefixFreeUID       byte = 0x1d // position → a uid freed by deregistration (u64), taken in order
+	PrefixValset        byte = 0x1e // Valset: validator registry, sets by height, queue of approved changes
+	PrefixParams        byte = 0x1f // ParamsHistory: the params in force and those scheduled
+	PrefixProposal      byte = 0x20 // Proposal by id
+	PrefixMisbehaviour  byte = 0x21 // Misbehaviour by sequence number
+	PrefixOpenProposals byte = 0x22 // validator index → its open proposals (u64)
+	// 0x28–0x2f: mirror mode (docs/mirror.md).
 )
 
 // ValueKind says how a prefix's values are encoded.
@@ -99,6 +105,11 @@ var Layout = []Prefix{
 	{Byte: PrefixPruneQueue, Name: "prune_queue", Kind: KindProto, New: func() proto.Message { return &subnetv1.PruneEntry{} }},
 	{Byte: PrefixRegCount, Name: "reg_count", Kind: KindU64},
 	{Byte: PrefixFreeUID, Name: "free_uid", Kind: KindU64},
+	{Byte: PrefixValset, Name: "valset", Kind: KindProto, New: func() proto.Message { return &subnetv1.Valset{} }},
+	{Byte: PrefixParams, Name: "params", Kind: KindProto, New: func() proto.Message { return &subnetv1.ParamsHistory{} }},
+	{Byte: PrefixProposal, Name: "proposal", Kind: KindProto, New: func() proto.Message { return &subnetv1.Proposal{} }},
+	{Byte: PrefixMisbehaviour, Name: "misbehaviour", Kind: KindProto, New: func() proto.Message { return &subnetv1.Misbehaviour{} }},
+	{Byte: PrefixOpenProposals, Name: "open_proposals", Kind: KindU64},
 }
 
 // PrefixOf returns the layout entry of key's first byte; ok is false for an
@@ -128,7 +139,18 @@ var (
 	KeyChainID      = []byte{PrefixChainID}
 	KeyCounters     = []byte{PrefixCounters}
 	KeyRegistration = []byte{PrefixRegistration}
+	KeyValset       = []byte{PrefixValset}
+	KeyParams       = []byte{PrefixParams}
 )
+
+// KeyProposal is the key of proposal id.
+func KeyProposal(id uint64) []byte { return key(PrefixProposal, id) }
+
+// KeyMisbehaviour is the key of the n-th recorded misbehaviour.
+func KeyMisbehaviour(n uint64) []byte { return key(PrefixMisbehaviour, n) }
+
+// KeyOpenProposals is the key of a validator's count of open proposals.
+func KeyOpenProposals(validator uint32) []byte { return key(PrefixOpenProposals, uint64(validator)) }
 
 func key(prefix byte, parts ...uint64) []byte {
 	out := make([]byte, 1, 1+8*len(parts))

@@ -6,60 +6,82 @@ import "fmt"
 // interface: never renumber or reuse one; add new codes at the end of the
 // table. docs/codes.md lists them (TestCodesMatchDoc compares the two).
 const (
-	CodeOK                  uint32 = 0
-	CodeMalformedTx         uint32 = 1
-	CodeTxTooLarge          uint32 = 2
-	CodeNonCanonical        uint32 = 3
-	CodeBadSender           uint32 = 4
-	CodeBadSignature        uint32 = 5
-	CodeWrongChainID        uint32 = 6
-	CodeNonceUsed           uint32 = 7
-	CodeNonceFuture         uint32 = 8
-	CodeEmptyMsg            uint32 = 9
-	CodeNotValidator        uint32 = 10
-	CodeNotMiner            uint32 = 11
-	CodeAlreadyMiner        uint32 = 12
-	CodeUIDsFull            uint32 = 13
-	CodeNotNumber           uint32 = 14
-	CodeTooManyPlaces       uint32 = 15
-	CodeDecimalRange        uint32 = 16
-	CodeNegativeCount       uint32 = 17
-	CodeCountRange          uint32 = 18
-	CodeStepsExceedTotal    uint32 = 19
-	CodeCriteriaExceedTotal uint32 = 20
-	CodeBlocksRange         uint32 = 21
-	CodeUnknownCategory     uint32 = 22
-	CodeBadArtifactHash     uint32 = 23
-	CodeTrackDisabled       uint32 = 24
-	CodeUnknownTask         uint32 = 25
-	CodeWrongKind           uint32 = 26
-	CodeSubmissionDeadline  uint32 = 27
-	CodeDuplicateSubmission uint32 = 28
-	CodeUnknownSubmission   uint32 = 29
-	CodeSubmissionFinal     uint32 = 30
-	CodeDuplicateReport     uint32 = 31
-	CodeUnknownEVMChain     uint32 = 32
-	CodeEVMBlockClosed      uint32 = 33
-	CodePredictionTooFar    uint32 = 34
-	CodeDuplicateTruth      uint32 = 35
-	CodeTruthTimeBackwards  uint32 = 36
-	CodeBadBaseline         uint32 = 37
-	CodeReportDeadline      uint32 = 38
-	CodeInternal            uint32 = 39
-	CodeBlockFull           uint32 = 40
-	CodeEVMChainUnanchored  uint32 = 41
-	CodeValidatorKey        uint32 = 42
-	CodeTooManyOpenTasks    uint32 = 43
-	CodeTruthTooFar         uint32 = 44
-	CodeTruthTimeFuture     uint32 = 45
-	CodeTooManyOpenRounds   uint32 = 46
-	CodeBadCommitment       uint32 = 47
-	CodeNoCommit            uint32 = 48
-	CodeRevealWindow        uint32 = 49
-	CodeRevealMismatch      uint32 = 50
-	CodeStaleWork           uint32 = 51
-	CodeInsufficientWork    uint32 = 52
-	CodeRegistrationsFull   uint32 = 53
+	CodeOK                      uint32 = 0
+	CodeMalformedTx             uint32 = 1
+	CodeTxTooLarge              uint32 = 2
+	CodeNonCanonical            uint32 = 3
+	CodeBadSender               uint32 = 4
+	CodeBadSignature            uint32 = 5
+	CodeWrongChainID            uint32 = 6
+	CodeNonceUsed               uint32 = 7
+	CodeNonceFuture             uint32 = 8
+	CodeEmptyMsg                uint32 = 9
+	CodeNotValidator            uint32 = 10
+	CodeNotMiner                uint32 = 11
+	CodeAlreadyMiner            uint32 = 12
+	CodeUIDsFull                uint32 = 13
+	CodeNotNumber               uint32 = 14
+	CodeTooManyPlaces           uint32 = 15
+	CodeDecimalRange            uint32 = 16
+	CodeNegativeCount           uint32 = 17
+	CodeCountRange              uint32 = 18
+	CodeStepsExceedTotal        uint32 = 19
+	CodeCriteriaExceedTotal     uint32 = 20
+	CodeBlocksRange             uint32 = 21
+	CodeUnknownCategory         uint32 = 22
+	CodeBadArtifactHash         uint32 = 23
+	CodeTrackDisabled           uint32 = 24
+	CodeUnknownTask             uint32 = 25
+	CodeWrongKind               uint32 = 26
+	CodeSubmissionDeadline      uint32 = 27
+	CodeDuplicateSubmission     uint32 = 28
+	CodeUnknownSubmission       uint32 = 29
+	CodeSubmissionFinal         uint32 = 30
+	CodeDuplicateReport         uint32 = 31
+	CodeUnknownEVMChain         uint32 = 32
+	CodeEVMBlockClosed          uint32 = 33
+	CodePredictionTooFar        uint32 = 34
+	CodeDuplicateTruth          uint32 = 35
+	CodeTruthTimeBackwards      uint32 = 36
+	CodeBadBaseline             uint32 = 37
+	CodeReportDeadline          uint32 = 38
+	CodeInternal                uint32 = 39
+	CodeBlockFull               uint32 = 40
+	CodeEVMChainUnanchored      uint32 = 41
+	CodeValidatorKey            uint32 = 42
+	CodeTooManyOpenTasks        uint32 = 43
+	CodeTruthTooFar             uint32 = 44
+	CodeTruthTimeFuture         uint32 = 45
+	CodeTooManyOpenRounds       uint32 = 46
+	CodeBadCommitment           uint32 = 47
+	CodeNoCommit                uint32 = 48
+	CodeRevealWindow            uint32 = 49
+	CodeRevealMismatch          uint32 = 50
+	CodeStaleWork               uint32 = 51
+	CodeInsufficientWork        uint32 = 52
+	CodeRegistrationsFull       uint32 = 53
+	CodeBadProposal             uint32 = 54
+	CodeDuplicateKey            uint32 = 55
+	CodeEmptySet                uint32 = 56
+	CodePowerChange             uint32 = 57
+	CodeActivationHeight        uint32 = 58
+	CodeUnknownProposal         uint32 = 59
+	CodeProposalClosed          uint32 = 60
+	CodeDuplicateApproval       uint32 = 61
+	CodeTooManyProposals        uint32 = 62
+	CodeWrongRegistrationMode   uint32 = 63
+	CodeAttestationStale        uint32 = 64
+	CodeAttestationCadence      uint32 = 65
+	CodeDuplicateAttestation    uint32 = 66
+	CodeTooManyOpenAttestations uint32 = 67
+	CodeBadSnapshot             uint32 = 68
+	CodeSnapshotMissing         uint32 = 69
+	CodeBindUnknownUID          uint32 = 70
+	CodeBindStale               uint32 = 71
+	CodeBindBeforeRegistration  uint32 = 72
+	CodeBindNotNewer            uint32 = 73
+	CodeBindBadSignature        uint32 = 74
+	CodeTxKeyBound              uint32 = 75
 )
 
 // CodeInfo is one row of the code table: the number, the short name used in
@@ -126,6 +148,28 @@ var Codes = []CodeInfo{
 	{CodeStaleWork, "stale_work", "RegisterMiner whose `work_height` is not one of the `membership.max_pow_age_blocks` blocks before the including block (docs/membership.md §4): solve again against a recent block"},
 	{CodeInsufficientWork, "insufficient_work", "RegisterMiner whose seal over (chain id, sender, the hash of block `work_height`, `nonce`) does not meet the difficulty in force (query `registration`)"},
 	{CodeRegistrationsFull, "registrations_full", "RegisterMiner in a block that already accepted `membership.max_registrations_per_block` registrations; send it again in a later block"},
+	{CodeBadProposal, "bad_proposal", "a validator or params proposal that is malformed or invalid against the set it would meet: a missing or repeated field, a bad key or name, an unknown validator, a report key that is a miner's, too many changes (`governance.max_changes`) or validators (`governance.max_validators`), params that do not decode, fail genesis validation or change an immutable field (docs/governance.md §4); the log names the field"},
+	{CodeDuplicateKey, "duplicate_key", "a proposal that would give two validators the same consensus key, name or report key"},
+	{CodeEmptySet, "empty_set", "a proposal that would leave no validator"},
+	{CodePowerChange, "power_change", "a proposal whose changes move more than a third of the power in force (split it into several), or leave a total outside [3, 2^60 − 1]"},
+	{CodeActivationHeight, "activation_height", "a params proposal whose `activation_height` is not at least `governance.min_upgrade_delay_blocks` after its `expires_height`, or not after an upgrade already scheduled"},
+	{CodeUnknownProposal, "unknown_proposal", "an approval of a proposal id that does not exist"},
+	{CodeProposalClosed, "proposal_closed", "an approval of a proposal that is already approved or expired, or a proposal whose `expires_height` is past or beyond `governance.max_proposal_blocks`"},
+	{CodeDuplicateApproval, "duplicate_approval", "a validator's second approval of one proposal (its own proposal counts as its approval)"},
+	{CodeTooManyProposals, "too_many_proposals", "a proposal from a validator that already has `governance.max_open_proposals` open proposals"},
+	{CodeWrongRegistrationMode, "wrong_registration_mode", "RegisterMiner in mirror mode, or AttestMetagraph or BindHotkey in pow mode (`chain.registration`)"},
+	{CodeAttestationStale, "attestation_stale", "AttestMetagraph at a parent block not after the last final one"},
+	{CodeAttestationCadence, "attestation_cadence", "AttestMetagraph at a parent block that is not a multiple of `mirror.attestation_blocks`"},
+	{CodeDuplicateAttestation, "duplicate_attestation", "a validator's second AttestMetagraph at one parent block"},
+	{CodeTooManyOpenAttestations, "too_many_open_attestations", "AttestMetagraph from a validator that already has the most open attestation rounds"},
+	{CodeBadSnapshot, "bad_snapshot", "AttestMetagraph whose snapshot does not decode or whose digest is not the vote's"},
+	{CodeSnapshotMissing, "snapshot_missing", "AttestMetagraph without a snapshot for a digest the chain has not stored"},
+	{CodeBindUnknownUID, "bind_unknown_uid", "BindHotkey for a uid that is not in the final metagraph"},
+	{CodeBindStale, "bind_stale", "BindHotkey whose parent block is more than `mirror.max_blocks_behind` from the final metagraph's"},
+	{CodeBindBeforeRegistration, "bind_before_registration", "BindHotkey signed at a parent block before the uid's registration block"},
+	{CodeBindNotNewer, "bind_not_newer", "BindHotkey whose parent block is not after the uid's current binding's"},
+	{CodeBindBadSignature, "bind_bad_signature", "BindHotkey whose sr25519 signature does not verify under the uid's hotkey"},
+	{CodeTxKeyBound, "tx_key_bound", "BindHotkey from a tx key that is bound to another uid"},
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).

@@ -167,6 +167,11 @@ type Msg struct {
 	//	*Msg_Commit
 	//	*Msg_Reveal
 	//	*Msg_DeregisterMiner
+	//	*Msg_ValidatorProposal
+	//	*Msg_ParamsProposal
+	//	*Msg_ApproveProposal
+	//	*Msg_AttestMetagraph
+	//	*Msg_BindHotkey
 	Sum isMsg_Sum `protobuf_oneof:"sum"`
 }
 
@@ -230,14 +235,34 @@ type Msg_Reveal struct {
 type Msg_DeregisterMiner struct {
 	DeregisterMiner *MsgDeregisterMiner `protobuf:"bytes,8,opt,name=deregister_miner,json=deregisterMiner,proto3,oneof" json:"deregister_miner,omitempty"`
 }
+type Msg_ValidatorProposal struct {
+	ValidatorProposal *MsgValidatorProposal `protobuf:"bytes,9,opt,name=validator_proposal,json=validatorProposal,proto3,oneof" json:"validator_proposal,omitempty"`
+}
+type Msg_ParamsProposal struct {
+	ParamsProposal *MsgParamsProposal `protobuf:"bytes,10,opt,name=params_proposal,json=paramsProposal,proto3,oneof" json:"params_proposal,omitempty"`
+}
+type Msg_ApproveProposal struct {
+	ApproveProposal *MsgApproveProposal `protobuf:"bytes,11,opt,name=approve_proposal,json=approveProposal,proto3,oneof" json:"approve_proposal,omitempty"`
+}
+type Msg_AttestMetagraph struct {
+	AttestMetagraph *MsgAttestMetagraph `protobuf:"bytes,12,opt,name=attest_metagraph,json=attestMetagraph,proto3,oneof" json:"attest_metagraph,omitempty"`
+}
+type Msg_BindHotkey struct {
+	BindHotkey *MsgBindHotkey `protobuf:"bytes,13,opt,name=bind_hotkey,json=bindHotkey,proto3,oneof" json:"bind_hotkey,omitempty"`
+}
 
-func (*Msg_RegisterMiner) isMsg_Sum()   {}
-func (*Msg_PostTask) isMsg_Sum()        {}
-func (*Msg_Report) isMsg_Sum()          {}
-func (*Msg_Truth) isMsg_Sum()           {}
-func (*Msg_Commit) isMsg_Sum()          {}
-func (*Msg_Reveal) isMsg_Sum()          {}
-func (*Msg_DeregisterMiner) isMsg_Sum() {}
+func (*Msg_RegisterMiner) isMsg_Sum()     {}
+func (*Msg_PostTask) isMsg_Sum()          {}
+func (*Msg_Report) isMsg_Sum()            {}
+func (*Msg_Truth) isMsg_Sum()             {}
+func (*Msg_Commit) isMsg_Sum()            {}
+func (*Msg_Reveal) isMsg_Sum()            {}
+func (*Msg_DeregisterMiner) isMsg_Sum()   {}
+func (*Msg_ValidatorProposal) isMsg_Sum() {}
+func (*Msg_ParamsProposal) isMsg_Sum()    {}
+func (*Msg_ApproveProposal) isMsg_Sum()   {}
+func (*Msg_AttestMetagraph) isMsg_Sum()   {}
+func (*Msg_BindHotkey) isMsg_Sum()        {}
 
 func (m *Msg) GetSum() isMsg_Sum {
 	if m != nil {
@@ -295,6 +320,41 @@ func (m *Msg) GetDeregisterMiner() *MsgDeregisterMiner {
 	return nil
 }
 
+func (m *Msg) GetValidatorProposal() *MsgValidatorProposal {
+	if x, ok := m.GetSum().(*Msg_ValidatorProposal); ok {
+		return x.ValidatorProposal
+	}
+	return nil
+}
+
+func (m *Msg) GetParamsProposal() *MsgParamsProposal {
+	if x, ok := m.GetSum().(*Msg_ParamsProposal); ok {
+		return x.ParamsProposal
+	}
+	return nil
+}
+
+func (m *Msg) GetApproveProposal() *MsgApproveProposal {
+	if x, ok := m.GetSum().(*Msg_ApproveProposal); ok {
+		return x.ApproveProposal
+	}
+	return nil
+}
+
+func (m *Msg) GetAttestMetagraph() *MsgAttestMetagraph {
+	if x, ok := m.GetSum().(*Msg_AttestMetagraph); ok {
+		return x.AttestMetagraph
+	}
+	return nil
+}
+
+func (m *Msg) GetBindHotkey() *MsgBindHotkey {
+	if x, ok := m.GetSum().(*Msg_BindHotkey); ok {
+		return x.BindHotkey
+	}
+	return nil
+}
+
 // XXX_OneofWrappers is for the internal use of the proto package.
 func (*Msg) XXX_OneofWrappers() []interface{} {
 	return []interface{}{
@@ -305,6 +365,11 @@ func (*Msg) XXX_OneofWrappers() []interface{} {
 		(*Msg_Commit)(nil),
 		(*Msg_Reveal)(nil),
 		(*Msg_DeregisterMiner)(nil),
+		(*Msg_ValidatorProposal)(nil),
+		(*Msg_ParamsProposal)(nil),
+		(*Msg_ApproveProposal)(nil),
+		(*Msg_AttestMetagraph)(nil),
+		(*Msg_BindHotkey)(nil),
 	}
 }
 
@@ -1652,6 +1717,641 @@ func (m *MsgTruth) GetTimestamp() int64 {
 	return 0
 }
 
+// MsgValidatorProposal (validators' report keys only) proposes changes to
+// the validator set, applied in order (x/valset.Apply). The proposal is
+// approved when validators holding strictly more than 2/3 of the power in
+// force have approved it by expires_height; the proposer's own tx is its
+// first approval. Approved changes reach CometBFT as ValidatorUpdates, at
+// most a third of the power per block (docs/governance.md).
+type MsgValidatorProposal struct {
+	Changes       []*ValidatorChange `protobuf:"bytes,1,rep,name=changes,proto3" json:"changes,omitempty"`
+	ExpiresHeight int64              `protobuf:"varint,2,opt,name=expires_height,json=expiresHeight,proto3" json:"expires_height,omitempty"`
+}
+
+func (m *MsgValidatorProposal) Reset()         { *m = MsgValidatorProposal{} }
+func (m *MsgValidatorProposal) String() string { return proto.CompactTextString(m) }
+func (*MsgValidatorProposal) ProtoMessage()    {}
+func (*MsgValidatorProposal) Descriptor() ([]byte, []int) {
+	return fileDescriptor_bae6f832d7aab39c, []int{20}
+}
+func (m *MsgValidatorProposal) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *MsgValidatorProposal) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_MsgValidatorProposal.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *MsgValidatorProposal) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_MsgValidatorProposal.Merge(m, src)
+}
+func (m *MsgValidatorProposal) XXX_Size() int {
+	return m.Size()
+}
+func (m *MsgValidatorProposal) XXX_DiscardUnknown() {
+	xxx_messageInfo_MsgValidatorProposal.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_MsgValidatorProposal proto.InternalMessageInfo
+
+func (m *MsgValidatorProposal) GetChanges() []*ValidatorChange {
+	if m != nil {
+		return m.Changes
+	}
+	return nil
+}
+
+func (m *MsgValidatorProposal) GetExpiresHeight() int64 {
+	if m != nil {
+		return m.ExpiresHeight
+	}
+	return 0
+}
+
+// ValidatorChange is exactly one change.
+type ValidatorChange struct {
+	// Types that are valid to be assigned to Change:
+	//
+	//	*ValidatorChange_Add
+	//	*ValidatorChange_SetPower
+	//	*ValidatorChange_Remove
+	//	*ValidatorChange_RotateReportKey
+	Change isValidatorChange_Change `protobuf_oneof:"change"`
+}
+
+func (m *ValidatorChange) Reset()         { *m = ValidatorChange{} }
+func (m *ValidatorChange) String() string { return proto.CompactTextString(m) }
+func (*ValidatorChange) ProtoMessage()    {}
+func (*ValidatorChange) Descriptor() ([]byte, []int) {
+	return fileDescriptor_bae6f832d7aab39c, []int{21}
+}
+func (m *ValidatorChange) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *ValidatorChange) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_ValidatorChange.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *ValidatorChange) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_ValidatorChange.Merge(m, src)
+}
+func (m *ValidatorChange) XXX_Size() int {
+	return m.Size()
+}
+func (m *ValidatorChange) XXX_DiscardUnknown() {
+	xxx_messageInfo_ValidatorChange.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_ValidatorChange proto.InternalMessageInfo
+
+type isValidatorChange_Change interface {
+	isValidatorChange_Change()
+	MarshalTo([]byte) (int, error)
+	Size() int
+}
+
+type ValidatorChange_Add struct {
+	Add *NewValidator `protobuf:"bytes,1,opt,name=add,proto3,oneof" json:"add,omitempty"`
+}
+type ValidatorChange_SetPower struct {
+	SetPower *PowerChange `protobuf:"bytes,2,opt,name=set_power,json=setPower,proto3,oneof" json:"set_power,omitempty"`
+}
+type ValidatorChange_Remove struct {
+	Remove *ValidatorRef `protobuf:"bytes,3,opt,name=remove,proto3,oneof" json:"remove,omitempty"`
+}
+type ValidatorChange_RotateReportKey struct {
+	RotateReportKey *ReportKeyChange `protobuf:"bytes,4,opt,name=rotate_report_key,json=rotateReportKey,proto3,oneof" json:"rotate_report_key,omitempty"`
+}
+
+func (*ValidatorChange_Add) isValidatorChange_Change()             {}
+func (*ValidatorChange_SetPower) isValidatorChange_Change()        {}
+func (*ValidatorChange_Remove) isValidatorChange_Change()          {}
+func (*ValidatorChange_RotateReportKey) isValidatorChange_Change() {}
+
+func (m *ValidatorChange) GetChange() isValidatorChange_Change {
+	if m != nil {
+		return m.Change
+	}
+	return nil
+}
+
+func (m *ValidatorChange) GetAdd() *NewValidator {
+	if x, ok := m.GetChange().(*ValidatorChange_Add); ok {
+		return x.Add
+	}
+	return nil
+}
+
+func (m *ValidatorChange) GetSetPower() *PowerChange {
+	if x, ok := m.GetChange().(*ValidatorChange_SetPower); ok {
+		return x.SetPower
+	}
+	return nil
+}
+
+func (m *ValidatorChange) GetRemove() *ValidatorRef {
+	if x, ok := m.GetChange().(*ValidatorChange_Remove); ok {
+		return x.Remove
+	}
+	return nil
+}
+
+func (m *ValidatorChange) GetRotateReportKey() *ReportKeyChange {
+	if x, ok := m.GetChange().(*ValidatorChange_RotateReportKey); ok {
+		return x.RotateReportKey
+	}
+	return nil
+}
+
+// XXX_OneofWrappers is for the internal use of the proto package.
+func (*ValidatorChange) XXX_OneofWrappers() []interface{} {
+	return []interface{}{
+		(*ValidatorChange_Add)(nil),
+		(*ValidatorChange_SetPower)(nil),
+		(*ValidatorChange_Remove)(nil),
+		(*ValidatorChange_RotateReportKey)(nil),
+	}
+}
+
+// NewValidator is a validator to add: its name, its CometBFT consensus key
+// (ed25519, 32 bytes), its power and its report key (ed25519, 32 bytes).
+type NewValidator struct {
+	Name      string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	PubKey    []byte `protobuf:"bytes,2,opt,name=pub_key,json=pubKey,proto3" json:"pub_key,omitempty"`
+	Power     int64  `protobuf:"varint,3,opt,name=power,proto3" json:"power,omitempty"`
+	ReportKey []byte `protobuf:"bytes,4,opt,name=report_key,json=reportKey,proto3" json:"report_key,omitempty"`
+}
+
+func (m *NewValidator) Reset()         { *m = NewValidator{} }
+func (m *NewValidator) String() string { return proto.CompactTextString(m) }
+func (*NewValidator) ProtoMessage()    {}
+func (*NewValidator) Descriptor() ([]byte, []int) {
+	return fileDescriptor_bae6f832d7aab39c, []int{22}
+}
+func (m *NewValidator) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *NewValidator) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_NewValidator.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *NewValidator) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_NewValidator.Merge(m, src)
+}
+func (m *NewValidator) XXX_Size() int {
+	return m.Size()
+}
+func (m *NewValidator) XXX_DiscardUnknown() {
+	xxx_messageInfo_NewValidator.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_NewValidator proto.InternalMessageInfo
+
+func (m *NewValidator) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+func (m *NewValidator) GetPubKey() []byte {
+	if m != nil {
+		return m.PubKey
+	}
+	return nil
+}
+
+func (m *NewValidator) GetPower() int64 {
+	if m != nil {
+		return m.Power
+	}
+	return 0
+}
+
+func (m *NewValidator) GetReportKey() []byte {
+	if m != nil {
+		return m.ReportKey
+	}
+	return nil
+}
+
+// ValidatorRef names a validator by exactly one of its name or consensus key.
+type ValidatorRef struct {
+	Name   string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	PubKey []byte `protobuf:"bytes,2,opt,name=pub_key,json=pubKey,proto3" json:"pub_key,omitempty"`
+}
+
+func (m *ValidatorRef) Reset()         { *m = ValidatorRef{} }
+func (m *ValidatorRef) String() string { return proto.CompactTextString(m) }
+func (*ValidatorRef) ProtoMessage()    {}
+func (*ValidatorRef) Descriptor() ([]byte, []int) {
+	return fileDescriptor_bae6f832d7aab39c, []int{23}
+}
+func (m *ValidatorRef) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *ValidatorRef) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_ValidatorRef.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *ValidatorRef) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_ValidatorRef.Merge(m, src)
+}
+func (m *ValidatorRef) XXX_Size() int {
+	return m.Size()
+}
+func (m *ValidatorRef) XXX_DiscardUnknown() {
+	xxx_messageInfo_ValidatorRef.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_ValidatorRef proto.InternalMessageInfo
+
+func (m *ValidatorRef) GetName() string {
+	if m != nil {
+		return m.Name
+	}
+	return ""
+}
+
+func (m *ValidatorRef) GetPubKey() []byte {
+	if m != nil {
+		return m.PubKey
+	}
+	return nil
+}
+
+// PowerChange sets a validator's power (≥ 1; remove it to zero it).
+type PowerChange struct {
+	Validator *ValidatorRef `protobuf:"bytes,1,opt,name=validator,proto3" json:"validator,omitempty"`
+	Power     int64         `protobuf:"varint,2,opt,name=power,proto3" json:"power,omitempty"`
+}
+
+func (m *PowerChange) Reset()         { *m = PowerChange{} }
+func (m *PowerChange) String() string { return proto.CompactTextString(m) }
+func (*PowerChange) ProtoMessage()    {}
+func (*PowerChange) Descriptor() ([]byte, []int) {
+	return fileDescriptor_bae6f832d7aab39c, []int{24}
+}
+func (m *PowerChange) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *PowerChange) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_PowerChange.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *PowerChange) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_PowerChange.Merge(m, src)
+}
+func (m *PowerChange) XXX_Size() int {
+	return m.Size()
+}
+func (m *PowerChange) XXX_DiscardUnknown() {
+	xxx_messageInfo_PowerChange.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_PowerChange proto.InternalMessageInfo
+
+func (m *PowerChange) GetValidator() *ValidatorRef {
+	if m != nil {
+		return m.Validator
+	}
+	return nil
+}
+
+func (m *PowerChange) GetPower() int64 {
+	if m != nil {
+		return m.Power
+	}
+	return 0
+}
+
+// ReportKeyChange gives a validator a new report key.
+type ReportKeyChange struct {
+	Validator *ValidatorRef `protobuf:"bytes,1,opt,name=validator,proto3" json:"validator,omitempty"`
+	ReportKey []byte        `protobuf:"bytes,2,opt,name=report_key,json=reportKey,proto3" json:"report_key,omitempty"`
+}
+
+func (m *ReportKeyChange) Reset()         { *m = ReportKeyChange{} }
+func (m *ReportKeyChange) String() string { return proto.CompactTextString(m) }
+func (*ReportKeyChange) ProtoMessage()    {}
+func (*ReportKeyChange) Descriptor() ([]byte, []int) {
+	return fileDescriptor_bae6f832d7aab39c, []int{25}
+}
+func (m *ReportKeyChange) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *ReportKeyChange) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_ReportKeyChange.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *ReportKeyChange) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_ReportKeyChange.Merge(m, src)
+}
+func (m *ReportKeyChange) XXX_Size() int {
+	return m.Size()
+}
+func (m *ReportKeyChange) XXX_DiscardUnknown() {
+	xxx_messageInfo_ReportKeyChange.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_ReportKeyChange proto.InternalMessageInfo
+
+func (m *ReportKeyChange) GetValidator() *ValidatorRef {
+	if m != nil {
+		return m.Validator
+	}
+	return nil
+}
+
+func (m *ReportKeyChange) GetReportKey() []byte {
+	if m != nil {
+		return m.ReportKey
+	}
+	return nil
+}
+
+// MsgParamsProposal (validators' report keys only) proposes new
+// parameters from activation_height on: params is a JSON merge patch
+// (RFC 7396) over the app_state in force, without validators. The proposer's
+// tx is its first approval.
+type MsgParamsProposal struct {
+	Params           []byte `protobuf:"bytes,1,opt,name=params,proto3" json:"params,omitempty"`
+	ActivationHeight int64  `protobuf:"varint,2,opt,name=activation_height,json=activationHeight,proto3" json:"activation_height,omitempty"`
+	ExpiresHeight    int64  `protobuf:"varint,3,opt,name=expires_height,json=expiresHeight,proto3" json:"expires_height,omitempty"`
+}
+
+func (m *MsgParamsProposal) Reset()         { *m = MsgParamsProposal{} }
+func (m *MsgParamsProposal) String() string { return proto.CompactTextString(m) }
+func (*MsgParamsProposal) ProtoMessage()    {}
+func (*MsgParamsProposal) Descriptor() ([]byte, []int) {
+	return fileDescriptor_bae6f832d7aab39c, []int{26}
+}
+func (m *MsgParamsProposal) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *MsgParamsProposal) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_MsgParamsProposal.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *MsgParamsProposal) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_MsgParamsProposal.Merge(m, src)
+}
+func (m *MsgParamsProposal) XXX_Size() int {
+	return m.Size()
+}
+func (m *MsgParamsProposal) XXX_DiscardUnknown() {
+	xxx_messageInfo_MsgParamsProposal.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_MsgParamsProposal proto.InternalMessageInfo
+
+func (m *MsgParamsProposal) GetParams() []byte {
+	if m != nil {
+		return m.Params
+	}
+	return nil
+}
+
+func (m *MsgParamsProposal) GetActivationHeight() int64 {
+	if m != nil {
+		return m.ActivationHeight
+	}
+	return 0
+}
+
+func (m *MsgParamsProposal) GetExpiresHeight() int64 {
+	if m != nil {
+		return m.ExpiresHeight
+	}
+	return 0
+}
+
+// MsgApproveProposal (validators' report keys only) approves a proposal.
+type MsgApproveProposal struct {
+	ProposalId uint64 `protobuf:"varint,1,opt,name=proposal_id,json=proposalId,proto3" json:"proposal_id,omitempty"`
+}
+
+func (m *MsgApproveProposal) Reset()         { *m = MsgApproveProposal{} }
+func (m *MsgApproveProposal) String() string { return proto.CompactTextString(m) }
+func (*MsgApproveProposal) ProtoMessage()    {}
+func (*MsgApproveProposal) Descriptor() ([]byte, []int) {
+	return fileDescriptor_bae6f832d7aab39c, []int{27}
+}
+func (m *MsgApproveProposal) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *MsgApproveProposal) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_MsgApproveProposal.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *MsgApproveProposal) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_MsgApproveProposal.Merge(m, src)
+}
+func (m *MsgApproveProposal) XXX_Size() int {
+	return m.Size()
+}
+func (m *MsgApproveProposal) XXX_DiscardUnknown() {
+	xxx_messageInfo_MsgApproveProposal.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_MsgApproveProposal proto.InternalMessageInfo
+
+func (m *MsgApproveProposal) GetProposalId() uint64 {
+	if m != nil {
+		return m.ProposalId
+	}
+	return 0
+}
+
+// MsgAttestMetagraph (validators' report keys only, mirror mode): the
+// digest of the parent chain's metagraph at parent_block (x/mirror); the
+// first attester of a digest also carries the snapshot's encoding.
+type MsgAttestMetagraph struct {
+	ParentBlock uint64 `protobuf:"varint,1,opt,name=parent_block,json=parentBlock,proto3" json:"parent_block,omitempty"`
+	Digest      []byte `protobuf:"bytes,2,opt,name=digest,proto3" json:"digest,omitempty"`
+	Snapshot    []byte `protobuf:"bytes,3,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+}
+
+func (m *MsgAttestMetagraph) Reset()         { *m = MsgAttestMetagraph{} }
+func (m *MsgAttestMetagraph) String() string { return proto.CompactTextString(m) }
+func (*MsgAttestMetagraph) ProtoMessage()    {}
+func (*MsgAttestMetagraph) Descriptor() ([]byte, []int) {
+	return fileDescriptor_bae6f832d7aab39c, []int{28}
+}
+func (m *MsgAttestMetagraph) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *MsgAttestMetagraph) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_MsgAttestMetagraph.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *MsgAttestMetagraph) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_MsgAttestMetagraph.Merge(m, src)
+}
+func (m *MsgAttestMetagraph) XXX_Size() int {
+	return m.Size()
+}
+func (m *MsgAttestMetagraph) XXX_DiscardUnknown() {
+	xxx_messageInfo_MsgAttestMetagraph.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_MsgAttestMetagraph proto.InternalMessageInfo
+
+func (m *MsgAttestMetagraph) GetParentBlock() uint64 {
+	if m != nil {
+		return m.ParentBlock
+	}
+	return 0
+}
+
+func (m *MsgAttestMetagraph) GetDigest() []byte {
+	if m != nil {
+		return m.Digest
+	}
+	return nil
+}
+
+func (m *MsgAttestMetagraph) GetSnapshot() []byte {
+	if m != nil {
+		return m.Snapshot
+	}
+	return nil
+}
+
+// MsgBindHotkey (mirror mode): binds the sender's tx key to a parent-chain
+// uid, with the uid's sr25519 hotkey signature over
+// mirror.BindingMessage(chain id, uid, sender, parent_block).
+type MsgBindHotkey struct {
+	Uid         uint32 `protobuf:"varint,1,opt,name=uid,proto3" json:"uid,omitempty"`
+	ParentBlock uint64 `protobuf:"varint,2,opt,name=parent_block,json=parentBlock,proto3" json:"parent_block,omitempty"`
+	Signature   []byte `protobuf:"bytes,3,opt,name=signature,proto3" json:"signature,omitempty"`
+}
+
+func (m *MsgBindHotkey) Reset()         { *m = MsgBindHotkey{} }
+func (m *MsgBindHotkey) String() string { return proto.CompactTextString(m) }
+func (*MsgBindHotkey) ProtoMessage()    {}
+func (*MsgBindHotkey) Descriptor() ([]byte, []int) {
+	return fileDescriptor_bae6f832d7aab39c, []int{29}
+}
+func (m *MsgBindHotkey) XXX_Unmarshal(b []byte) error {
+	return m.Unmarshal(b)
+}
+func (m *MsgBindHotkey) XXX_Marshal(b []byte, deterministic bool) ([]byte, error) {
+	if deterministic {
+		return xxx_messageInfo_MsgBindHotkey.Marshal(b, m, deterministic)
+	} else {
+		b = b[:cap(b)]
+		n, err := m.MarshalToSizedBuffer(b)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	}
+}
+func (m *MsgBindHotkey) XXX_Merge(src proto.Message) {
+	xxx_messageInfo_MsgBindHotkey.Merge(m, src)
+}
+func (m *MsgBindHotkey) XXX_Size() int {
+	return m.Size()
+}
+func (m *MsgBindHotkey) XXX_DiscardUnknown() {
+	xxx_messageInfo_MsgBindHotkey.DiscardUnknown(m)
+}
+
+var xxx_messageInfo_MsgBindHotkey proto.InternalMessageInfo
+
+func (m *MsgBindHotkey) GetUid() uint32 {
+	if m != nil {
+		return m.Uid
+	}
+	return 0
+}
+
+func (m *MsgBindHotkey) GetParentBlock() uint64 {
+	if m != nil {
+		return m.ParentBlock
+	}
+	return 0
+}
+
+func (m *MsgBindHotkey) GetSignature() []byte {
+	if m != nil {
+		return m.Signature
+	}
+	return nil
+}
+
 func init() {
 	proto.RegisterType((*Tx)(nil), "subnet.v1.Tx")
 	proto.RegisterType((*TxBody)(nil), "subnet.v1.TxBody")
@@ -1673,107 +2373,148 @@ func init() {
 	proto.RegisterType((*WorkflowMeasurement)(nil), "subnet.v1.WorkflowMeasurement")
 	proto.RegisterType((*ArenaMeasurement)(nil), "subnet.v1.ArenaMeasurement")
 	proto.RegisterType((*MsgTruth)(nil), "subnet.v1.MsgTruth")
+	proto.RegisterType((*MsgValidatorProposal)(nil), "subnet.v1.MsgValidatorProposal")
+	proto.RegisterType((*ValidatorChange)(nil), "subnet.v1.ValidatorChange")
+	proto.RegisterType((*NewValidator)(nil), "subnet.v1.NewValidator")
+	proto.RegisterType((*ValidatorRef)(nil), "subnet.v1.ValidatorRef")
+	proto.RegisterType((*PowerChange)(nil), "subnet.v1.PowerChange")
+	proto.RegisterType((*ReportKeyChange)(nil), "subnet.v1.ReportKeyChange")
+	proto.RegisterType((*MsgParamsProposal)(nil), "subnet.v1.MsgParamsProposal")
+	proto.RegisterType((*MsgApproveProposal)(nil), "subnet.v1.MsgApproveProposal")
+	proto.RegisterType((*MsgAttestMetagraph)(nil), "subnet.v1.MsgAttestMetagraph")
+	proto.RegisterType((*MsgBindHotkey)(nil), "subnet.v1.MsgBindHotkey")
 }
 
 func init() { proto.RegisterFile("subnet/v1/tx.proto", fileDescriptor_bae6f832d7aab39c) }
 
 var fileDescriptor_bae6f832d7aab39c = []byte{
-	// 1518 bytes of a gzipped FileDescriptorProto
-	0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xff, 0xa4, 0x57, 0x3f, 0x73, 0xdb, 0xca,
-	0x11, 0x17, 0x05, 0x92, 0x22, 0x57, 0x24, 0x45, 0x9f, 0xfc, 0x87, 0xb2, 0x63, 0x46, 0x81, 0x92,
-	0x89, 0x1c, 0x7b, 0xa8, 0xb1, 0x3c, 0x8a, 0x8b, 0xb8, 0x09, 0xe9, 0x24, 0x92, 0x12, 0xcd, 0x28,
-	0x30, 0x27, 0x99, 0x49, 0x83, 0x39, 0x02, 0x27, 0xf2, 0x46, 0xf8, 0x43, 0xe3, 0x0e, 0x32, 0xe5,
-	0x3a, 0xe9, 0xf3, 0x11, 0xd2, 0xa5, 0x4e, 0x3e, 0x45, 0x4a, 0x97, 0x29, 0xdf, 0xd8, 0xc5, 0x2b,
-	0xde, 0x97, 0x78, 0xb3, 0x77, 0x07, 0x10, 0xa0, 0x58, 0xbc, 0x37, 0xee, 0x70, 0xbf, 0xfd, 0xed,
-	0xde, 0xde, 0xee, 0xde, 0xee, 0x01, 0x88, 0x48, 0x27, 0x11, 0x93, 0x47, 0x37, 0x2f, 0x8f, 0xe4,
-	0x62, 0x30, 0x4f, 0x62, 0x19, 0x93, 0xa6, 0xc6, 0x06, 0x37, 0x2f, 0xed, 0x5f, 0xc3, 0xe6, 0x78,
-	0x41, 0x08, 0x54, 0x27, 0xb1, 0x7f, 0xdb, 0xab, 0xec, 0x57, 0x0e, 0x5b, 0x8e, 0xfa, 0x26, 0x3f,
-	0x81, 0xa6, 0xe0, 0xd3, 0x88, 0xca, 0x34, 0x61, 0xbd, 0x4d, 0x25, 0x58, 0x02, 0xb6, 0x80, 0xfa,
-	0x78, 0x31, 0x44, 0xde, 0x1e, 0x34, 0xbc, 0x19, 0xe5, 0x91, 0xcb, 0x7d, 0xa5, 0xdf, 0x74, 0xb6,
-	0xd4, 0xfa, 0xcc, 0x27, 0x0f, 0xa1, 0x2e, 0x58, 0xe4, 0xb3, 0xc4, 0xe8, 0x9b, 0x15, 0xb9, 0x0f,
-	0xb5, 0x28, 0x8e, 0x3c, 0xd6, 0xb3, 0xf6, 0x2b, 0x87, 0x55, 0x47, 0x2f, 0xc8, 0x3e, 0x58, 0xa1,
-	0x98, 0xf6, 0xaa, 0xfb, 0x95, 0xc3, 0xed, 0xe3, 0xce, 0x20, 0xf7, 0x71, 0x70, 0x21, 0xa6, 0x0e,
-	0x8a, 0xec, 0x7f, 0x59, 0x60, 0x5d, 0x88, 0x29, 0x79, 0x0b, 0x9d, 0x84, 0x4d, 0xb9, 0x90, 0x2c,
-	0x71, 0x43, 0x1e, 0xb1, 0x44, 0x6d, 0xbc, 0x7d, 0xfc, 0x64, 0x45, 0xc9, 0x70, 0x2e, 0x90, 0x72,
-	0xba, 0xe1, 0xb4, 0x93, 0x22, 0x40, 0x4e, 0xa0, 0x39, 0x8f, 0x85, 0x74, 0x25, 0x15, 0xd7, 0xca,
-	0xc1, 0xed, 0xe3, 0x87, 0x65, 0x03, 0x97, 0xb1, 0x90, 0x63, 0x2a, 0xae, 0x4f, 0x37, 0x9c, 0xc6,
-	0xdc, 0x7c, 0x93, 0x01, 0xd4, 0x13, 0x36, 0x8f, 0x13, 0x69, 0x3c, 0xbd, 0xbf, 0xba, 0x29, 0xca,
-	0x4e, 0x37, 0x1c, 0xc3, 0x22, 0xcf, 0xa1, 0x26, 0x93, 0x54, 0xce, 0x7a, 0x35, 0x45, 0xdf, 0x2d,
-	0xd3, 0xc7, 0x28, 0x3a, 0xdd, 0x70, 0x34, 0x07, 0x8d, 0x7b, 0x71, 0x18, 0x72, 0xd9, 0xab, 0xaf,
-	0x33, 0x3e, 0x52, 0x32, 0x34, 0xae, 0x59, 0xda, 0x99, 0x1b, 0x46, 0x83, 0xde, 0xd6, 0x7a, 0x67,
-	0x50, 0xa6, 0x9d, 0xc1, 0x2f, 0x72, 0x0e, 0x5d, 0x9f, 0xad, 0xc4, 0xae, 0xa1, 0x34, 0x9f, 0x96,
-	0x35, 0xdf, 0xb2, 0x64, 0x25, 0x7a, 0x3b, 0x7e, 0x19, 0x1a, 0xd6, 0xc0, 0x12, 0x69, 0x78, 0x5e,
-	0x6d, 0x58, 0xdd, 0xaa, 0x53, 0x17, 0xe9, 0x24, 0xe4, 0xd2, 0xfe, 0x08, 0xcd, 0xdc, 0x4f, 0xb2,
-	0x07, 0x5b, 0x18, 0xdc, 0xac, 0x32, 0xaa, 0xe8, 0x08, 0x02, 0x67, 0x3e, 0x39, 0x04, 0x6b, 0x4a,
-	0x85, 0x09, 0x7b, 0xd1, 0xeb, 0x3f, 0x50, 0x31, 0xa6, 0xc9, 0x94, 0xe1, 0x29, 0x91, 0x42, 0xfa,
-	0x00, 0xfa, 0xb0, 0x21, 0x8b, 0xa4, 0xaa, 0x98, 0x96, 0x53, 0x40, 0x86, 0x0d, 0xa8, 0x4b, 0xa5,
-	0x60, 0x9f, 0x43, 0x33, 0xd7, 0x26, 0xfb, 0xd0, 0x62, 0x37, 0xa1, 0x5b, 0x2a, 0xcd, 0xaa, 0x03,
-	0xec, 0x26, 0x1c, 0x99, 0xea, 0x7c, 0x02, 0x4d, 0x64, 0x4c, 0x82, 0xd8, 0xd3, 0xf9, 0xaf, 0x3a,
-	0x0d, 0x76, 0x13, 0x0e, 0x71, 0x6d, 0x5f, 0xa8, 0x73, 0xe8, 0xf8, 0x91, 0x17, 0x60, 0x8e, 0x67,
-	0xea, 0x6c, 0x25, 0xca, 0xef, 0x94, 0x2c, 0x0b, 0x01, 0x5e, 0x26, 0x41, 0x03, 0x69, 0x6a, 0x5e,
-	0x7d, 0xdb, 0x67, 0xd0, 0x5d, 0x2d, 0x48, 0xf2, 0x53, 0xd8, 0xfe, 0x10, 0x27, 0xd7, 0xee, 0x8c,
-	0xf1, 0xe9, 0x4c, 0x9b, 0xb6, 0x1c, 0x40, 0xe8, 0x54, 0x21, 0xcb, 0x6b, 0xb2, 0x59, 0xb8, 0x26,
-	0xf6, 0x7d, 0x20, 0x77, 0xf3, 0x63, 0x7f, 0x84, 0xed, 0x42, 0xc1, 0x92, 0x13, 0x68, 0xa0, 0xa1,
-	0xab, 0x20, 0xfe, 0x60, 0x7c, 0x7e, 0x54, 0xf0, 0xf9, 0xaf, 0x46, 0x94, 0xd5, 0x76, 0x46, 0x25,
-	0x2f, 0xa0, 0x46, 0x13, 0x16, 0xd1, 0x35, 0x79, 0xf9, 0x2d, 0xe2, 0x46, 0x41, 0x93, 0x86, 0x75,
-	0xa8, 0x62, 0x36, 0xed, 0x4f, 0x15, 0x68, 0x15, 0x4d, 0xe2, 0xc9, 0x64, 0x2c, 0x69, 0xe0, 0x0a,
-	0xc9, 0xe6, 0x22, 0x3b, 0x99, 0x82, 0xde, 0x21, 0x42, 0x9e, 0x02, 0x84, 0x74, 0xe1, 0x4e, 0x52,
-	0x7f, 0xca, 0x74, 0xa0, 0x9a, 0x4e, 0x33, 0xa4, 0x8b, 0xa1, 0x02, 0xc8, 0x00, 0x76, 0x51, 0x1c,
-	0x50, 0xc9, 0x22, 0xef, 0xd6, 0x15, 0xcc, 0x8b, 0x23, 0x5f, 0xa8, 0xdc, 0x37, 0x9d, 0x7b, 0x21,
-	0x5d, 0xfc, 0x49, 0x4b, 0xde, 0x69, 0x01, 0x79, 0x0e, 0xf7, 0x54, 0xec, 0x85, 0xe0, 0x71, 0xa4,
-	0x13, 0x2a, 0xd4, 0xed, 0xb4, 0x9c, 0xee, 0x52, 0xa0, 0x12, 0x2b, 0xc8, 0x01, 0xb4, 0xf5, 0xcd,
-	0xcc, 0x88, 0x35, 0x45, 0x6c, 0x69, 0x50, 0x93, 0xec, 0x7f, 0x6c, 0x42, 0x33, 0x3f, 0x31, 0x79,
-	0x0c, 0x0d, 0x8f, 0x4a, 0x36, 0x8d, 0x93, 0x5b, 0xd3, 0xe2, 0xf2, 0x35, 0x96, 0xa7, 0xcf, 0xaf,
-	0xae, 0xb8, 0x97, 0x06, 0xf2, 0xd6, 0x1c, 0xa5, 0x80, 0x90, 0x5f, 0x40, 0xc7, 0x4b, 0xb8, 0x64,
-	0x09, 0xa7, 0xae, 0x8a, 0x80, 0x3a, 0x86, 0xe5, 0xb4, 0x33, 0x74, 0x8c, 0x20, 0x19, 0xe1, 0xc5,
-	0xbc, 0xa2, 0x69, 0x20, 0xdd, 0x09, 0x15, 0x2c, 0xe0, 0x11, 0x33, 0xfd, 0xa5, 0xb7, 0x9a, 0x84,
-	0xa1, 0x91, 0xe3, 0x8d, 0x54, 0x1a, 0x19, 0xb0, 0x3e, 0x0e, 0xb5, 0x1f, 0x1a, 0x87, 0xfa, 0x9a,
-	0x38, 0x7c, 0x5b, 0x85, 0x76, 0x69, 0x53, 0xf2, 0x0c, 0x0a, 0xa6, 0x5c, 0x2f, 0x4e, 0xa3, 0xac,
-	0x74, 0x77, 0x96, 0xf8, 0x08, 0x61, 0x95, 0x65, 0x1e, 0xb9, 0x32, 0xbe, 0x66, 0x91, 0xc8, 0xb3,
-	0xcc, 0xa3, 0xb1, 0x02, 0x50, 0xfc, 0xfe, 0xf8, 0x24, 0x13, 0xeb, 0xe4, 0x36, 0xdf, 0x1f, 0x9f,
-	0x18, 0xf1, 0x01, 0xb4, 0x43, 0xe6, 0x73, 0x9a, 0x1b, 0xa8, 0x2a, 0x46, 0x4b, 0x83, 0x05, 0x1b,
-	0xaf, 0x73, 0x1b, 0x35, 0x63, 0xe3, 0xf5, 0xc9, 0x52, 0x8c, 0x85, 0x64, 0xc4, 0xf5, 0xbc, 0xce,
-	0x8c, 0xf8, 0xe7, 0xd0, 0xd1, 0x0e, 0xc6, 0x81, 0xeb, 0xd1, 0x20, 0x10, 0xaa, 0x8b, 0xe2, 0x1e,
-	0xe8, 0x64, 0x1c, 0x8c, 0x10, 0x23, 0xbf, 0x82, 0x7b, 0xb9, 0x23, 0x39, 0xb1, 0xa1, 0x88, 0x3b,
-	0x99, 0x33, 0x19, 0x17, 0x2d, 0xaa, 0x0d, 0x73, 0x62, 0xd3, 0x58, 0xc4, 0x4d, 0x33, 0xd6, 0xf3,
-	0xdc, 0x22, 0x96, 0x00, 0x95, 0x3c, 0x8e, 0x44, 0x0f, 0x14, 0xb1, 0xab, 0x05, 0x67, 0x39, 0x4e,
-	0x5e, 0x00, 0x41, 0x27, 0xd9, 0x82, 0x79, 0x29, 0x22, 0xae, 0xe4, 0x21, 0xeb, 0x6d, 0x1b, 0x36,
-	0x8f, 0x7e, 0x97, 0x09, 0xc6, 0x3c, 0x64, 0xe4, 0x18, 0x1e, 0x18, 0xd3, 0x2b, 0x0a, 0x2d, 0xa5,
-	0xb0, 0xab, 0x85, 0x65, 0x1d, 0xdc, 0x81, 0x2e, 0x56, 0x15, 0xda, 0x66, 0x07, 0xba, 0x28, 0xb3,
-	0xf7, 0xa0, 0x81, 0xfe, 0x78, 0xb1, 0x90, 0xbd, 0x8e, 0x9e, 0xf7, 0x21, 0x8f, 0x46, 0xb1, 0x90,
-	0x78, 0xef, 0xcd, 0xe6, 0x4a, 0xba, 0xa3, 0x2f, 0x83, 0x86, 0x14, 0x01, 0x75, 0xe9, 0x42, 0x4b,
-	0xbb, 0x46, 0x97, 0x2e, 0x50, 0x64, 0xff, 0xbb, 0xa2, 0x3a, 0xae, 0xee, 0xa5, 0xe4, 0xf5, 0x9d,
-	0xfe, 0xb5, 0xb7, 0xa6, 0x7f, 0x69, 0x72, 0xa9, 0x83, 0x0d, 0xca, 0x1d, 0xec, 0xe1, 0xea, 0xe5,
-	0xc9, 0x55, 0x34, 0x8d, 0x3c, 0xd3, 0x73, 0xc8, 0x52, 0xec, 0x07, 0xe5, 0x39, 0x74, 0x99, 0x30,
-	0x9f, 0x7b, 0xd9, 0x20, 0xc2, 0x76, 0x77, 0xcd, 0x23, 0xdf, 0xbe, 0x86, 0x4e, 0xd9, 0x01, 0xf2,
-	0x68, 0x65, 0xce, 0xe5, 0x53, 0xee, 0x00, 0xda, 0x34, 0x91, 0xfc, 0x8a, 0x7a, 0xd2, 0x9d, 0x51,
-	0x31, 0x33, 0xe3, 0xab, 0x95, 0x81, 0xa7, 0x54, 0xcc, 0xce, 0xab, 0x8d, 0xcd, 0xae, 0xe5, 0x3c,
-	0xf0, 0x99, 0x17, 0xd0, 0x84, 0xf9, 0x6e, 0xc2, 0x64, 0x72, 0x6b, 0x7a, 0xa3, 0xfd, 0x47, 0xd8,
-	0x2e, 0xf8, 0xfd, 0x23, 0x76, 0xda, 0xbc, 0xbb, 0x93, 0x4d, 0x01, 0x96, 0xc7, 0xfa, 0xca, 0x09,
-	0x89, 0xd3, 0x69, 0x9e, 0x70, 0xf3, 0x88, 0x6b, 0x3a, 0x7a, 0x61, 0xff, 0xb7, 0x62, 0x06, 0xa7,
-	0x7a, 0xfb, 0x1c, 0x40, 0xbb, 0xd0, 0x2c, 0xf2, 0x3d, 0x5a, 0x4b, 0xf0, 0xcc, 0x27, 0x6f, 0x0a,
-	0xb9, 0xd6, 0x59, 0xeb, 0xaf, 0xc9, 0xf5, 0x05, 0xa3, 0x22, 0x4d, 0x18, 0x8e, 0xfc, 0x52, 0xc2,
-	0x5f, 0x65, 0x09, 0xb7, 0xee, 0x3c, 0x01, 0x55, 0xe0, 0xca, 0x7a, 0x66, 0x72, 0xb5, 0xb1, 0x50,
-	0x73, 0xdc, 0xfe, 0xcf, 0x26, 0xec, 0xae, 0xd9, 0x07, 0x7b, 0x77, 0x9c, 0xca, 0x79, 0x2a, 0xdd,
-	0xf7, 0x29, 0x0d, 0xb8, 0xcc, 0xba, 0x7f, 0x5b, 0xa3, 0x7f, 0xd6, 0x20, 0xf9, 0x25, 0xec, 0xa8,
-	0x41, 0xe7, 0x7a, 0x71, 0x38, 0x0f, 0x98, 0x64, 0xbe, 0x3a, 0x87, 0xe5, 0x74, 0x14, 0x3c, 0xca,
-	0x50, 0x7c, 0x19, 0xa8, 0xd2, 0xd7, 0x11, 0x53, 0xdf, 0xa8, 0xbc, 0x3a, 0xe7, 0x74, 0xa3, 0xeb,
-	0x04, 0xe5, 0x21, 0xd7, 0x83, 0x2d, 0xac, 0x0c, 0xce, 0xb2, 0x96, 0x9e, 0x2d, 0xf1, 0xce, 0xaf,
-	0x2d, 0x1e, 0xd5, 0xa4, 0x2c, 0x67, 0x37, 0x13, 0x3a, 0x28, 0x33, 0x23, 0xf6, 0x31, 0x34, 0xf0,
-	0x96, 0xc7, 0xa9, 0xcc, 0x1a, 0x7f, 0xbe, 0xc6, 0xac, 0xcd, 0x68, 0xe2, 0xbb, 0x57, 0x94, 0x07,
-	0x69, 0xc2, 0x74, 0x57, 0xb4, 0x9c, 0x16, 0x82, 0xbf, 0x37, 0x98, 0xfd, 0x5d, 0x05, 0xba, 0xab,
-	0x01, 0x26, 0x3f, 0x83, 0x96, 0x1e, 0xfc, 0xa6, 0xe3, 0xea, 0xc1, 0xa0, 0x1f, 0x03, 0xcb, 0x96,
-	0x5c, 0xe8, 0x8e, 0x3a, 0x4e, 0x4d, 0x99, 0xb7, 0xc6, 0x3e, 0x40, 0xa1, 0x27, 0xea, 0x51, 0x59,
-	0x40, 0x30, 0x25, 0x2b, 0x7d, 0x4a, 0x47, 0xab, 0xcd, 0x4a, 0x4d, 0x0a, 0x69, 0x42, 0xf2, 0x90,
-	0x4a, 0xe6, 0xeb, 0x76, 0x53, 0x33, 0xb4, 0x0c, 0x1d, 0x99, 0xe0, 0xe7, 0xc3, 0x79, 0x4e, 0x85,
-	0x60, 0xbe, 0x09, 0x46, 0x3e, 0xb3, 0x2f, 0x15, 0x6a, 0xff, 0xbd, 0x02, 0x8d, 0xec, 0xb5, 0xfe,
-	0xb5, 0x17, 0xe7, 0x09, 0xe0, 0x10, 0x74, 0x8b, 0x97, 0x07, 0x3b, 0xea, 0x25, 0xae, 0xf1, 0xaf,
-	0x0b, 0x4f, 0x25, 0x24, 0x0d, 0xe7, 0xe6, 0x09, 0xb3, 0x04, 0x86, 0x7f, 0xf9, 0xdf, 0xe7, 0x7e,
-	0xe5, 0xd3, 0xe7, 0x7e, 0xe5, 0x9b, 0xcf, 0xfd, 0xca, 0x3f, 0xbf, 0xf4, 0x37, 0x3e, 0x7d, 0xe9,
-	0x6f, 0xfc, 0xff, 0x4b, 0x7f, 0xe3, 0x6f, 0x6f, 0xa6, 0x5c, 0xce, 0xd2, 0xc9, 0xc0, 0x8b, 0xc3,
-	0x23, 0xe1, 0xc5, 0x09, 0x8f, 0xa6, 0xd9, 0x8f, 0x1f, 0x0d, 0xb8, 0x4f, 0x65, 0x9c, 0xf8, 0x47,
-	0xea, 0xef, 0xef, 0x28, 0xff, 0x21, 0xfc, 0x8d, 0xfe, 0xba, 0x79, 0x39, 0xa9, 0x2b, 0xc9, 0xab,
-	0xef, 0x03, 0x00, 0x00, 0xff, 0xff, 0x11, 0x06, 0xaf, 0x6f, 0x2d, 0x0e, 0x00, 0x00,
+	// 2008 bytes of a gzipped FileDescriptorProto
+	0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xff, 0xa4, 0x58, 0x4f, 0x73, 0xdb, 0xc6,
+	0x15, 0x17, 0x09, 0x8a, 0x26, 0x1f, 0x49, 0x91, 0x5a, 0x3b, 0x32, 0x6d, 0x27, 0x8a, 0x0a, 0xb7,
+	0x53, 0xa5, 0xf6, 0x48, 0x63, 0xa5, 0xaa, 0x0f, 0xce, 0x25, 0x52, 0xda, 0x50, 0x76, 0xd5, 0x51,
+	0x61, 0x4d, 0x3a, 0x93, 0x0b, 0x66, 0x09, 0xac, 0xc8, 0x1d, 0xe1, 0x9f, 0xb1, 0x0b, 0x9a, 0xca,
+	0xa5, 0x97, 0xf6, 0x9e, 0x6f, 0xd1, 0x73, 0xfb, 0x29, 0x7a, 0xf4, 0xb1, 0xc7, 0x8e, 0x7d, 0xe8,
+	0xa1, 0x5f, 0xa1, 0x87, 0xce, 0xdb, 0x5d, 0x80, 0x00, 0xc4, 0x43, 0xd3, 0xdc, 0xb0, 0xbf, 0xf7,
+	0xf6, 0xed, 0xee, 0x7b, 0x6f, 0x7f, 0x6f, 0x1f, 0x80, 0x88, 0x6c, 0x1a, 0x31, 0x79, 0xb8, 0x78,
+	0x76, 0x28, 0x97, 0x07, 0x49, 0x1a, 0xcb, 0x98, 0x74, 0x35, 0x76, 0xb0, 0x78, 0x66, 0xff, 0x0a,
+	0x9a, 0x97, 0x4b, 0x42, 0xa0, 0x35, 0x8d, 0xfd, 0x9b, 0x71, 0x63, 0xaf, 0xb1, 0xdf, 0x77, 0xd4,
+	0x37, 0xf9, 0x18, 0xba, 0x82, 0xcf, 0x22, 0x2a, 0xb3, 0x94, 0x8d, 0x9b, 0x4a, 0xb0, 0x02, 0x6c,
+	0x01, 0xed, 0xcb, 0xe5, 0x09, 0xea, 0x3d, 0x80, 0x8e, 0x37, 0xa7, 0x3c, 0x72, 0xb9, 0xaf, 0xe6,
+	0x77, 0x9d, 0x3b, 0x6a, 0x7c, 0xe6, 0x93, 0x1d, 0x68, 0x0b, 0x16, 0xf9, 0x2c, 0x35, 0xf3, 0xcd,
+	0x88, 0xdc, 0x83, 0xcd, 0x28, 0x8e, 0x3c, 0x36, 0xb6, 0xf6, 0x1a, 0xfb, 0x2d, 0x47, 0x0f, 0xc8,
+	0x1e, 0x58, 0xa1, 0x98, 0x8d, 0x5b, 0x7b, 0x8d, 0xfd, 0xde, 0xd1, 0xd6, 0x41, 0xb1, 0xc7, 0x83,
+	0x73, 0x31, 0x73, 0x50, 0x64, 0x7f, 0xdf, 0x06, 0xeb, 0x5c, 0xcc, 0xc8, 0x57, 0xb0, 0x95, 0xb2,
+	0x19, 0x17, 0x92, 0xa5, 0x6e, 0xc8, 0x23, 0x96, 0xaa, 0x85, 0x7b, 0x47, 0x8f, 0x6a, 0x93, 0x8c,
+	0xce, 0x39, 0xaa, 0x4c, 0x36, 0x9c, 0x41, 0x5a, 0x06, 0xc8, 0x31, 0x74, 0x93, 0x58, 0x48, 0x57,
+	0x52, 0x71, 0xad, 0x36, 0xd8, 0x3b, 0xda, 0xa9, 0x1a, 0xb8, 0x88, 0x85, 0xbc, 0xa4, 0xe2, 0x7a,
+	0xb2, 0xe1, 0x74, 0x12, 0xf3, 0x4d, 0x0e, 0xa0, 0x9d, 0xb2, 0x24, 0x4e, 0xa5, 0xd9, 0xe9, 0xbd,
+	0xfa, 0xa2, 0x28, 0x9b, 0x6c, 0x38, 0x46, 0x8b, 0x3c, 0x81, 0x4d, 0x99, 0x66, 0x72, 0x3e, 0xde,
+	0x54, 0xea, 0x77, 0xab, 0xea, 0x97, 0x28, 0x9a, 0x6c, 0x38, 0x5a, 0x07, 0x8d, 0x7b, 0x71, 0x18,
+	0x72, 0x39, 0x6e, 0xaf, 0x33, 0x7e, 0xaa, 0x64, 0x68, 0x5c, 0x6b, 0xe9, 0xcd, 0x2c, 0x18, 0x0d,
+	0xc6, 0x77, 0xd6, 0x6f, 0x06, 0x65, 0x7a, 0x33, 0xf8, 0x45, 0x5e, 0xc2, 0xc8, 0x67, 0x35, 0xdf,
+	0x75, 0xd4, 0xcc, 0x4f, 0xaa, 0x33, 0xbf, 0x62, 0x69, 0xcd, 0x7b, 0x43, 0xbf, 0x0a, 0x91, 0x0b,
+	0x20, 0x0b, 0x1a, 0x70, 0x9f, 0xca, 0x38, 0x75, 0x93, 0x34, 0x4e, 0x62, 0x41, 0x83, 0x71, 0x57,
+	0x59, 0xfb, 0xb4, 0x6a, 0xed, 0x9b, 0x5c, 0xef, 0xc2, 0xa8, 0x4d, 0x36, 0x9c, 0xed, 0x45, 0x1d,
+	0x24, 0x5f, 0xc3, 0x30, 0xa1, 0x29, 0x0d, 0xc5, 0xca, 0x1c, 0x28, 0x73, 0x1f, 0xd7, 0xe2, 0xa2,
+	0x94, 0x4a, 0xb6, 0xb6, 0x92, 0x0a, 0x82, 0xc7, 0xa4, 0x49, 0x92, 0xc6, 0x0b, 0xb6, 0xb2, 0xd4,
+	0x5b, 0x77, 0xcc, 0x2f, 0xb5, 0x56, 0xc9, 0xd4, 0x90, 0x56, 0x21, 0x65, 0x4b, 0x4a, 0x26, 0xa4,
+	0x1b, 0x32, 0x49, 0x67, 0x29, 0x4d, 0xe6, 0xe3, 0xfe, 0x5a, 0x5b, 0x4a, 0xeb, 0x3c, 0x57, 0x52,
+	0xb6, 0xaa, 0x10, 0x79, 0x01, 0xbd, 0x29, 0x8f, 0x7c, 0x77, 0x1e, 0xcb, 0x6b, 0x76, 0x33, 0x1e,
+	0x28, 0x33, 0xe3, 0xaa, 0x99, 0x13, 0x1e, 0xf9, 0x13, 0x25, 0x9f, 0x6c, 0x38, 0x30, 0x2d, 0x46,
+	0x27, 0x9b, 0x60, 0x89, 0x2c, 0x7c, 0xd9, 0xea, 0x58, 0xa3, 0x96, 0xd3, 0x16, 0xd9, 0x34, 0xe4,
+	0xd2, 0xfe, 0x0e, 0xba, 0x45, 0x5e, 0x90, 0x07, 0x70, 0x07, 0x93, 0x39, 0xbf, 0x89, 0x2d, 0x0c,
+	0x3c, 0x02, 0x67, 0x3e, 0xd9, 0x07, 0x6b, 0x46, 0x85, 0x49, 0xf3, 0x72, 0x96, 0x7c, 0x4d, 0xc5,
+	0x25, 0x4d, 0x67, 0x0c, 0xb3, 0x0a, 0x55, 0xc8, 0x2e, 0x80, 0x4e, 0xae, 0x90, 0x45, 0x52, 0xdd,
+	0xd0, 0xbe, 0x53, 0x42, 0x4e, 0x3a, 0xd0, 0x96, 0x6a, 0x82, 0xfd, 0x12, 0xba, 0xc5, 0x6c, 0xb2,
+	0x07, 0x7d, 0xb6, 0x08, 0xdd, 0x0a, 0x15, 0xb4, 0x1c, 0x60, 0x8b, 0xf0, 0xd4, 0xb0, 0xc1, 0x23,
+	0xe8, 0xa2, 0xc6, 0x34, 0x88, 0x3d, 0x7d, 0xdf, 0x5a, 0x4e, 0x87, 0x2d, 0xc2, 0x13, 0x1c, 0xdb,
+	0xe7, 0xea, 0x1c, 0x3a, 0x5f, 0xc9, 0x53, 0x30, 0xc7, 0x33, 0xf7, 0xba, 0x96, 0xd5, 0xaf, 0x95,
+	0x2c, 0x77, 0x01, 0x92, 0x97, 0xa0, 0x81, 0x34, 0x1c, 0xa3, 0xbe, 0xed, 0x33, 0x18, 0xd5, 0x09,
+	0x80, 0x7c, 0x0a, 0xbd, 0xb7, 0x71, 0x7a, 0xed, 0xce, 0x19, 0x9f, 0xcd, 0xb5, 0x69, 0xcb, 0x01,
+	0x84, 0x26, 0x0a, 0x59, 0xd1, 0x52, 0xb3, 0x44, 0x4b, 0xf6, 0x3d, 0x20, 0xb7, 0xef, 0x83, 0xfd,
+	0x1d, 0xf4, 0x4a, 0x04, 0x41, 0x8e, 0xa1, 0x83, 0x86, 0xae, 0x82, 0xf8, 0xad, 0xd9, 0xf3, 0xfd,
+	0xd2, 0x9e, 0xff, 0x60, 0x44, 0x39, 0x97, 0xe4, 0xaa, 0xe4, 0x29, 0x6c, 0xd2, 0x94, 0x45, 0x74,
+	0x4d, 0x5c, 0xbe, 0x44, 0xdc, 0x4c, 0xd0, 0x4a, 0x27, 0x6d, 0x68, 0x61, 0x34, 0xed, 0x77, 0x0d,
+	0xe8, 0x97, 0x4d, 0xe2, 0xc9, 0x64, 0x2c, 0x69, 0xe0, 0x0a, 0xc9, 0x12, 0x91, 0x9f, 0x4c, 0x41,
+	0xaf, 0x11, 0x21, 0x9f, 0x00, 0x84, 0x74, 0xe9, 0x4e, 0x33, 0x7f, 0xc6, 0xb4, 0xa3, 0xba, 0x4e,
+	0x37, 0xa4, 0xcb, 0x13, 0x05, 0x90, 0x03, 0xb8, 0x8b, 0xe2, 0x80, 0x4a, 0x16, 0x79, 0x37, 0xae,
+	0x60, 0x5e, 0x1c, 0xf9, 0x42, 0xc5, 0xbe, 0xeb, 0x6c, 0x87, 0x74, 0xf9, 0x5b, 0x2d, 0x79, 0xad,
+	0x05, 0xe4, 0x09, 0x6c, 0x2b, 0xdf, 0x0b, 0xc1, 0xe3, 0x48, 0x07, 0x54, 0x28, 0x36, 0xb4, 0x9c,
+	0xd1, 0x4a, 0xa0, 0x02, 0x2b, 0xc8, 0x63, 0x18, 0x68, 0x26, 0xcc, 0x15, 0x37, 0x95, 0x62, 0x5f,
+	0x83, 0x5a, 0xc9, 0xfe, 0x73, 0x13, 0xba, 0xc5, 0x89, 0xc9, 0x43, 0xe8, 0x78, 0x54, 0xb2, 0x59,
+	0x9c, 0xde, 0x98, 0x92, 0x52, 0x8c, 0x31, 0x3d, 0x7d, 0x7e, 0x75, 0xc5, 0xbd, 0x2c, 0x90, 0x37,
+	0xe6, 0x28, 0x25, 0x84, 0xfc, 0x0c, 0xb6, 0xbc, 0x94, 0x4b, 0x96, 0x72, 0xea, 0x2a, 0x0f, 0xa8,
+	0x63, 0x58, 0xce, 0x20, 0x47, 0x2f, 0x11, 0x24, 0xa7, 0x48, 0x84, 0x57, 0x34, 0x0b, 0xa4, 0x3b,
+	0xa5, 0x82, 0x05, 0x3c, 0x62, 0x86, 0xcf, 0xc7, 0xf5, 0x20, 0x9c, 0x18, 0x39, 0x32, 0xa0, 0x9a,
+	0x91, 0x03, 0xeb, 0xfd, 0xb0, 0xf9, 0xbf, 0xfa, 0xa1, 0xbd, 0xc6, 0x0f, 0xff, 0x6a, 0xc1, 0xa0,
+	0xb2, 0x28, 0xf9, 0x0c, 0x4a, 0xa6, 0x5c, 0x2f, 0xce, 0xa2, 0x3c, 0x75, 0x87, 0x2b, 0xfc, 0x14,
+	0x61, 0x15, 0x65, 0x1e, 0xb9, 0x32, 0xbe, 0x66, 0x91, 0x28, 0xa2, 0xcc, 0xa3, 0x4b, 0x05, 0xa0,
+	0xf8, 0xcd, 0xd1, 0x71, 0x2e, 0xd6, 0xc1, 0xed, 0xbe, 0x39, 0x3a, 0x36, 0xe2, 0xc7, 0x30, 0x08,
+	0x99, 0xcf, 0x69, 0x61, 0xa0, 0xa5, 0x34, 0xfa, 0x1a, 0x2c, 0xd9, 0x78, 0x5e, 0xd8, 0xd8, 0x34,
+	0x36, 0x9e, 0x1f, 0xaf, 0xc4, 0x98, 0x48, 0x46, 0xdc, 0x2e, 0xf2, 0xcc, 0x88, 0x7f, 0x0a, 0x5b,
+	0x7a, 0x83, 0x71, 0xe0, 0x7a, 0x34, 0x08, 0x84, 0xaa, 0x5a, 0xb8, 0x06, 0x6e, 0x32, 0x0e, 0x4e,
+	0x11, 0x23, 0xbf, 0x80, 0xed, 0x62, 0x23, 0x85, 0x62, 0x47, 0x29, 0x0e, 0xf3, 0xcd, 0xe4, 0xba,
+	0x68, 0x51, 0x2d, 0x58, 0x28, 0x76, 0x8d, 0x45, 0x5c, 0x34, 0xd7, 0x7a, 0x52, 0x58, 0xc4, 0x14,
+	0xa0, 0x92, 0xc7, 0x91, 0x50, 0x95, 0xa5, 0xeb, 0x8c, 0xb4, 0xe0, 0xac, 0xc0, 0xc9, 0x53, 0x20,
+	0xb8, 0x49, 0xb6, 0x64, 0x5e, 0x86, 0x88, 0x2b, 0x79, 0xc8, 0x54, 0xf5, 0x40, 0x6d, 0x1e, 0xfd,
+	0x3a, 0x17, 0x5c, 0xf2, 0x90, 0x91, 0x23, 0xf8, 0xc8, 0x98, 0xae, 0x4d, 0xe8, 0xab, 0x09, 0x77,
+	0xb5, 0xb0, 0x3a, 0x07, 0x57, 0xa0, 0xcb, 0xfa, 0x84, 0x81, 0x59, 0x81, 0x2e, 0xab, 0xda, 0x0f,
+	0xa0, 0x83, 0xfb, 0xf1, 0x62, 0x21, 0xc7, 0x5b, 0xfa, 0x7d, 0x15, 0xf2, 0xe8, 0x34, 0x16, 0x12,
+	0xef, 0xbd, 0x59, 0x5c, 0x49, 0x87, 0xfa, 0x32, 0x68, 0x48, 0x29, 0xe0, 0x5c, 0xba, 0xd4, 0xd2,
+	0x91, 0x99, 0x4b, 0x97, 0x28, 0xb2, 0xff, 0xd2, 0x50, 0x8c, 0xab, 0xb9, 0x94, 0x3c, 0xbf, 0xc5,
+	0x5f, 0x0f, 0xd6, 0xf0, 0x97, 0x56, 0xae, 0x30, 0xd8, 0x41, 0x95, 0xc1, 0x76, 0xea, 0x97, 0xa7,
+	0x98, 0xa2, 0xd5, 0xc8, 0x67, 0xba, 0x0e, 0x59, 0x4a, 0xfb, 0xa3, 0x6a, 0x1d, 0xba, 0x48, 0x99,
+	0xcf, 0xbd, 0xbc, 0x10, 0x21, 0xdd, 0x5d, 0xf3, 0xc8, 0xb7, 0xaf, 0x61, 0xab, 0xba, 0x01, 0x72,
+	0xbf, 0x56, 0xe7, 0x8a, 0x2a, 0xf7, 0x18, 0x06, 0x34, 0x95, 0xfc, 0x8a, 0x7a, 0xd2, 0x9d, 0x53,
+	0x31, 0x37, 0xe5, 0xab, 0x9f, 0x83, 0x13, 0x2a, 0xe6, 0x2f, 0x5b, 0x9d, 0xe6, 0xc8, 0x72, 0x3e,
+	0xf2, 0x99, 0x17, 0xd0, 0x94, 0xf9, 0x6e, 0xca, 0x64, 0x7a, 0x63, 0xb8, 0xd1, 0x7e, 0x05, 0xbd,
+	0xd2, 0xbe, 0x7f, 0xc0, 0x4a, 0xcd, 0xdb, 0x2b, 0xd9, 0x14, 0x60, 0x75, 0xac, 0x1f, 0x59, 0x21,
+	0xb1, 0x3a, 0x25, 0x29, 0x37, 0x8f, 0xe6, 0xae, 0xa3, 0x07, 0xf6, 0xdf, 0x1a, 0xa6, 0x70, 0xaa,
+	0xb7, 0xe6, 0x63, 0x18, 0x94, 0xc8, 0xa2, 0x58, 0xa3, 0xbf, 0x02, 0xcf, 0x7c, 0xf2, 0x45, 0x29,
+	0xd6, 0x3a, 0x6a, 0xbb, 0x6b, 0x62, 0x7d, 0xce, 0xa8, 0xc8, 0x52, 0x86, 0x25, 0xbf, 0x12, 0xf0,
+	0xcf, 0xf3, 0x80, 0x5b, 0xb7, 0x9e, 0xdc, 0xca, 0x71, 0xd5, 0x79, 0xa6, 0x72, 0x0d, 0x30, 0x51,
+	0x0b, 0xdc, 0xfe, 0x6b, 0x13, 0xee, 0xae, 0x59, 0x07, 0xb9, 0x3b, 0xce, 0x64, 0x92, 0x49, 0xf7,
+	0x4d, 0x46, 0x03, 0x2e, 0x73, 0xf6, 0x1f, 0x68, 0xf4, 0xf7, 0x1a, 0x24, 0x3f, 0x87, 0xa1, 0x2a,
+	0x74, 0xae, 0x17, 0x87, 0x49, 0xc0, 0x24, 0xf3, 0xd5, 0x39, 0x2c, 0x67, 0x4b, 0xc1, 0xa7, 0x39,
+	0x8a, 0x2f, 0x03, 0x95, 0xfa, 0xda, 0x63, 0xea, 0x1b, 0x27, 0xd7, 0xeb, 0x9c, 0x26, 0xba, 0xad,
+	0xa0, 0x5a, 0xe4, 0xc6, 0x70, 0x07, 0x33, 0x83, 0xb3, 0x9c, 0xd2, 0xf3, 0x21, 0xde, 0xf9, 0xb5,
+	0xc9, 0xa3, 0x48, 0xca, 0x72, 0xee, 0xe6, 0x42, 0x07, 0x65, 0xa6, 0xc4, 0x3e, 0x84, 0x0e, 0xde,
+	0xf2, 0x38, 0x93, 0x39, 0xf1, 0x17, 0x63, 0x8c, 0xda, 0x9c, 0xa6, 0xbe, 0x7b, 0x45, 0x79, 0x90,
+	0xa5, 0x4c, 0xb3, 0xa2, 0xe5, 0xf4, 0x11, 0xfc, 0x8d, 0xc1, 0xec, 0x7f, 0x37, 0x60, 0x54, 0x77,
+	0x30, 0xf9, 0x09, 0xf4, 0x75, 0xe1, 0x37, 0x8c, 0xab, 0x0b, 0x83, 0x7e, 0x0c, 0xac, 0x28, 0xb9,
+	0xc4, 0x8e, 0xda, 0x4f, 0x5d, 0x59, 0x50, 0xe3, 0x2e, 0x40, 0x89, 0x13, 0x75, 0xa9, 0x2c, 0x21,
+	0x18, 0x92, 0x1a, 0x4f, 0x69, 0x6f, 0x0d, 0x58, 0x85, 0xa4, 0x50, 0x4d, 0x48, 0x1e, 0x52, 0xc9,
+	0x7c, 0x4d, 0x37, 0x9b, 0x46, 0x2d, 0x47, 0x4f, 0x8d, 0xf3, 0x8b, 0xe2, 0x9c, 0x50, 0x21, 0x98,
+	0x6f, 0x9c, 0x51, 0xd4, 0xec, 0x0b, 0x85, 0xda, 0x7f, 0x6a, 0x40, 0x27, 0xef, 0x8e, 0x7e, 0xec,
+	0xc5, 0x79, 0x04, 0x58, 0x04, 0xdd, 0xf2, 0xe5, 0x41, 0x46, 0xbd, 0xc0, 0x31, 0x76, 0xb9, 0x78,
+	0x2a, 0x21, 0x69, 0x98, 0x98, 0x27, 0xcc, 0x0a, 0xb0, 0x05, 0xdc, 0x5b, 0xd7, 0xbd, 0x90, 0x5f,
+	0x02, 0xf6, 0xb8, 0xd1, 0x8c, 0xa1, 0xcb, 0xad, 0xfd, 0xde, 0xd1, 0xc3, 0xd2, 0x35, 0x28, 0xd4,
+	0x4f, 0x95, 0x8a, 0x93, 0xab, 0x6a, 0x5f, 0x26, 0x3c, 0x65, 0x22, 0x7f, 0x83, 0xea, 0x70, 0x0c,
+	0x0c, 0xaa, 0x9f, 0xa1, 0xf6, 0x7f, 0x1a, 0x30, 0xac, 0xd9, 0x20, 0x4f, 0xc0, 0xa2, 0xbe, 0xbf,
+	0xe6, 0x69, 0xf9, 0x3b, 0xf6, 0xb6, 0xd0, 0x45, 0xe2, 0xa4, 0xbe, 0x8f, 0x8d, 0xad, 0x60, 0xd2,
+	0x4d, 0xe2, 0xb7, 0xa6, 0xf3, 0xae, 0xf2, 0xf2, 0x05, 0xe2, 0xda, 0x2e, 0xde, 0x6c, 0xc1, 0xa4,
+	0x42, 0xc8, 0x33, 0xec, 0x25, 0xc3, 0x78, 0xc1, 0xcc, 0xd5, 0xbe, 0xbf, 0xee, 0x4c, 0x0e, 0xbb,
+	0xd2, 0xed, 0x24, 0x2a, 0x92, 0x09, 0x6c, 0xa7, 0xb1, 0xa4, 0x92, 0xb9, 0xe6, 0x69, 0x83, 0x5d,
+	0x8d, 0x7e, 0x46, 0x95, 0x3d, 0xa2, 0xd9, 0xe9, 0x15, 0xbb, 0x29, 0x56, 0x1d, 0xea, 0x69, 0x85,
+	0x00, 0xbb, 0x0a, 0xed, 0x26, 0x3b, 0x81, 0x7e, 0xf9, 0x50, 0x78, 0x89, 0x23, 0x1a, 0x32, 0x43,
+	0x05, 0xea, 0x1b, 0x69, 0x39, 0xc9, 0xa6, 0x6a, 0x35, 0xf3, 0x67, 0x21, 0xc9, 0xa6, 0xaf, 0xd8,
+	0x8d, 0x22, 0x49, 0x75, 0x6c, 0x9d, 0xc9, 0x7a, 0x80, 0x77, 0xa0, 0xb6, 0xbf, 0xbe, 0xd3, 0x4d,
+	0xf3, 0xb5, 0xed, 0x17, 0xd0, 0x2f, 0x9f, 0xef, 0x07, 0xad, 0x68, 0x7f, 0x0b, 0xbd, 0x92, 0x43,
+	0xd1, 0xf7, 0x45, 0x5f, 0xbb, 0x26, 0x5c, 0xe5, 0x75, 0x9c, 0x95, 0xe6, 0x6a, 0xdf, 0xcd, 0xd2,
+	0xbe, 0xed, 0x19, 0x0c, 0x6b, 0xae, 0xfb, 0x7f, 0xed, 0x57, 0x3d, 0xd0, 0xac, 0x7b, 0xe0, 0x8f,
+	0xb0, 0x7d, 0xab, 0xad, 0x26, 0x3b, 0xd0, 0xd6, 0x6d, 0xb5, 0xf9, 0x2d, 0x64, 0x46, 0xf8, 0x9a,
+	0xa2, 0x9e, 0xe4, 0x0b, 0xc5, 0x10, 0xd5, 0x4c, 0x1e, 0xad, 0x04, 0xa6, 0xa7, 0xba, 0x9d, 0xf3,
+	0xd6, 0xba, 0x9c, 0x3f, 0x56, 0x4d, 0x56, 0xad, 0x1b, 0xc7, 0xf7, 0x4d, 0xde, 0xbe, 0x97, 0xee,
+	0x7d, 0x0e, 0x9d, 0xe1, 0xd3, 0x80, 0xdc, 0x6e, 0xbc, 0x91, 0x15, 0x13, 0xac, 0x3b, 0xe6, 0xa5,
+	0x6d, 0xe6, 0xf5, 0x34, 0xa6, 0x39, 0x61, 0x07, 0xda, 0x3e, 0x9f, 0x31, 0x91, 0x77, 0x8d, 0x66,
+	0x84, 0x34, 0x2d, 0x22, 0x9a, 0x88, 0x79, 0x9c, 0xb7, 0xbe, 0xc5, 0xd8, 0x9e, 0xc2, 0xa0, 0xd2,
+	0x9e, 0x93, 0x11, 0x58, 0x99, 0xd9, 0xd6, 0xc0, 0xc1, 0xcf, 0x5b, 0x2b, 0x37, 0x6f, 0xaf, 0x5c,
+	0xf9, 0xad, 0x66, 0xd5, 0x7e, 0xab, 0x9d, 0x7c, 0xf3, 0xf7, 0xf7, 0xbb, 0x8d, 0x77, 0xef, 0x77,
+	0x1b, 0xff, 0x7c, 0xbf, 0xdb, 0xf8, 0xfe, 0xc3, 0xee, 0xc6, 0xbb, 0x0f, 0xbb, 0x1b, 0xff, 0xf8,
+	0xb0, 0xbb, 0xf1, 0xed, 0x17, 0x33, 0x2e, 0xe7, 0xd9, 0xf4, 0xc0, 0x8b, 0xc3, 0x43, 0xe1, 0xc5,
+	0x29, 0x8f, 0x66, 0xf9, 0x9f, 0xbd, 0x3c, 0xca, 0xfe, 0xa1, 0xfa, 0xbd, 0x77, 0x58, 0xfc, 0xf1,
+	0x7b, 0xa1, 0xbf, 0x16, 0xcf, 0xa6, 0x6d, 0x25, 0xf9, 0xfc, 0xbf, 0x01, 0x00, 0x00, 0xff, 0xff,
+	0xa5, 0xb7, 0xfe, 0x9a, 0x0e, 0x14, 0x00, 0x00,
 }
 
 func (m *Tx) Marshal() (dAtA []byte, err error) {
@@ -2043,6 +2784,111 @@ func (m *Msg_DeregisterMiner) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 		}
 		i--
 		dAtA[i] = 0x42
+	}
+	return len(dAtA) - i, nil
+}
+func (m *Msg_ValidatorProposal) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *Msg_ValidatorProposal) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	if m.ValidatorProposal != nil {
+		{
+			size, err := m.ValidatorProposal.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintTx(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x4a
+	}
+	return len(dAtA) - i, nil
+}
+func (m *Msg_ParamsProposal) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *Msg_ParamsProposal) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	if m.ParamsProposal != nil {
+		{
+			size, err := m.ParamsProposal.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintTx(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x52
+	}
+	return len(dAtA) - i, nil
+}
+func (m *Msg_ApproveProposal) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *Msg_ApproveProposal) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	if m.ApproveProposal != nil {
+		{
+			size, err := m.ApproveProposal.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintTx(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x5a
+	}
+	return len(dAtA) - i, nil
+}
+func (m *Msg_AttestMetagraph) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *Msg_AttestMetagraph) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	if m.AttestMetagraph != nil {
+		{
+			size, err := m.AttestMetagraph.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintTx(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x62
+	}
+	return len(dAtA) - i, nil
+}
+func (m *Msg_BindHotkey) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *Msg_BindHotkey) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	if m.BindHotkey != nil {
+		{
+			size, err := m.BindHotkey.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintTx(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x6a
 	}
 	return len(dAtA) - i, nil
 }
@@ -3029,6 +3875,482 @@ func (m *MsgTruth) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	return len(dAtA) - i, nil
 }
 
+func (m *MsgValidatorProposal) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *MsgValidatorProposal) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *MsgValidatorProposal) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if m.ExpiresHeight != 0 {
+		i = encodeVarintTx(dAtA, i, uint64(m.ExpiresHeight))
+		i--
+		dAtA[i] = 0x10
+	}
+	if len(m.Changes) > 0 {
+		for iNdEx := len(m.Changes) - 1; iNdEx >= 0; iNdEx-- {
+			{
+				size, err := m.Changes[iNdEx].MarshalToSizedBuffer(dAtA[:i])
+				if err != nil {
+					return 0, err
+				}
+				i -= size
+				i = encodeVarintTx(dAtA, i, uint64(size))
+			}
+			i--
+			dAtA[i] = 0xa
+		}
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *ValidatorChange) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *ValidatorChange) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *ValidatorChange) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if m.Change != nil {
+		{
+			size := m.Change.Size()
+			i -= size
+			if _, err := m.Change.MarshalTo(dAtA[i:]); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *ValidatorChange_Add) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *ValidatorChange_Add) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	if m.Add != nil {
+		{
+			size, err := m.Add.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintTx(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+func (m *ValidatorChange_SetPower) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *ValidatorChange_SetPower) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	if m.SetPower != nil {
+		{
+			size, err := m.SetPower.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintTx(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x12
+	}
+	return len(dAtA) - i, nil
+}
+func (m *ValidatorChange_Remove) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *ValidatorChange_Remove) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	if m.Remove != nil {
+		{
+			size, err := m.Remove.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintTx(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x1a
+	}
+	return len(dAtA) - i, nil
+}
+func (m *ValidatorChange_RotateReportKey) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *ValidatorChange_RotateReportKey) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	if m.RotateReportKey != nil {
+		{
+			size, err := m.RotateReportKey.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintTx(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0x22
+	}
+	return len(dAtA) - i, nil
+}
+func (m *NewValidator) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *NewValidator) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *NewValidator) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m.ReportKey) > 0 {
+		i -= len(m.ReportKey)
+		copy(dAtA[i:], m.ReportKey)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.ReportKey)))
+		i--
+		dAtA[i] = 0x22
+	}
+	if m.Power != 0 {
+		i = encodeVarintTx(dAtA, i, uint64(m.Power))
+		i--
+		dAtA[i] = 0x18
+	}
+	if len(m.PubKey) > 0 {
+		i -= len(m.PubKey)
+		copy(dAtA[i:], m.PubKey)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.PubKey)))
+		i--
+		dAtA[i] = 0x12
+	}
+	if len(m.Name) > 0 {
+		i -= len(m.Name)
+		copy(dAtA[i:], m.Name)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.Name)))
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *ValidatorRef) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *ValidatorRef) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *ValidatorRef) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m.PubKey) > 0 {
+		i -= len(m.PubKey)
+		copy(dAtA[i:], m.PubKey)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.PubKey)))
+		i--
+		dAtA[i] = 0x12
+	}
+	if len(m.Name) > 0 {
+		i -= len(m.Name)
+		copy(dAtA[i:], m.Name)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.Name)))
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *PowerChange) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *PowerChange) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *PowerChange) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if m.Power != 0 {
+		i = encodeVarintTx(dAtA, i, uint64(m.Power))
+		i--
+		dAtA[i] = 0x10
+	}
+	if m.Validator != nil {
+		{
+			size, err := m.Validator.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintTx(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *ReportKeyChange) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *ReportKeyChange) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *ReportKeyChange) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m.ReportKey) > 0 {
+		i -= len(m.ReportKey)
+		copy(dAtA[i:], m.ReportKey)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.ReportKey)))
+		i--
+		dAtA[i] = 0x12
+	}
+	if m.Validator != nil {
+		{
+			size, err := m.Validator.MarshalToSizedBuffer(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = encodeVarintTx(dAtA, i, uint64(size))
+		}
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *MsgParamsProposal) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *MsgParamsProposal) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *MsgParamsProposal) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if m.ExpiresHeight != 0 {
+		i = encodeVarintTx(dAtA, i, uint64(m.ExpiresHeight))
+		i--
+		dAtA[i] = 0x18
+	}
+	if m.ActivationHeight != 0 {
+		i = encodeVarintTx(dAtA, i, uint64(m.ActivationHeight))
+		i--
+		dAtA[i] = 0x10
+	}
+	if len(m.Params) > 0 {
+		i -= len(m.Params)
+		copy(dAtA[i:], m.Params)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.Params)))
+		i--
+		dAtA[i] = 0xa
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *MsgApproveProposal) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *MsgApproveProposal) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *MsgApproveProposal) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if m.ProposalId != 0 {
+		i = encodeVarintTx(dAtA, i, uint64(m.ProposalId))
+		i--
+		dAtA[i] = 0x8
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *MsgAttestMetagraph) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *MsgAttestMetagraph) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *MsgAttestMetagraph) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m.Snapshot) > 0 {
+		i -= len(m.Snapshot)
+		copy(dAtA[i:], m.Snapshot)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.Snapshot)))
+		i--
+		dAtA[i] = 0x1a
+	}
+	if len(m.Digest) > 0 {
+		i -= len(m.Digest)
+		copy(dAtA[i:], m.Digest)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.Digest)))
+		i--
+		dAtA[i] = 0x12
+	}
+	if m.ParentBlock != 0 {
+		i = encodeVarintTx(dAtA, i, uint64(m.ParentBlock))
+		i--
+		dAtA[i] = 0x8
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *MsgBindHotkey) Marshal() (dAtA []byte, err error) {
+	size := m.Size()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBuffer(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *MsgBindHotkey) MarshalTo(dAtA []byte) (int, error) {
+	size := m.Size()
+	return m.MarshalToSizedBuffer(dAtA[:size])
+}
+
+func (m *MsgBindHotkey) MarshalToSizedBuffer(dAtA []byte) (int, error) {
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if len(m.Signature) > 0 {
+		i -= len(m.Signature)
+		copy(dAtA[i:], m.Signature)
+		i = encodeVarintTx(dAtA, i, uint64(len(m.Signature)))
+		i--
+		dAtA[i] = 0x1a
+	}
+	if m.ParentBlock != 0 {
+		i = encodeVarintTx(dAtA, i, uint64(m.ParentBlock))
+		i--
+		dAtA[i] = 0x10
+	}
+	if m.Uid != 0 {
+		i = encodeVarintTx(dAtA, i, uint64(m.Uid))
+		i--
+		dAtA[i] = 0x8
+	}
+	return len(dAtA) - i, nil
+}
+
 func encodeVarintTx(dAtA []byte, offset int, v uint64) int {
 	offset -= sovTx(v)
 	base := offset
@@ -3173,6 +4495,66 @@ func (m *Msg_DeregisterMiner) Size() (n int) {
 	_ = l
 	if m.DeregisterMiner != nil {
 		l = m.DeregisterMiner.Size()
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+func (m *Msg_ValidatorProposal) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.ValidatorProposal != nil {
+		l = m.ValidatorProposal.Size()
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+func (m *Msg_ParamsProposal) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.ParamsProposal != nil {
+		l = m.ParamsProposal.Size()
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+func (m *Msg_ApproveProposal) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.ApproveProposal != nil {
+		l = m.ApproveProposal.Size()
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+func (m *Msg_AttestMetagraph) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.AttestMetagraph != nil {
+		l = m.AttestMetagraph.Size()
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+func (m *Msg_BindHotkey) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.BindHotkey != nil {
+		l = m.BindHotkey.Size()
 		n += 1 + l + sovTx(uint64(l))
 	}
 	return n
@@ -3655,6 +5037,228 @@ func (m *MsgTruth) Size() (n int) {
 	}
 	if m.Timestamp != 0 {
 		n += 1 + sovTx(uint64(m.Timestamp))
+	}
+	return n
+}
+
+func (m *MsgValidatorProposal) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if len(m.Changes) > 0 {
+		for _, e := range m.Changes {
+			l = e.Size()
+			n += 1 + l + sovTx(uint64(l))
+		}
+	}
+	if m.ExpiresHeight != 0 {
+		n += 1 + sovTx(uint64(m.ExpiresHeight))
+	}
+	return n
+}
+
+func (m *ValidatorChange) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.Change != nil {
+		n += m.Change.Size()
+	}
+	return n
+}
+
+func (m *ValidatorChange_Add) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.Add != nil {
+		l = m.Add.Size()
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+func (m *ValidatorChange_SetPower) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.SetPower != nil {
+		l = m.SetPower.Size()
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+func (m *ValidatorChange_Remove) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.Remove != nil {
+		l = m.Remove.Size()
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+func (m *ValidatorChange_RotateReportKey) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.RotateReportKey != nil {
+		l = m.RotateReportKey.Size()
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+func (m *NewValidator) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	l = len(m.Name)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	l = len(m.PubKey)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	if m.Power != 0 {
+		n += 1 + sovTx(uint64(m.Power))
+	}
+	l = len(m.ReportKey)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+
+func (m *ValidatorRef) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	l = len(m.Name)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	l = len(m.PubKey)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+
+func (m *PowerChange) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.Validator != nil {
+		l = m.Validator.Size()
+		n += 1 + l + sovTx(uint64(l))
+	}
+	if m.Power != 0 {
+		n += 1 + sovTx(uint64(m.Power))
+	}
+	return n
+}
+
+func (m *ReportKeyChange) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.Validator != nil {
+		l = m.Validator.Size()
+		n += 1 + l + sovTx(uint64(l))
+	}
+	l = len(m.ReportKey)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+
+func (m *MsgParamsProposal) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	l = len(m.Params)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	if m.ActivationHeight != 0 {
+		n += 1 + sovTx(uint64(m.ActivationHeight))
+	}
+	if m.ExpiresHeight != 0 {
+		n += 1 + sovTx(uint64(m.ExpiresHeight))
+	}
+	return n
+}
+
+func (m *MsgApproveProposal) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.ProposalId != 0 {
+		n += 1 + sovTx(uint64(m.ProposalId))
+	}
+	return n
+}
+
+func (m *MsgAttestMetagraph) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.ParentBlock != 0 {
+		n += 1 + sovTx(uint64(m.ParentBlock))
+	}
+	l = len(m.Digest)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	l = len(m.Snapshot)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
+	}
+	return n
+}
+
+func (m *MsgBindHotkey) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.Uid != 0 {
+		n += 1 + sovTx(uint64(m.Uid))
+	}
+	if m.ParentBlock != 0 {
+		n += 1 + sovTx(uint64(m.ParentBlock))
+	}
+	l = len(m.Signature)
+	if l > 0 {
+		n += 1 + l + sovTx(uint64(l))
 	}
 	return n
 }
@@ -4227,6 +5831,181 @@ func (m *Msg) Unmarshal(dAtA []byte) error {
 				return err
 			}
 			m.Sum = &Msg_DeregisterMiner{v}
+			iNdEx = postIndex
+		case 9:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ValidatorProposal", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			v := &MsgValidatorProposal{}
+			if err := v.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			m.Sum = &Msg_ValidatorProposal{v}
+			iNdEx = postIndex
+		case 10:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ParamsProposal", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			v := &MsgParamsProposal{}
+			if err := v.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			m.Sum = &Msg_ParamsProposal{v}
+			iNdEx = postIndex
+		case 11:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ApproveProposal", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			v := &MsgApproveProposal{}
+			if err := v.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			m.Sum = &Msg_ApproveProposal{v}
+			iNdEx = postIndex
+		case 12:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field AttestMetagraph", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			v := &MsgAttestMetagraph{}
+			if err := v.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			m.Sum = &Msg_AttestMetagraph{v}
+			iNdEx = postIndex
+		case 13:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field BindHotkey", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			v := &MsgBindHotkey{}
+			if err := v.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			m.Sum = &Msg_BindHotkey{v}
 			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
@@ -6950,6 +8729,1259 @@ func (m *MsgTruth) Unmarshal(dAtA []byte) error {
 					break
 				}
 			}
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *MsgValidatorProposal) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: MsgValidatorProposal: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: MsgValidatorProposal: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Changes", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Changes = append(m.Changes, &ValidatorChange{})
+			if err := m.Changes[len(m.Changes)-1].Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
+		case 2:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ExpiresHeight", wireType)
+			}
+			m.ExpiresHeight = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.ExpiresHeight |= int64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *ValidatorChange) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: ValidatorChange: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: ValidatorChange: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Add", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			v := &NewValidator{}
+			if err := v.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			m.Change = &ValidatorChange_Add{v}
+			iNdEx = postIndex
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field SetPower", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			v := &PowerChange{}
+			if err := v.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			m.Change = &ValidatorChange_SetPower{v}
+			iNdEx = postIndex
+		case 3:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Remove", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			v := &ValidatorRef{}
+			if err := v.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			m.Change = &ValidatorChange_Remove{v}
+			iNdEx = postIndex
+		case 4:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field RotateReportKey", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			v := &ReportKeyChange{}
+			if err := v.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			m.Change = &ValidatorChange_RotateReportKey{v}
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *NewValidator) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: NewValidator: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: NewValidator: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Name", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Name = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field PubKey", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.PubKey = append(m.PubKey[:0], dAtA[iNdEx:postIndex]...)
+			if m.PubKey == nil {
+				m.PubKey = []byte{}
+			}
+			iNdEx = postIndex
+		case 3:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Power", wireType)
+			}
+			m.Power = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.Power |= int64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		case 4:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ReportKey", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.ReportKey = append(m.ReportKey[:0], dAtA[iNdEx:postIndex]...)
+			if m.ReportKey == nil {
+				m.ReportKey = []byte{}
+			}
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *ValidatorRef) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: ValidatorRef: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: ValidatorRef: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Name", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Name = string(dAtA[iNdEx:postIndex])
+			iNdEx = postIndex
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field PubKey", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.PubKey = append(m.PubKey[:0], dAtA[iNdEx:postIndex]...)
+			if m.PubKey == nil {
+				m.PubKey = []byte{}
+			}
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *PowerChange) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: PowerChange: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: PowerChange: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Validator", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.Validator == nil {
+				m.Validator = &ValidatorRef{}
+			}
+			if err := m.Validator.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
+		case 2:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Power", wireType)
+			}
+			m.Power = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.Power |= int64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *ReportKeyChange) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: ReportKeyChange: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: ReportKeyChange: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Validator", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.Validator == nil {
+				m.Validator = &ValidatorRef{}
+			}
+			if err := m.Validator.Unmarshal(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ReportKey", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.ReportKey = append(m.ReportKey[:0], dAtA[iNdEx:postIndex]...)
+			if m.ReportKey == nil {
+				m.ReportKey = []byte{}
+			}
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *MsgParamsProposal) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: MsgParamsProposal: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: MsgParamsProposal: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Params", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Params = append(m.Params[:0], dAtA[iNdEx:postIndex]...)
+			if m.Params == nil {
+				m.Params = []byte{}
+			}
+			iNdEx = postIndex
+		case 2:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ActivationHeight", wireType)
+			}
+			m.ActivationHeight = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.ActivationHeight |= int64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		case 3:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ExpiresHeight", wireType)
+			}
+			m.ExpiresHeight = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.ExpiresHeight |= int64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *MsgApproveProposal) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: MsgApproveProposal: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: MsgApproveProposal: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ProposalId", wireType)
+			}
+			m.ProposalId = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.ProposalId |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *MsgAttestMetagraph) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: MsgAttestMetagraph: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: MsgAttestMetagraph: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ParentBlock", wireType)
+			}
+			m.ParentBlock = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.ParentBlock |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		case 2:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Digest", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Digest = append(m.Digest[:0], dAtA[iNdEx:postIndex]...)
+			if m.Digest == nil {
+				m.Digest = []byte{}
+			}
+			iNdEx = postIndex
+		case 3:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Snapshot", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Snapshot = append(m.Snapshot[:0], dAtA[iNdEx:postIndex]...)
+			if m.Snapshot == nil {
+				m.Snapshot = []byte{}
+			}
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := skipTx(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return ErrInvalidLengthTx
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *MsgBindHotkey) Unmarshal(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return ErrIntOverflowTx
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: MsgBindHotkey: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: MsgBindHotkey: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Uid", wireType)
+			}
+			m.Uid = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.Uid |= uint32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		case 2:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ParentBlock", wireType)
+			}
+			m.ParentBlock = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.ParentBlock |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+		case 3:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Signature", wireType)
+			}
+			var byteLen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return ErrIntOverflowTx
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				byteLen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if byteLen < 0 {
+				return ErrInvalidLengthTx
+			}
+			postIndex := iNdEx + byteLen
+			if postIndex < 0 {
+				return ErrInvalidLengthTx
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Signature = append(m.Signature[:0], dAtA[iNdEx:postIndex]...)
+			if m.Signature == nil {
+				m.Signature = []byte{}
+			}
+			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
 			skippy, err := skipTx(dAtA[iNdEx:])
