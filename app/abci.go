@@ -51,8 +51,7 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	if err := gen.MatchValidators(cons); err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	chain, err := track.NewChain(req.ChainId, gen)
-	if err != nil {
+	if _, err := track.NewChain(req.ChainId, gen); err != nil {
 		return nil, err
 	}
 	snap := store.Snapshot{Txn: a.snap}
@@ -60,9 +59,15 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	ov.Set(store.KeyGenesis, append([]byte(nil), req.AppStateBytes...))
 	ov.Set(store.KeyChainID, []byte(req.ChainId))
 	store.State{O: ov}.Save(store.KeyCounters, &subnetv1.Counters{})
-	a.chain, a.genesis = chain, ov
+	a.genesis = ov
 	a.initialHeight = max(req.InitialHeight, 1)
 	initMembership(store.State{O: ov}, gen, a.initialHeight, req.AppStateBytes)
+	if err := initGovernance(store.State{O: ov}, gen, a.initialHeight); err != nil {
+		return nil, err
+	}
+	if err := a.refreshChain(); err != nil {
+		return nil, err
+	}
 	a.time = req.Time.Unix() // CheckTx's block time until the first block commits
 	a.publish()
 	a.genesisLanes = store.ApplyOverlay(a.lanes, ov, snap)
@@ -80,7 +85,7 @@ func (a *App) CheckTx(_ context.Context, req *abcitypes.RequestCheckTx) (*abcity
 	if a.chain == nil {
 		return &abcitypes.ResponseCheckTx{Code: wire.CodeInternal, Log: errNotInitialised.Error(), Codespace: wire.Codespace}, nil
 	}
-	blk := &track.Block{Height: a.nextHeight(), Time: a.time, Mempool: true}
+	blk := &track.Block{Height: a.nextHeight(), Time: a.time, Mempool: true, Chain: a.chain}
 	r := a.deliverTx(a.check, req.Tx, blk, budget.NewMeter(a.limits, a.check))
 	return &abcitypes.ResponseCheckTx{Code: r.Code, Log: r.Log, Codespace: r.Codespace}, nil
 }
@@ -95,7 +100,11 @@ func (a *App) PrepareProposal(_ context.Context, req *abcitypes.RequestPreparePr
 	}
 	base, _ := a.base()
 	bo := store.NewOverlay(base)
-	blk := &track.Block{Height: req.Height, Time: req.Time.Unix()}
+	chain, err := a.chainAt(store.State{O: bo}, a.chain.ID, req.Height)
+	if err != nil {
+		return nil, err
+	}
+	blk := &track.Block{Height: req.Height, Time: req.Time.Unix(), Chain: chain}
 	m := budget.NewMeter(a.limits, bo)
 	var kept [][]byte
 	var total int64
@@ -120,7 +129,7 @@ func (a *App) ProcessProposal(_ context.Context, req *abcitypes.RequestProcessPr
 	if a.chain == nil {
 		return nil, errNotInitialised
 	}
-	res := a.executeBlock(req.Height, req.Time.Unix(), req.Hash, req.Txs, true)
+	res := a.executeBlock(req.Height, req.Time.Unix(), req.Hash, req.Txs, req.Misbehavior, true)
 	if res.rejected > 0 {
 		return &abcitypes.ResponseProcessProposal{Status: abcitypes.ResponseProcessProposal_REJECT}, nil
 	}
@@ -143,11 +152,12 @@ func (a *App) FinalizeBlock(_ context.Context, req *abcitypes.RequestFinalizeBlo
 	a.crashAt(CrashFinalizeBegin, req.Height)
 	res, ok := a.proposals[string(req.Hash)]
 	if !ok || len(req.Hash) == 0 || res.height != req.Height {
-		res = a.executeBlock(req.Height, req.Time.Unix(), req.Hash, req.Txs, false)
+		res = a.executeBlock(req.Height, req.Time.Unix(), req.Hash, req.Txs, req.Misbehavior, false)
 	}
 	a.pending = res
 	a.crashAt(CrashFinalizeEnd, req.Height)
-	return &abcitypes.ResponseFinalizeBlock{TxResults: res.txResults, Events: res.events, AppHash: res.appHash}, nil
+	return &abcitypes.ResponseFinalizeBlock{TxResults: res.txResults, Events: res.events, AppHash: res.appHash,
+		ValidatorUpdates: res.updates}, nil
 }
 
 // nextHeight is the height of the next block, which CheckTx validates

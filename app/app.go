@@ -57,6 +57,7 @@ type App struct {
 	proposals map[string]*blockResult // ProcessProposal results by block hash
 	check     *store.Overlay          // CheckTx state, reset on Commit
 	sigs      *sigCache               // signatures verified by CheckTx
+	chains    *chainCache             // the last chain in force built (govstate.go)
 }
 
 var _ abcitypes.Application = (*App)(nil)
@@ -111,12 +112,10 @@ func (a *App) load() error {
 		a.resetCheck()
 		return nil
 	}
-	gen, err := genesis.Decode(raw)
-	if err != nil {
+	if _, err := genesis.Decode(raw); err != nil {
 		return fmt.Errorf("app: stored genesis: %w", err)
 	}
-	chainID, _ := st.O.Get(store.KeyChainID)
-	if a.chain, err = track.NewChain(string(chainID), gen); err != nil {
+	if err := a.refreshChain(); err != nil {
 		return err
 	}
 	a.resetCheck()
@@ -148,6 +147,20 @@ func (a *App) base() (store.Reader, store.Lanes) {
 		return a.genesis, a.genesisLanes
 	}
 	return store.Snapshot{Txn: a.snap}, a.lanes
+}
+
+// refreshChain sets a.chain to the rules in force at the next height, from
+// the committed state (or InitChain's): what CheckTx and queries use.
+func (a *App) refreshChain() error {
+	b, _ := a.base()
+	st := store.State{O: store.NewOverlay(b)}
+	chainID, _ := st.O.Get(store.KeyChainID)
+	c, err := a.chainAt(st, string(chainID), a.nextHeight())
+	if err != nil {
+		return err
+	}
+	a.chain = c
+	return nil
 }
 
 func (a *App) resetCheck() {

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"fmt"
+
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/store"
@@ -24,6 +26,7 @@ type blockResult struct {
 	txWork    int64    // units its transactions charged
 	endWork   int64    // units its end of block charged
 	starved   bool     // the last-line guard ran the end of block starved
+	updates   []abcitypes.ValidatorUpdate
 }
 
 // sizeFunc adapts a function to budget.Sizer.
@@ -37,11 +40,17 @@ func (f sizeFunc) Size() int { return f() }
 // nonce), then the end of block, then the app hash over the full state.
 // With stopAtReject it stops at the first rejected transaction (the result
 // is then only good for counting the rejection).
-func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, stopAtReject bool) *blockResult {
+func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, evidence []abcitypes.Misbehavior, stopAtReject bool) *blockResult {
 	base, baseLanes := a.base()
 	bo := store.NewOverlay(base)
 	var eo *store.Overlay // the end of block's writes, over the transactions'
-	blk := &track.Block{Height: height, Time: time, Hash: hash}
+	chain, err := a.chainAt(store.State{O: bo}, a.chain.ID, height)
+	if err != nil {
+		// The rules in force are state every node holds alike; a node that
+		// cannot read them cannot execute the block.
+		panic(fmt.Sprintf("app: the rules in force at height %d: %v", height, err))
+	}
+	blk := &track.Block{Height: height, Time: time, Hash: hash, Chain: chain, Misbehavior: evidence}
 	m := budget.NewMeter(a.limits, sizeFunc(func() int {
 		if eo == nil {
 			return bo.Size()
@@ -73,6 +82,7 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, stopAt
 		res.starved = true
 	}
 	eo.MergeInto(bo)
+	res.updates = blk.Updates
 	res.written, res.txWork, res.endWork = bo.Size(), m.TxWork(), m.EndWork()
 	res.lanes = store.ApplyOverlay(baseLanes, bo, base)
 	res.appHash = res.lanes.Sum()
@@ -81,7 +91,7 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, stopAt
 
 // env is the track units' view of the overlay o in block blk.
 func (a *App) env(o *store.Overlay, blk *track.Block) track.Env {
-	return track.Env{Chain: a.chain, St: store.State{O: o}, Block: blk}
+	return track.Env{Chain: blk.Chain, St: store.State{O: o}, Block: blk}
 }
 
 // deliverTx validates and applies one transaction inside bo. The cheap

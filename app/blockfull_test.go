@@ -31,7 +31,7 @@ func TestBlockFullReportLeavesNoTrace(t *testing.T) {
 	// Execute height 7 as executeBlock does, with a write budget of 1 byte.
 	base, _ := n.app.base()
 	bo := store.NewOverlay(base)
-	blk := &track.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix()}
+	blk := &track.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix(), Chain: n.app.chain}
 	lim := n.app.limits
 	lim.BlockWrites = 1
 	meter := budget.NewMeter(lim, bo)

@@ -31,6 +31,9 @@ func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.Resp
 	a.snap.Discard()
 	a.snap = a.db.NewTransaction(false)
 	a.genesis, a.pending, a.proposals = nil, nil, nil
+	if err := a.refreshChain(); err != nil {
+		panic(fmt.Sprintf("app: the rules in force after height %d: %v", res.height, err))
+	}
 	a.resetCheck()
 	a.publish()
 	a.crashAt(CrashCommitEnd, res.height)

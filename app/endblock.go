@@ -38,11 +38,11 @@ var endBlockSteps = []endStep{
 	// by genesis (max_uids × tracks), not by the meter: an epoch is never
 	// split or deferred.
 	{"epoch", func(a *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
-		if env.Block.Height%a.chain.Gen.Window.EpochBlocks != 0 {
+		if env.Block.Height%env.Chain.Gen.Window.EpochBlocks != 0 {
 			return nil, false
 		}
 		miners := int64(env.St.Counters().Miners)
-		m.ChargeEnd(budget.UnitsEpochMiner*miners*int64(len(a.chain.Gen.Tracks)) + budget.UnitsLookup*miners) // + the prune queue
+		m.ChargeEnd(budget.UnitsEpochMiner*miners*int64(len(env.Chain.Gen.Tracks)) + budget.UnitsLookup*miners) // + the prune queue
 		return a.runEpoch(env), false
 	}},
 	// The block's hash for the registrations of the next blocks, and the
@@ -51,6 +51,12 @@ var endBlockSteps = []endStep{
 	{"registration", func(a *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
 		m.ChargeEnd(budget.UnitsDueItem)
 		return a.endRegistration(env), false
+	}},
+	// Expired proposals, evidence, one step of the approved validator
+	// changes (bounded by maxStepChanges and a third of the power), and the
+	// sets and params no coming height needs (govstep.go).
+	{"governance", func(a *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+		return a.endGovernance(env, m)
 	}},
 }
 

@@ -20,7 +20,7 @@ import (
 func (a *App) runEpoch(env track.Env) []abcitypes.Event {
 	st, h := env.St, env.Block.Height
 	tracks := a.trackScores(env)
-	res, err := window.ComputeEpoch(a.chain.Gen.Window, h, tracks)
+	res, err := window.ComputeEpoch(env.Chain.Gen.Window, h, tracks)
 	if err != nil {
 		return []abcitypes.Event{wire.Event("epoch_skipped", "height", track.I64s(h), "reason", err.Error())}
 	}
@@ -55,12 +55,12 @@ func (a *App) runEpoch(env track.Env) []abcitypes.Event {
 // that have an aggregate and the aggregates.
 func (a *App) trackScores(env track.Env) []window.TrackScores {
 	miners := env.St.Counters().Miners
-	out := make([]window.TrackScores, 0, len(a.chain.Gen.Tracks))
-	for _, tr := range a.chain.Gen.Tracks {
+	out := make([]window.TrackScores, 0, len(env.Chain.Gen.Tracks))
+	for _, tr := range env.Chain.Gen.Tracks {
 		unit := trackUnit(tr.Name)
 		ts := window.TrackScores{Track: tr.Name, Share: tr.Share}
 		for n := uint32(0); n < miners; n++ {
-			uid := a.chain.UIDAt(n)
+			uid := env.Chain.UIDAt(n)
 			if score, ok := unit.Aggregate(env, uid); ok {
 				ts.UIDs = append(ts.UIDs, uint16(uid))
 				ts.Scores = append(ts.Scores, score)

@@ -22,6 +22,10 @@ func (a *App) execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 		return a.execRegister(env, tx)
 	case *subnetv1.Msg_DeregisterMiner:
 		return a.execDeregister(env, tx)
+	case *subnetv1.Msg_ValidatorProposal, *subnetv1.Msg_ParamsProposal:
+		return a.execProposal(env, tx)
+	case *subnetv1.Msg_ApproveProposal:
+		return a.execApprove(env, tx)
 	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report:
 		return tasks.Execute(env, tx)
 	case *subnetv1.Msg_Truth:

@@ -111,6 +111,14 @@ type node struct {
 	receipts int
 	// stats are the decided blocks' results (writes, work, carried steps).
 	stats []blockResult
+	// log is every committed block's request, for replays (replayCompare).
+	log []loggedBlock
+}
+
+// loggedBlock is what a node replaying a block needs of it.
+type loggedBlock struct {
+	txs  [][]byte
+	hash []byte
 }
 
 func newNode(t testing.TB, dir string, g genesis.AppState) *node {
@@ -161,6 +169,7 @@ func (n *node) finalize(txs ...[]byte) *abcitypes.ResponseFinalizeBlock {
 	if _, err := n.app.Commit(ctx, &abcitypes.RequestCommit{}); err != nil {
 		n.t.Fatal(err)
 	}
+	n.log = append(n.log, loggedBlock{txs: txs, hash: []byte(fmt.Sprintf("block-%d", h))})
 	n.height = h
 	n.hashes = append(n.hashes, resp.AppHash)
 	return resp
@@ -211,6 +220,7 @@ func (n *node) decide(height int64, at time.Time, txs [][]byte, hash []byte) (*a
 	if _, err := n.app.Commit(ctx, &abcitypes.RequestCommit{}); err != nil {
 		return nil, fmt.Errorf("Commit: %w", err)
 	}
+	n.log = append(n.log, loggedBlock{txs: txs, hash: hash})
 	n.height = height
 	n.hashes = append(n.hashes, resp.AppHash)
 	return resp, n.verifyScored(resp)
@@ -235,11 +245,15 @@ func (n *node) verifyScored(resp *abcitypes.ResponseFinalizeBlock) error {
 		if !ok {
 			return fmt.Errorf("height %d: scored submission %s is not stored", n.height, id)
 		}
-		in, err := receipt.FromSubmission(sub, n.app.chain.Gen.Validators)
+		chain, err := n.app.chainAt(st, n.app.chain.ID, n.height) // the rules the block ran under
+		if err != nil {
+			return err
+		}
+		in, err := receipt.FromSubmission(sub, chain.Registry())
 		if err != nil {
 			return fmt.Errorf("height %d: submission %d: %w", n.height, sid, err)
 		}
-		in.Chain = &n.app.chain.Gen
+		in.Chain = &chain.Gen
 		res, err := receipt.Verify(in)
 		if err != nil || !res.Verified {
 			return fmt.Errorf("height %d: receipt of submission %d does not verify: %v %+v", n.height, sid, err, res.Mismatches)
@@ -430,4 +444,26 @@ func anchorTxs(t testing.TB, reps []*signer, chain, block uint64, ts int64) [][]
 // arenaPayload is an arena run of task (one artifact per task).
 func arenaPayload(task uint64) *subnetv1.MsgSubmit {
 	return client.ArenaPayload(task, artifact(fmt.Sprint("arena", task)))
+}
+
+// replayCompare replays n's committed blocks on a fresh node of genesis g
+// through FinalizeBlock and Commit, as an auditor's replay does, and
+// requires the same app hash at every height.
+func replayCompare(t testing.TB, n *node, g genesis.AppState) {
+	t.Helper()
+	r := newNode(t, "", g)
+	ctx := context.Background()
+	for i, b := range n.log {
+		h := int64(i + 1)
+		resp, err := r.app.FinalizeBlock(ctx, &abcitypes.RequestFinalizeBlock{Height: h, Time: blockTime(h), Txs: b.txs, Hash: b.hash})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.app.Commit(ctx, &abcitypes.RequestCommit{}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(resp.AppHash, n.hashes[h]) {
+			t.Fatalf("replay: height %d app hash %X, the chain's %X", h, resp.AppHash, n.hashes[h])
+		}
+	}
 }

@@ -47,12 +47,12 @@ func blockRegistrations(r *subnetv1.Registration, height int64) uint64 {
 func (a *App) checkRegister(env track.Env, tx *track.Tx) *wire.TxError {
 	if tx.Validator >= 0 {
 		return wire.Reject(wire.CodeValidatorKey, fmt.Sprintf("register: sender %x is validator %q's report key; a validator must not report on its own submissions",
-			tx.Body.Sender, a.chain.ValidatorName(tx.Validator)))
+			tx.Body.Sender, env.Chain.ValidatorName(tx.Validator)))
 	}
 	if tx.Account.Miner {
 		return wire.Reject(wire.CodeAlreadyMiner, fmt.Sprintf("sender already has uid %d", tx.Account.Uid))
 	}
-	p := a.chain.Gen.Membership
+	p := env.Chain.Gen.Membership
 	r := env.St.Registration()
 	if err := membership.CheckBlockLimit(blockRegistrations(r, env.Block.Height), p); err != nil {
 		return wire.Reject(wire.CodeRegistrationsFull, err.Error())
@@ -60,10 +60,10 @@ func (a *App) checkRegister(env track.Env, tx *track.Tx) *wire.TxError {
 	if terr := a.checkWork(env, tx, r.Difficulty); terr != nil {
 		return terr
 	}
-	if n := env.St.Counters().Miners; int(n) >= a.chain.Gen.Chain.MaxUIDs && r.FreeHead == r.FreeTail {
+	if n := env.St.Counters().Miners; int(n) >= env.Chain.Gen.Chain.MaxUIDs && r.FreeHead == r.FreeTail {
 		if _, _, ok := a.replacement(env, r); !ok {
 			return wire.Reject(wire.CodeUIDsFull, fmt.Sprintf("all %d uids are taken and none can be replaced: %d are out of their immunity, more than min_non_immune = %d must be",
-				a.chain.Gen.Chain.MaxUIDs, r.NonImmune, a.chain.Gen.Membership.MinNonImmune))
+				env.Chain.Gen.Chain.MaxUIDs, r.NonImmune, env.Chain.Gen.Membership.MinNonImmune))
 		}
 	}
 	return nil
@@ -91,7 +91,7 @@ func (a *App) replacement(env track.Env, r *subnetv1.Registration) (uid uint32, 
 			}
 		}
 	}
-	uid, ok = membership.ChooseOrdered(ordered, r.NonImmune, env.Block.Height, a.chain.Gen.Membership)
+	uid, ok = membership.ChooseOrdered(ordered, r.NonImmune, env.Block.Height, env.Chain.Gen.Membership)
 	return uid, pos, ok
 }
 
@@ -102,13 +102,13 @@ func (a *App) checkWork(env track.Env, tx *track.Tx, difficulty uint64) *wire.Tx
 	if m == nil {
 		return wire.Reject(wire.CodeEmptyMsg, "register_miner is empty")
 	}
-	p := a.chain.Gen.Membership
+	p := env.Chain.Gen.Membership
 	hash, ok := env.St.BlockHash(m.WorkHeight)
 	if !ok || !membership.Fresh(m.WorkHeight, env.Block.Height, p) {
 		return wire.Reject(wire.CodeStaleWork, fmt.Sprintf("work_height %d is not one of the %d blocks before %d", m.WorkHeight, p.MaxPowAgeBlocks, env.Block.Height))
 	}
 	w := membership.Work{Height: m.WorkHeight, BlockHash: hash, Nonce: m.Nonce}
-	err := membership.CheckWork(a.chain.ID, tx.Body.Sender, w, env.Block.Height, difficulty, p)
+	err := membership.CheckWork(env.Chain.ID, tx.Body.Sender, w, env.Block.Height, difficulty, p)
 	switch {
 	case err == nil:
 		return nil
@@ -132,8 +132,8 @@ func (a *App) execRegister(env track.Env, tx *track.Tx) []abcitypes.Event {
 	var evs []abcitypes.Event
 	var uid uint32
 	switch {
-	case int(c.Miners) < a.chain.Gen.Chain.MaxUIDs:
-		uid = a.chain.UIDAt(c.Miners)
+	case int(c.Miners) < env.Chain.Gen.Chain.MaxUIDs:
+		uid = env.Chain.UIDAt(c.Miners)
 		c.Miners++
 		st.Save(store.KeyCounters, c)
 	case r.FreeHead < r.FreeTail:
@@ -178,7 +178,7 @@ func (a *App) clear(env track.Env, uid uint32) *subnetv1.Miner {
 	acc.Miner, acc.Uid = false, 0
 	st.Save(store.KeyAccount(old.Pubkey), acc)
 	keys := [][]byte{store.KeyWindow(store.WindowWorkflow, uid), store.KeyWindow(store.WindowArena, uid)}
-	for _, chain := range a.chain.Gen.Chain.GasChains {
+	for _, chain := range env.Chain.Gen.Chain.GasChains {
 		keys = append(keys, store.KeyGasAgent(chain, uid))
 	}
 	for _, k := range keys {
@@ -201,7 +201,7 @@ func (a *App) execDeregister(env track.Env, tx *track.Tx) []abcitypes.Event {
 	tx.Account.Miner, tx.Account.Uid = false, 0 // the account clear saved; keep the tx's copy in step
 	r := st.Registration()
 	c := membership.Candidate{UID: uid, RegisteredHeight: old.RegisteredHeight}
-	if membership.Immune(c, env.Block.Height, a.chain.Gen.Membership) {
+	if membership.Immune(c, env.Block.Height, env.Chain.Gen.Membership) {
 		st.SetRegCount(old.RegisteredHeight, st.RegCount(old.RegisteredHeight)-1)
 	} else {
 		r.NonImmune--
@@ -225,7 +225,7 @@ func takeFree(st store.State, r *subnetv1.Registration) uint32 {
 // max_pow_age_blocks window, and adjusts the difficulty at every
 // adjustment_interval-th height.
 func (a *App) endRegistration(env track.Env) []abcitypes.Event {
-	st, h, p := env.St, env.Block.Height, a.chain.Gen.Membership
+	st, h, p := env.St, env.Block.Height, env.Chain.Gen.Membership
 	st.Save(store.KeyBlockHash(h), &subnetv1.BlockHash{Hash: env.Block.Hash})
 	if old := store.KeyBlockHash(h - p.MaxPowAgeBlocks); h-p.MaxPowAgeBlocks >= 0 && st.Has(old) {
 		st.Delete(old)
@@ -262,7 +262,7 @@ func (a *App) writePruneQueue(env track.Env, u16 []scoring.U16Weight) {
 	miners := st.Counters().Miners
 	cs := make([]membership.Candidate, 0, miners)
 	for n := uint32(0); n < miners; n++ {
-		uid := a.chain.UIDAt(n)
+		uid := env.Chain.UIDAt(n)
 		m := &subnetv1.Miner{}
 		if !st.Load(store.KeyMiner(uid), m) {
 			continue // freed by deregistration

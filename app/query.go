@@ -25,6 +25,10 @@ func badRequest(format string, args ...any) *queryError {
 	return &queryError{code: wire.QueryBadRequest, msg: fmt.Sprintf(format, args...)}
 }
 
+func internalErr(format string, args ...any) *queryError {
+	return &queryError{code: wire.QueryInternal, msg: fmt.Sprintf(format, args...)}
+}
+
 func notFound(format string, args ...any) *queryError {
 	return &queryError{code: wire.QueryNotFound, msg: fmt.Sprintf(format, args...)}
 }
@@ -50,6 +54,9 @@ var queryRoutes = map[string]struct {
 	"status":       {0, answers((*querier).status)},
 	"params":       {0, answers((*querier).params)},
 	"validators":   {0, answers((*querier).validators)},
+	"proposal":     {1, answers((*querier).proposal)},
+	"proposals":    {0, answers((*querier).proposals)},
+	"misbehaviour": {1, answers((*querier).misbehaviour)},
 	"account":      {1, answers((*querier).account)},
 	"miner":        {1, answers((*querier).miner)},
 	"registration": {0, answers((*querier).registration)},
@@ -163,5 +170,5 @@ func (a *App) publish() {
 
 // aggregate is uid's aggregate on the track named name (as epochs see it).
 func (q *querier) aggregate(name string, uid uint32) (decimal.Decimal, bool) {
-	return trackUnit(name).Aggregate(track.Env{Chain: q.chain, St: q.st, Block: &track.Block{Height: q.height}}, uid)
+	return trackUnit(name).Aggregate(track.Env{Chain: q.chain, St: q.st, Block: &track.Block{Height: q.height, Chain: q.chain}}, uid)
 }

@@ -127,12 +127,14 @@ var answerViews = map[string]func() any{
 	"submission": func() any { return new(wire.SubmissionView) }, "window": func() any { return new(wire.WindowView) },
 	"baseline": func() any { return new(wire.BaselineView) }, "gas": func() any { return new(wire.GasAgentView) },
 	"leaderboard": func() any { return new(wire.LeaderboardView) }, "epoch": func() any { return new(wire.EpochView) },
-	"truth": func() any { return new(wire.TruthRoundView) },
+	"truth": func() any { return new(wire.TruthRoundView) }, "proposal": func() any { return new(wire.ProposalView) },
+	"proposals": func() any { return new(wire.ProposalsView) }, "misbehaviour": func() any { return new(wire.MisbehaviourView) },
 }
 
-// TestQueryParamsAndStatusGolden: params is the genesis app state as given
-// (compacted, as encoding/json writes raw JSON),
-// beside the chain id; status before InitChain has a null chain id.
+// TestQueryParamsAndStatusGolden: before any upgrade, params is the
+// genesis app state (compacted, as encoding/json writes raw JSON), in force
+// from the first height with nothing scheduled, beside the chain id;
+// status before InitChain has a null chain id.
 func TestQueryParamsAndStatusGolden(t *testing.T) {
 	g := testGenesis(2)
 	n := newNode(t, "", g)
@@ -144,7 +146,7 @@ func TestQueryParamsAndStatusGolden(t *testing.T) {
 	if err := json.Compact(&state, initRequest(t, g).AppStateBytes); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"app_state":` + state.String() + `,"chain_id":"subnet-test"}`
+	want := `{"app_state":` + state.String() + `,"chain_id":"subnet-test","in_force_from":1,"scheduled":[]}`
 	if string(resp.Value) != want {
 		t.Fatalf("params:\ngot  %s\nwant %s", resp.Value, want)
 	}

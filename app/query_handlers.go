@@ -45,16 +45,127 @@ func (q *querier) status(_ []string) (*wire.StatusView, *queryError) {
 }
 
 func (q *querier) params(_ []string) (*wire.ParamsView, *queryError) {
-	raw, _ := q.st.O.Get(store.KeyGenesis)
-	return &wire.ParamsView{ChainID: q.chain.ID, AppState: json.RawMessage(raw)}, nil
+	raw, err := q.chain.Gen.Encode()
+	if err != nil {
+		return nil, internalErr("params: %v", err)
+	}
+	out := &wire.ParamsView{ChainID: q.chain.ID, AppState: raw, Scheduled: []wire.ScheduledParamsView{}}
+	next := q.height + 1
+	for _, e := range loadParams(q.st).Entries {
+		switch {
+		case e.From <= next:
+			out.InForceFrom = e.From
+		default:
+			out.Scheduled = append(out.Scheduled, wire.ScheduledParamsView{ActivationHeight: e.From, ProposalID: e.ProposalId, AppState: e.AppState})
+		}
+	}
+	return out, nil
 }
 
 func (q *querier) validators(_ []string) (*wire.ValidatorsView, *queryError) {
-	vals := make([]wire.ValidatorView, len(q.chain.Gen.Validators))
-	for i, v := range q.chain.Gen.Validators {
-		vals[i] = wire.ValidatorView{Index: i, Name: v.Name, Address: v.Address, Power: v.Power, ReportKey: v.ReportKey}
+	vs := loadValset(q.st)
+	view := func(members []*subnetv1.SetMember) ([]wire.ValidatorView, int64) {
+		out := make([]wire.ValidatorView, len(members))
+		var total int64
+		for i, m := range members {
+			r := vs.Registry[m.Index]
+			out[i] = wire.ValidatorView{Index: int(m.Index), Name: r.Name, Address: hex.EncodeToString(q.chain.Address(int(m.Index))),
+				Power: m.Power, ReportKey: hex.EncodeToString(m.ReportKey)}
+			total += m.Power
+		}
+		return out, total
 	}
-	return &wire.ValidatorsView{Validators: vals, TotalPower: q.chain.Total}, nil
+	out := &wire.ValidatorsView{Queued: []string{}, Scheduled: []wire.ScheduledSetView{}}
+	next := q.height + 1
+	for _, e := range vs.History {
+		if e.From > next {
+			vals, total := view(e.Members)
+			out.Scheduled = append(out.Scheduled, wire.ScheduledSetView{From: e.From, TotalPower: total, Validators: vals})
+		}
+	}
+	if e := setAt(vs.History, next); e != nil {
+		out.Validators, out.TotalPower = view(e.Members)
+	}
+	queued, err := changesOf(&subnetv1.MsgValidatorProposal{Changes: vs.Queue})
+	if err != nil {
+		return nil, internalErr("validators: queue: %v", err)
+	}
+	for _, c := range queued {
+		out.Queued = append(out.Queued, c.String())
+	}
+	return out, nil
+}
+
+func (q *querier) proposal(args []string) (*wire.ProposalView, *queryError) {
+	id, qerr := parseU64("proposal id", args[0])
+	if qerr != nil {
+		return nil, qerr
+	}
+	p := &subnetv1.Proposal{}
+	if !q.st.Load(store.KeyProposal(id), p) {
+		return nil, notFound("proposal %d does not exist", id)
+	}
+	return q.proposalView(p)
+}
+
+func (q *querier) proposalView(p *subnetv1.Proposal) (*wire.ProposalView, *queryError) {
+	out := &wire.ProposalView{ID: p.Id, Proposer: q.chain.ValidatorName(int(p.Proposer)), ProposedHeight: p.ProposedHeight,
+		ExpiresHeight: p.ExpiresHeight, Status: p.Status, DecidedHeight: p.DecidedHeight, ApprovedPower: p.ApprovedPower,
+		TotalPower: p.TotalPower, Approvals: []string{}, Changes: []string{}, Params: json.RawMessage("null"), Kind: proposalValidity}
+	for _, a := range p.Approvals {
+		out.Approvals = append(out.Approvals, q.chain.ValidatorName(int(a)))
+	}
+	if p.Params != nil {
+		out.Kind, out.Params = proposalParams, json.RawMessage(p.Params.Params)
+		if !json.Valid(out.Params) {
+			out.Params = json.RawMessage("null")
+		}
+		h := p.Params.ActivationHeight
+		out.ActivationHeight = &h
+	}
+	if p.Validators != nil {
+		changes, err := changesOf(p.Validators)
+		if err != nil {
+			return nil, internalErr("proposal %d: %v", p.Id, err)
+		}
+		for _, c := range changes {
+			out.Changes = append(out.Changes, c.String())
+		}
+	}
+	return out, nil
+}
+
+func (q *querier) proposals(_ []string) (*wire.ProposalsView, *queryError) {
+	n := q.st.Counters().NextProposalId
+	out := &wire.ProposalsView{Count: n, Proposals: []wire.ProposalView{}}
+	for id := n; id > 0 && n-id < wire.MaxProposalsListed; id-- {
+		p := &subnetv1.Proposal{}
+		if !q.st.Load(store.KeyProposal(id-1), p) {
+			continue
+		}
+		v, qerr := q.proposalView(p)
+		if qerr != nil {
+			return nil, qerr
+		}
+		out.Proposals = append(out.Proposals, *v)
+	}
+	return out, nil
+}
+
+func (q *querier) misbehaviour(args []string) (*wire.MisbehaviourView, *queryError) {
+	n, qerr := parseU64("misbehaviour number", args[0])
+	if qerr != nil {
+		return nil, qerr
+	}
+	m := &subnetv1.Misbehaviour{}
+	if !q.st.Load(store.KeyMisbehaviour(n), m) {
+		return nil, notFound("misbehaviour %d was not recorded (%d so far)", n, q.st.Counters().Misbehaviours)
+	}
+	name := "(unknown)"
+	if int(m.Validator) < q.chain.Validators() {
+		name = q.chain.ValidatorName(int(m.Validator))
+	}
+	return &wire.MisbehaviourView{Height: m.Height, Kind: m.Kind, Note: m.Note, RecordedHeight: m.RecordedHeight, Slashed: m.Slashed, Validator: name}, nil
 }
 
 func (q *querier) account(args []string) (*wire.AccountView, *queryError) {
@@ -68,7 +179,8 @@ func (q *querier) account(args []string) (*wire.AccountView, *queryError) {
 		out.UID = &acc.Uid
 	}
 	if i := q.chain.ValidatorIndex(pub); i >= 0 {
-		out.Validator = &q.chain.Gen.Validators[i].Name
+		name := q.chain.ValidatorName(i)
+		out.Validator = &name
 	}
 	return out, nil
 }
@@ -154,7 +266,7 @@ func (q *querier) truth(args []string) (*wire.TruthRoundView, *queryError) {
 func (q *querier) votes(vs []*subnetv1.Vote) []wire.VoteView {
 	out := make([]wire.VoteView, len(vs))
 	for i, v := range vs {
-		out[i] = wire.VoteView{Validator: q.chain.Gen.Validators[v.Validator].Name, Height: v.Height,
+		out[i] = wire.VoteView{Validator: q.chain.ValidatorName(int(v.Validator)), Height: v.Height,
 			Workflow: wire.WorkflowMeasurementViewOf(v.Workflow), Arena: wire.ArenaMeasurementViewOf(v.Arena), Truth: wire.TruthViewOf(v.Truth)}
 	}
 	return out

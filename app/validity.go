@@ -18,7 +18,7 @@ import (
 // deadlines against env's state (checked by the track unit that owns the
 // message). It never writes.
 func (a *App) validate(env track.Env, raw []byte) (*track.Tx, *wire.TxError) {
-	if max := a.chain.Gen.Chain.MaxTxBytes; int64(len(raw)) > max {
+	if max := env.Chain.Gen.Chain.MaxTxBytes; int64(len(raw)) > max {
 		return nil, wire.Reject(wire.CodeTxTooLarge, fmt.Sprintf("tx has %d bytes, max_tx_bytes is %d", len(raw), max))
 	}
 	d, terr := wire.DecodeTx(raw)
@@ -38,8 +38,8 @@ func (a *App) checkEnvelope(env track.Env, tx *track.Tx) *wire.TxError {
 	if len(b.Sender) != ed25519.PublicKeySize {
 		return wire.Reject(wire.CodeBadSender, fmt.Sprintf("sender has %d bytes, want %d", len(b.Sender), ed25519.PublicKeySize))
 	}
-	if b.ChainId != a.chain.ID {
-		return wire.Reject(wire.CodeWrongChainID, fmt.Sprintf("chain_id = %q, this chain is %q", b.ChainId, a.chain.ID))
+	if b.ChainId != env.Chain.ID {
+		return wire.Reject(wire.CodeWrongChainID, fmt.Sprintf("chain_id = %q, this chain is %q", b.ChainId, env.Chain.ID))
 	}
 	tx.Account = env.St.Account(b.Sender)
 	if b.Nonce < tx.Account.NextNonce {
@@ -48,7 +48,7 @@ func (a *App) checkEnvelope(env track.Env, tx *track.Tx) *wire.TxError {
 	if b.Nonce > tx.Account.NextNonce {
 		return wire.Reject(wire.CodeNonceFuture, fmt.Sprintf("nonce = %d, next nonce is %d", b.Nonce, tx.Account.NextNonce))
 	}
-	tx.Validator = a.chain.ValidatorIndex(b.Sender)
+	tx.Validator = env.Chain.ValidatorIndex(b.Sender)
 	return nil
 }
 
@@ -68,6 +68,10 @@ func (a *App) checkMsg(env track.Env, tx *track.Tx) *wire.TxError {
 			return wire.Reject(wire.CodeNotMiner, fmt.Sprintf("deregister: sender %x is not a registered miner", tx.Body.Sender))
 		}
 		return nil
+	case *subnetv1.Msg_ValidatorProposal, *subnetv1.Msg_ParamsProposal:
+		return a.checkProposal(env, tx)
+	case *subnetv1.Msg_ApproveProposal:
+		return a.checkApprove(env, tx)
 	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report:
 		return tasks.Check(env, tx)
 	case *subnetv1.Msg_Truth:

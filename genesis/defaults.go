@@ -26,5 +26,6 @@ func DefaultGenesis() AppState {
 		Gas:        scoring.DefaultGasParams(),
 		Window:     window.DefaultParams(),
 		Membership: membership.DefaultParams(),
+		Governance: DefaultGovernance(),
 	}
 }

@@ -21,6 +21,7 @@ type AppState struct {
 	Gas        scoring.GasParams      `json:"gas"`
 	Window     window.Params          `json:"window"`
 	Membership membership.Params      `json:"membership"`
+	Governance Governance             `json:"governance"`
 }
 
 // Decode parses app_state strictly (unknown fields and trailing data are

@@ -37,6 +37,11 @@ type Track struct {
 	// commit's block time is at least this many seconds before the EVM
 	// block's timestamp.
 	CommitMarginSeconds int64 `json:"commit_margin_seconds,omitempty"`
+	// Formula names the version of the track's scoring formulas in force
+	// (scoring.FormulaVersions): a params upgrade may activate a newer one;
+	// no version's code is ever edited, so a block replays under the
+	// formulas of its height.
+	Formula string `json:"formula"`
 }
 
 // Commit is the track's commit-reveal parameters.
@@ -71,7 +76,7 @@ func DefaultActivityCutoff(name string) int64 {
 func NewTrack(name string, share decimal.Decimal) Track {
 	p := commit.DefaultParams(name == TrackGas)
 	return Track{Name: name, Share: share, ActivityCutoffBlocks: DefaultActivityCutoff(name),
-		RevealBlocks: p.RevealBlocks, CommitMarginSeconds: p.CommitMarginSeconds}
+		RevealBlocks: p.RevealBlocks, CommitMarginSeconds: p.CommitMarginSeconds, Formula: scoring.FormulaV1}
 }
 
 // Track returns the entry of the named track, if the chain runs it.
@@ -137,6 +142,9 @@ func validateTracks(tracks []Track) error {
 			if tracks[j].Name == t.Name {
 				return fieldErr(field+".name", t.Name, "duplicate track")
 			}
+		}
+		if !scoring.KnownFormula(t.Name, t.Formula) {
+			return fieldErr(field+".formula", fmt.Sprintf("%q", t.Formula), fmt.Sprintf("not a formula version of the %s track (known: %v)", t.Name, scoring.FormulaVersions(t.Name)))
 		}
 		if t.Share.Sign() <= 0 || t.Share.Cmp(scoring.One) > 0 {
 			return fieldErr(field+".share", t.Share.String(), "must be in (0, 1]")

@@ -30,6 +30,9 @@ func (s AppState) Validate() error {
 	if err := s.validateMembership(); err != nil {
 		return err
 	}
+	if err := s.validateGovernance(); err != nil {
+		return err
+	}
 	if err := s.validateCommit(); err != nil {
 		return err
 	}

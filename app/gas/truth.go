@@ -44,10 +44,10 @@ func settleTruth(env track.Env, r *subnetv1.TruthRound, atDeadline bool) []abcit
 	if gc.HasClosed && r.EvmBlock <= gc.LastClosedBlock {
 		return endRound(env, r, track.StatusExpired, nil)
 	}
-	wv := make([]quorum.Vote, len(r.Votes))
-	for i, v := range r.Votes {
-		wv[i] = quorum.Vote{Validator: env.Chain.Address(int(v.Validator)), Power: env.Chain.Power(int(v.Validator)),
-			Values: []decimal.Decimal{track.Dec(v.Truth.MinPrice), decimal.NewFromInt(v.Truth.Timestamp)}}
+	wv := make([]quorum.Vote, 0, len(r.Votes))
+	for _, v := range env.Chain.Counted(r.Votes) { // the power in force at this height decides
+		wv = append(wv, quorum.Vote{Validator: env.Chain.Address(int(v.Validator)), Power: env.Chain.Power(int(v.Validator)),
+			Values: []decimal.Decimal{track.Dec(v.Truth.MinPrice), decimal.NewFromInt(v.Truth.Timestamp)}})
 	}
 	out, err := quorum.Aggregate(wv, env.Chain.Total, atDeadline, env.Chain.Quorum)
 	if err != nil {

@@ -11,6 +11,8 @@ const (
 	// DueGasClose: an EVM block whose truth is final, at the end of its
 	// reveal window: entry (EVM chain id, EVM block)
 	DueGasClose byte = 4
+	// DueProposals: a proposal the block after its expiry: entry (proposal id)
+	DueProposals byte = 5
 )
 
 // Due is a schedule of work that falls due at a height: keyed entries in

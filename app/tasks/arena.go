@@ -137,7 +137,7 @@ func scoreArenaOne(env track.Env, sub *subnetv1.Submission, at *subnetv1.ArenaTa
 	r.Inputs = receipt.ArenaInputs(s, at.Category, at.Difficulty)
 	r.Params = receipt.ArenaParams(ap, stats)
 	r.Params = append(r.Params, receipt.ArenaTables(ap, at.Category, at.Difficulty)...)
-	r.Params = append(r.Params, receipt.VotePowers(sub.Votes, env.Chain.Gen.Validators)...)
+	r.Params = append(r.Params, receipt.VotePowers(sub.Votes, env.Chain.Registry())...)
 	res, err := scoring.ScoreArena(ap, s, stats, at.Category, at.Difficulty)
 	if err != nil {
 		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "score: "+err.Error()

@@ -75,7 +75,7 @@ func expireUnrevealed(env track.Env, sub *subnetv1.Submission) []abcitypes.Event
 
 // closeTask ends a task's claim on its poster's open tasks.
 func closeTask(st store.State, c *track.Chain, poster []byte) {
-	if v := c.ValidatorIndex(poster); v >= 0 {
+	if v := c.FormerValidatorIndex(poster); v >= 0 { // its key may have rotated since
 		k := store.KeyOpenTasks(v)
 		st.DecU64(k)
 	}

@@ -112,6 +112,7 @@ func aggregate(c *track.Chain, votes []*subnetv1.Vote, atDeadline bool) (quorum.
 // expires it. The caller saves sub.
 func settle(env track.Env, sub *subnetv1.Submission, atDeadline bool) []abcitypes.Event {
 	h := env.Block.Height
+	sub.Votes = env.Chain.Counted(sub.Votes) // the power in force at this height decides
 	out, err := aggregate(env.Chain, sub.Votes, atDeadline)
 	if err != nil {
 		sub.Status = track.StatusFailed

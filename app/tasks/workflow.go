@@ -33,7 +33,7 @@ func scoreWorkflow(env track.Env, sub *subnetv1.Submission, out quorum.Outcome) 
 	p := env.Chain.Gen.Workflow
 	r := &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackWorkflow, ReportedPower: out.ReportedPower, TotalPower: out.TotalPower}
 	r.Inputs = receipt.WorkflowInputs(in)
-	r.Params = append(receipt.WorkflowParams(p), receipt.VotePowers(sub.Votes, env.Chain.Gen.Validators)...)
+	r.Params = append(receipt.WorkflowParams(p), receipt.VotePowers(sub.Votes, env.Chain.Registry())...)
 	res, err := scoring.ScoreWorkflow(p, in)
 	if err != nil {
 		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "score: "+err.Error()

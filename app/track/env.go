@@ -3,6 +3,8 @@ package track
 import (
 	"fmt"
 
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 
 	"github.com/scoringsubnet/validatord/app/store"
@@ -20,6 +22,14 @@ type Block struct {
 	// req.Hash; empty in CheckTx and PrepareProposal, which do not record
 	// it).
 	Hash []byte
+	// Chain is the rules in force at Height: params and validator set.
+	Chain *Chain
+	// Misbehavior is the evidence CometBFT gave the block (FinalizeBlock's
+	// and ProcessProposal's req.Misbehavior).
+	Misbehavior []abcitypes.Misbehavior
+	// Updates is what the block's end returns to CometBFT as
+	// validator_updates (set by the governance step).
+	Updates []abcitypes.ValidatorUpdate
 }
 
 // Env is what a track unit works with: the chain, the state and the block,

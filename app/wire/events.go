@@ -22,6 +22,14 @@ const (
 	EventGasTruthFinal       = "gas_truth_final" // the EVM block's truth is final: its reveal window opens the next block
 	EventGasWindowClosed     = "gas_window_closed"
 	EventEpochWeights        = "epoch_weights"
+	EventProposalSubmitted   = "proposal_submitted" // a validator or params proposal (its proposer's approval included)
+	EventProposalApproved    = "proposal_approved"  // a validator approved a proposal (not yet decided)
+	EventProposalPassed      = "proposal_passed"    // approvals passed 2/3 of the power in force: changes queued or upgrade scheduled
+	EventProposalExpired     = "proposal_expired"   // the expiry passed without 2/3
+	EventValidatorUpdate     = "validator_update"   // one validator update sent to CometBFT (in force 2 blocks later)
+	EventValidatorChange     = "validator_change"   // what the queue did with one approved change (applied, partial, dropped)
+	EventMisbehaviour        = "misbehaviour"       // evidence CometBFT gave the block, and whether it slashed
+	EventParamsActivated     = "params_activated"   // an upgrade's params are in force from this height
 )
 
 // Event builds an event from key, value pairs; every attribute is indexed.

@@ -15,20 +15,82 @@ type StatusView struct {
 	Height  int64   `json:"height"`
 }
 
-// ParamsView answers "params": the genesis app state as given to InitChain.
+// ParamsView answers "params": the app state in force at the next height
+// (its validators the set in force), the height from which it holds, and
+// the upgrades scheduled after it (docs/governance.md).
 type ParamsView struct {
-	AppState json.RawMessage `json:"app_state"`
-	ChainID  string          `json:"chain_id"`
+	AppState    json.RawMessage       `json:"app_state"`
+	ChainID     string                `json:"chain_id"`
+	InForceFrom int64                 `json:"in_force_from"`
+	Scheduled   []ScheduledParamsView `json:"scheduled"`
 }
 
-// ValidatorsView answers "validators".
+// ScheduledParamsView is an upgrade that passed and is not in force yet.
+type ScheduledParamsView struct {
+	ActivationHeight int64           `json:"activation_height"`
+	AppState         json.RawMessage `json:"app_state"`
+	ProposalID       uint64          `json:"proposal_id"`
+}
+
+// ValidatorsView answers "validators": the set in force at the next
+// height, the sets CometBFT will apply after it, and the approved changes
+// still queued.
 type ValidatorsView struct {
+	Queued     []string           `json:"queued"`
+	Scheduled  []ScheduledSetView `json:"scheduled"`
+	TotalPower int64              `json:"total_power"`
+	Validators []ValidatorView    `json:"validators"`
+}
+
+// ScheduledSetView is a set CometBFT applies from a coming height.
+type ScheduledSetView struct {
+	From       int64           `json:"from"`
 	TotalPower int64           `json:"total_power"`
 	Validators []ValidatorView `json:"validators"`
 }
 
-// ValidatorView is one genesis validator; ReportKey is the hex key that
-// signs its tasks, reports and truths.
+// ProposalView answers "proposal/<id>" (and is each entry of "proposals").
+// Changes are x/valset's words for each change; Params is the proposal's
+// merge patch.
+type ProposalView struct {
+	ActivationHeight *int64          `json:"activation_height"`
+	ApprovedPower    int64           `json:"approved_power"`
+	Approvals        []string        `json:"approvals"`
+	Changes          []string        `json:"changes"`
+	DecidedHeight    int64           `json:"decided_height"`
+	ExpiresHeight    int64           `json:"expires_height"`
+	ID               uint64          `json:"id"`
+	Kind             string          `json:"kind"`
+	Params           json.RawMessage `json:"params"`
+	ProposedHeight   int64           `json:"proposed_height"`
+	Proposer         string          `json:"proposer"`
+	Status           string          `json:"status"`
+	TotalPower       int64           `json:"total_power"`
+}
+
+// ProposalsView answers "proposals": the newest proposals (at most
+// MaxProposalsListed), newest first, and how many exist.
+type ProposalsView struct {
+	Count     uint64         `json:"count"`
+	Proposals []ProposalView `json:"proposals"`
+}
+
+// MaxProposalsListed bounds the "proposals" answer.
+const MaxProposalsListed = 100
+
+// MisbehaviourView answers "misbehaviour/<n>": the n-th evidence recorded.
+type MisbehaviourView struct {
+	Height         int64  `json:"height"`
+	Kind           string `json:"kind"`
+	Note           string `json:"note"`
+	RecordedHeight int64  `json:"recorded_height"`
+	Slashed        bool   `json:"slashed"`
+	Validator      string `json:"validator"`
+}
+
+// ValidatorView is one validator: Index is its registry index (stable for
+// the life of the chain; votes name it); ReportKey is the hex key that
+// signs its tasks, reports, truths and proposals.
 type ValidatorView struct {
 	Index     int    `json:"index"`
 	Name      string `json:"name"`

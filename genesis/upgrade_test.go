@@ -1,0 +1,68 @@
+package genesis
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func upgradeBase(t *testing.T) AppState {
+	t.Helper()
+	g := DefaultGenesis()
+	g.Validators = []Validator{testValidator(t)}
+	return g
+}
+
+// testValidator is a valid validator entry.
+func testValidator(t *testing.T) Validator {
+	t.Helper()
+	return Validator{Name: "v0", Address: "66687AADF862BD776C8FC18B8E9F8E2008971485", PubKey: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", Power: 10,
+		ReportKey: strings.Repeat("11", 32)}
+}
+
+// TestUpgradeMergePatch: a patch changes what it names and nothing else;
+// a decimal keeps every digit (no float in between); null removes an
+// optional field; the result has no validators.
+func TestUpgradeMergePatch(t *testing.T) {
+	base := upgradeBase(t)
+	next, err := Upgrade(base, []byte(`{"window":{"Cap":"0.123456789012345678"},"chain":{"max_uids":300,"max_prediction_ahead":4}}`), base.Validators)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Window.Cap.String() != "0.123456789012345678" || next.Chain.MaxUIDs != 300 || next.Chain.MaxPredictionAhead != 4 {
+		t.Fatalf("patched: cap %s, max_uids %d", next.Window.Cap, next.Chain.MaxUIDs)
+	}
+	if len(next.Validators) != 0 {
+		t.Fatalf("validators in the result: %v", next.Validators)
+	}
+	next.Window.Cap, next.Chain.MaxUIDs, next.Chain.MaxPredictionAhead, next.Validators = base.Window.Cap, base.Chain.MaxUIDs, base.Chain.MaxPredictionAhead, base.Validators
+	a, _ := next.Encode()
+	b, _ := base.Encode()
+	if string(a) != string(b) {
+		t.Fatalf("a patch of three fields changed others:\n%s\n%s", a, b)
+	}
+}
+
+// TestUpgradeRefusals: each refused patch names its field.
+func TestUpgradeRefusals(t *testing.T) {
+	base := upgradeBase(t)
+	for _, tc := range []struct{ patch, field string }{
+		{`{"window":{"WindowSize":50}}`, "params.window.WindowSize"},
+		{`{"window":{"BurnUID":3}}`, "params.window.BurnUID"},
+		{`{"gas":{"MemorySize":3}}`, "params.gas.MemorySize"},
+		{`{"chain":{"max_uids":200},"membership":{"min_non_immune":64}}`, "params.chain.max_uids"},
+		{`{"chain":{"gas_chains":[1]}}`, "params.chain.gas_chains"},
+		{`{"tracks":[{"name":"workflow","share":"1","activity_cutoff_blocks":500,"reveal_blocks":10,"formula":"v1.0.0"}]}`, "params.tracks"},
+		{`{"validators":[]}`, "params.validators"},
+		{`{"window":{"Cap":"2"}}`, "window"},
+		{`{"nope":1}`, "params"},
+		{`[]`, "params"},
+		{`{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":1}}}}}}}}}`, "params"},
+	} {
+		_, err := Upgrade(base, []byte(tc.patch), base.Validators)
+		var fe *FieldError
+		if !errors.As(err, &fe) || !strings.HasPrefix(fe.Field, tc.field) {
+			t.Errorf("patch %s: %v, want a FieldError on %s", tc.patch, err, tc.field)
+		}
+	}
+}
