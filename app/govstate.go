@@ -50,7 +50,9 @@ func inForce[E interface{ GetFrom() int64 }](entries []E, h int64) E {
 func setAt(history []*subnetv1.SetEntry, h int64) *subnetv1.SetEntry { return inForce(history, h) }
 
 // paramsAt is the params entry in force at h.
-func paramsAt(entries []*subnetv1.ParamsEntry, h int64) *subnetv1.ParamsEntry { return inForce(entries, h) }
+func paramsAt(entries []*subnetv1.ParamsEntry, h int64) *subnetv1.ParamsEntry {
+	return inForce(entries, h)
+}
 
 // initGovernance writes the genesis registry, set and params.
 func initGovernance(st store.State, gen genesis.AppState, initialHeight int64) error {
