@@ -49,7 +49,7 @@ type valsetFigures struct {
 // replay to the same app hashes and score digest.
 func TestValidatorChangesUnderLoad(t *testing.T) {
 	const genesisValidators = 4
-	loadFor := time.Duration(envInt("E2E_VALSET_LOAD_SECONDS", 90)) * time.Second
+	loadFor := time.Duration(envInt("E2E_VALSET_LOAD_SECONDS", 60)) * time.Second
 	nw := newNetwork(t, genesisValidators+1, basePort+300, "500ms")
 	joiner := nw.detachLast()
 	nw.startAll() // the joiner too: a full node from height 1
