@@ -21,6 +21,8 @@ type AppState struct {
 	Gas        scoring.GasParams      `json:"gas"`
 	Window     window.Params          `json:"window"`
 	Membership membership.Params      `json:"membership"`
+	// Mirror is read only when chain.registration = mirror, and required then.
+	Mirror *MirrorParams `json:"mirror,omitempty"`
 }
 
 // Decode parses app_state strictly (unknown fields and trailing data are
