@@ -63,6 +63,7 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	a.chain, a.genesis = chain, ov
 	a.initialHeight = max(req.InitialHeight, 1)
 	initMembership(store.State{O: ov}, gen, a.initialHeight, req.AppStateBytes)
+	initMirror(store.State{O: ov}, gen)
 	a.time = req.Time.Unix() // CheckTx's block time until the first block commits
 	a.publish()
 	a.genesisLanes = store.ApplyOverlay(a.lanes, ov, snap)

@@ -99,12 +99,15 @@ func (a *App) deliverTx(bo *store.Overlay, raw []byte, blk *track.Block, m *budg
 	if terr != nil {
 		return txResult(terr)
 	}
-	if !blk.Mempool && !m.ChargeTx(budget.UnitsTx) {
+	if !blk.Mempool && !m.ChargeTx(budget.UnitsTx+msgUnits(tx)) {
 		return txResult(wire.Reject(wire.CodeBlockFull, "the block's work budget is spent; send the transaction again"))
 	}
 	hash := txHash(raw)
 	if !a.sigs.verify(hash, tx.Body.Sender, tx.Tx.Body, tx.Tx.Signature) {
 		return txResult(wire.Reject(wire.CodeBadSignature, wire.BadSignatureLog))
+	}
+	if terr := a.verifyMsg(env, tx); terr != nil {
+		return txResult(terr)
 	}
 	var work int64
 	env.Charge = func(u int64) { work += u }

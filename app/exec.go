@@ -22,6 +22,10 @@ func (a *App) execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 		return a.execRegister(env, tx)
 	case *subnetv1.Msg_DeregisterMiner:
 		return a.execDeregister(env, tx)
+	case *subnetv1.Msg_AttestMetagraph:
+		return a.execAttest(env, tx)
+	case *subnetv1.Msg_BindHotkey:
+		return a.execBind(env, tx)
 	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report:
 		return tasks.Execute(env, tx)
 	case *subnetv1.Msg_Truth:

@@ -22,6 +22,10 @@ const (
 	EventGasTruthFinal       = "gas_truth_final" // the EVM block's truth is final: its reveal window opens the next block
 	EventGasWindowClosed     = "gas_window_closed"
 	EventEpochWeights        = "epoch_weights"
+	EventMirrorAttested      = "mirror_attested" // a validator's vote on the parent's metagraph at a parent block
+	EventMirrorFinal         = "mirror_final"    // a metagraph snapshot became final (before its mirror_uid_reset events)
+	EventMirrorUIDReset      = "mirror_uid_reset"
+	EventMirrorBound         = "mirror_bound" // a tx key bound to a parent uid
 )
 
 // Event builds an event from key, value pairs; every attribute is indexed.
