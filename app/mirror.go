@@ -365,7 +365,7 @@ func (a *App) applyFinal(env track.Env, ms *subnetv1.MirrorState, out mirror.Out
 	}
 	cur := currentSnapshot(st, ms.FinalBlock, p.MaxEntries)
 	reset := mirror.Diff(cur, next)
-	m.ChargeEnd(budget.UnitsLookup*int64(p.MaxEntries) + (budget.UnitsMirrorUID+budget.UnitsDueItem*int64(3+len(a.chain.Gen.Chain.GasChains)))*int64(len(reset)))
+	m.ChargeEnd(budget.UnitsLookup*int64(p.MaxEntries) + genesis.MirrorUIDUnits(len(a.chain.Gen.Chain.GasChains))*int64(len(reset)))
 	evs := []abcitypes.Event{wire.Event(wire.EventMirrorFinal, "parent_block", track.U64s(out.ParentBlock), "digest", hexs(out.Digest[:]),
 		"power", track.I64s(out.Power), "total_power", track.I64s(out.TotalPower), "reset", track.U64s(uint64(len(reset))))}
 	for _, uid := range reset {

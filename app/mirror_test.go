@@ -385,3 +385,38 @@ func TestMirrorEnvelopeBound(t *testing.T) {
 		t.Fatalf("the envelope takes %d bytes, more than MirrorEnvelopeBytes %d", extra, genesis.MirrorEnvelopeBytes)
 	}
 }
+
+// TestMirrorResetBytes: the reset of one uid at its largest (a bound uid
+// with both windows, an agent on every gas chain, the largest nonce, ids
+// and blocks) writes at most genesis.MirrorUIDBytes + MirrorAgentBytes per
+// gas chain, the per-uid bound of MirrorFinalBytes.
+func TestMirrorResetBytes(t *testing.T) {
+	n := newNode(t, "", mirrorGenesis())
+	a, r := newMiner("miner-a", 1), []*signer{reporter(0), reporter(1), reporter(2)}
+	mustOK(t, n.block(attestAll(t, r, snap(10, entry(t, 1, "one", 5)))...))
+	mustOK(t, n.block(a.tx(t, bindMsg(t, a, "one", 1, 10))))
+	base, _ := n.app.base()
+	prep := store.NewOverlay(base)
+	st := store.State{O: prep}
+	const max = 1<<64 - 1
+	st.Save(store.KeyAccount(a.pub()), &subnetv1.Account{NextNonce: max, Miner: true, Uid: 1})
+	st.Save(store.KeyCounters, &subnetv1.Counters{Miners: 7, NextSubmissionId: max})
+	for _, tb := range []byte{store.WindowWorkflow, store.WindowArena} {
+		st.Save(store.KeyWindow(tb, 1), &subnetv1.Window{TasksSeen: 1})
+	}
+	g := n.app.chain.Gen
+	for _, c := range g.Chain.GasChains {
+		st.Save(store.KeyGasAgent(c, 1), &subnetv1.GasAgent{Uid: 1})
+	}
+	o := store.NewOverlay(prep)
+	env := n.app.env(o, &track.Block{Height: 1<<63 - 1})
+	next := snap(max, mirror.Entry{UID: 1, Hotkey: [32]byte{0xff}, RegisteredBlock: max})
+	n.app.resetUID(env, 1, snap(10, entry(t, 1, "one", 5)), next)
+	if bound := genesis.MirrorUIDBytes + genesis.MirrorAgentBytes*len(g.Chain.GasChains); o.Size() > bound {
+		t.Fatalf("one reset wrote %d bytes, more than the bound %d", o.Size(), bound)
+	}
+	if after := (store.State{O: o}); after.Has(store.KeyMirrorBind(1)) || after.Has(store.KeyWindow(store.WindowArena, 1)) {
+		t.Fatal("the reset left the binding or a window")
+	}
+	t.Logf("one reset wrote %d bytes (bound %d)", o.Size(), genesis.MirrorUIDBytes+genesis.MirrorAgentBytes*len(g.Chain.GasChains))
+}

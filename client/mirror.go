@@ -3,9 +3,11 @@ package client
 import (
 	"bytes"
 	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	schnorrkel "github.com/ChainSafe/go-schnorrkel"
 
@@ -130,4 +132,57 @@ func DecodeSnapshotFile(bz []byte, parentBlock uint64) (mirror.Snapshot, error) 
 		return mirror.Snapshot{}, fmt.Errorf("client: snapshot file: %w", err)
 	}
 	return s, nil
+}
+
+// DecodeHex32 and DecodeSignature read hex strings of a fixed size (a
+// "0x" prefix is allowed): an sr25519 seed or an ed25519 tx key, and an
+// sr25519 signature.
+func DecodeHex32(name, s string) ([32]byte, error) {
+	var out [32]byte
+	return out, decodeHexInto(name, s, out[:])
+}
+
+// DecodeSignature reads a hex sr25519 signature (64 bytes).
+func DecodeSignature(s string) ([mirror.SignatureSize]byte, error) {
+	var out [mirror.SignatureSize]byte
+	return out, decodeHexInto("signature", s, out[:])
+}
+
+func decodeHexInto(name, s string, out []byte) error {
+	b, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
+	if err != nil || len(b) != len(out) {
+		return fmt.Errorf("client: %s must be %d bytes of hex", name, len(out))
+	}
+	copy(out, b)
+	return nil
+}
+
+// BindingSignature is what SignBindingView answers: the hotkey (ss58 and
+// hex) and its signature of the binding.
+type BindingSignature struct {
+	Hotkey      string `json:"hotkey"`
+	HotkeyHex   string `json:"hotkey_hex"`
+	Signature   string `json:"signature"`
+	UID         uint32 `json:"uid"`
+	TxKey       string `json:"tx_key"`
+	ParentBlock uint64 `json:"parent_block"`
+}
+
+// SignBindingView signs a binding with the hotkey of seed (SignBinding) and
+// describes it, for `validatord keys sign-binding`.
+func SignBindingView(seed [32]byte, chainID string, uid uint32, txKey ed25519.PublicKey, parentBlock uint64) (BindingSignature, error) {
+	sig, err := SignBinding(seed, chainID, uid, txKey, parentBlock)
+	if err != nil {
+		return BindingSignature{}, err
+	}
+	pub, err := HotkeyFromSeed(seed)
+	if err != nil {
+		return BindingSignature{}, err
+	}
+	addr, err := mirror.EncodeSS58(mirror.BittensorSS58Prefix, pub)
+	if err != nil {
+		return BindingSignature{}, err
+	}
+	return BindingSignature{Hotkey: addr, HotkeyHex: hex.EncodeToString(pub[:]), Signature: hex.EncodeToString(sig[:]), UID: uid,
+		TxKey: hex.EncodeToString(txKey), ParentBlock: parentBlock}, nil
 }

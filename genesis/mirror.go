@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/scoringsubnet/validatord/x/budget"
 	"github.com/scoringsubnet/validatord/x/mirror"
 )
 
@@ -27,6 +28,39 @@ const MirrorEnvelopeBytes = 256
 // blocks above the last final one) one validator may vote in: a stuck round
 // and the next ones while a lagging parent node catches up.
 const MirrorMaxOpenAttestations = 4
+
+// Bytes a newly final snapshot may write per reset uid, counted as the app
+// counts a block's writes (key + value + 100 per entry): its entry, its
+// binding's deletion, its holder's account, its Miner record and its two
+// windows' deletions (MirrorUIDBytes), and one gas agent's deletion per
+// gas chain (MirrorAgentBytes). app/mirror_test.go checks them against a
+// reset of every uid.
+const (
+	MirrorUIDBytes   = 800
+	MirrorAgentBytes = 120
+	// MaxMirrorFinalBytes bounds what one final snapshot writes, so that the
+	// worst block (docs/codes.md, "Block bound") stays inside one badger
+	// transaction with it.
+	MaxMirrorFinalBytes = 2 << 20
+)
+
+// MirrorUIDUnits is the work of one reset uid: its entry rewritten and
+// its binding deleted (budget.UnitsMirrorUID), its holder's account, Miner
+// record, two windows and gasChains gas agents (budget.UnitsDueItem each).
+func MirrorUIDUnits(gasChains int) int64 {
+	return budget.UnitsMirrorUID + budget.UnitsDueItem*int64(3+gasChains)
+}
+
+// MirrorFinalWork is the most a newly final snapshot costs the end of
+// block: every entry read, every uid reset.
+func (s AppState) MirrorFinalWork() int64 {
+	return int64(s.Chain.MaxUIDs) * (budget.UnitsLookup + MirrorUIDUnits(len(s.Chain.GasChains)))
+}
+
+// MirrorFinalBytes is the most a newly final snapshot writes: every uid reset.
+func (s AppState) MirrorFinalBytes() int64 {
+	return int64(s.Chain.MaxUIDs) * (MirrorUIDBytes + MirrorAgentBytes*int64(len(s.Chain.GasChains)))
+}
 
 // MirrorParams is genesis' mirror section: mirror.Params, the parent block
 // treated as final before the first attestation, and the subnet's netuid on
@@ -106,6 +140,23 @@ func (s AppState) validateMirrorSection(m MirrorParams) error {
 	}
 	if uint32(s.Window.BurnUID) >= m.MaxEntries {
 		return fieldErr("window.BurnUID", s.Window.BurnUID, fmt.Sprintf("must be a parent uid, below mirror.max_entries (%d): the uid the subnet owner holds", m.MaxEntries))
+	}
+	return s.validateMirrorBound()
+}
+
+// validateMirrorBound: a final snapshot is applied whole, never split, in
+// a block that may also run an epoch, so both fit the end of block's work
+// budget together, and its writes fit MaxMirrorFinalBytes.
+func (s AppState) validateMirrorBound() error {
+	if w, limit := s.EpochWork()+s.MirrorFinalWork(), budget.DefaultLimits().EndWork; w > limit {
+		return fieldErr("chain.max_uids", s.Chain.MaxUIDs, fmt.Sprintf(
+			"an epoch (%d units) and a final snapshot resetting every uid (%d units) take %d units, more than the end of block's %d",
+			s.EpochWork(), s.MirrorFinalWork(), w, limit))
+	}
+	if b := s.MirrorFinalBytes(); b > MaxMirrorFinalBytes {
+		return fieldErr("chain.max_uids", s.Chain.MaxUIDs, fmt.Sprintf(
+			"a final snapshot resetting every uid writes %d bytes (max_uids × (%d + %d × gas chains)), more than %d",
+			b, MirrorUIDBytes, MirrorAgentBytes, MaxMirrorFinalBytes))
 	}
 	return nil
 }
