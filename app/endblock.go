@@ -49,7 +49,7 @@ var endBlockSteps = []endStep{
 	// that became final resets the uids that changed (bounded by genesis:
 	// max_uids entries and the votes of the touched rounds).
 	{"mirror", func(a *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
-		return a.endMirror(env, m), false
+		return a.endMirror(env, m)
 	}},
 	// The block's hash for the registrations of the next blocks, and the
 	// difficulty at every adjustment_interval-th height: one write, one

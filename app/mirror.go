@@ -306,15 +306,20 @@ func ss58(key []byte) string {
 // the parent blocks that received votes in this block (at most one per
 // validator each), and when one is final, apply it. Its work is bounded by
 // genesis: the votes of the touched rounds (validators × open rounds) and
-// one final snapshot (max_uids entries); it is never split.
-func (a *App) endMirror(env track.Env, m *budget.Meter) []abcitypes.Event {
+// one final snapshot (max_uids entries); it is never split. A starved end
+// of block carries it whole to the next block (the touched parent blocks
+// stay marked).
+func (a *App) endMirror(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
 	if !a.chain.Gen.IsMirror() {
-		return nil
+		return nil, false
 	}
 	st := env.St
 	ms := loadMirror(st)
 	if len(ms.Touched) == 0 {
-		return nil
+		return nil, false
+	}
+	if !m.EndOpen(0) {
+		return nil, true
 	}
 	var votes []mirror.Vote
 	for _, pb := range ms.Touched {
@@ -326,25 +331,28 @@ func (a *App) endMirror(env track.Env, m *budget.Meter) []abcitypes.Event {
 	if err != nil {
 		panic(fmt.Sprintf("app: mirror votes that validity accepted do not aggregate: %v", err))
 	}
-	var evs []abcitypes.Event
 	if out.Final {
 		evs = a.applyFinal(env, ms, out, m)
 	}
 	st.Save(store.KeyMirrorState, ms)
-	return evs
+	return evs, false
 }
 
 // roundVotes are the votes of a parent block's round with each voter's
-// power now; a vote of a key that is no longer a validator's counts nothing.
+// power now; a vote of a key that is no longer a validator's counts
+// nothing, and a validator whose report key changed between two of its
+// votes counts once (its first vote).
 func roundVotes(env track.Env, pb uint64) []mirror.Vote {
 	round := &subnetv1.MirrorRound{}
 	env.St.Load(store.KeyMirrorRound(pb), round)
 	var votes []mirror.Vote
+	seen := make(map[int]bool, len(round.Votes))
 	for _, v := range round.Votes {
 		i := env.Chain.ValidatorIndex(v.ReportKey)
-		if i < 0 || env.Chain.Power(i) <= 0 {
+		if i < 0 || seen[i] || env.Chain.Power(i) <= 0 {
 			continue
 		}
+		seen[i] = true
 		mv := mirror.Vote{Validator: env.Chain.Address(i), Power: env.Chain.Power(i), ParentBlock: pb}
 		copy(mv.Digest[:], v.Digest)
 		votes = append(votes, mv)

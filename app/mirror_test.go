@@ -322,7 +322,7 @@ func TestMirrorRejections(t *testing.T) {
 		{"bind with a 63-byte signature", c.next(shortSig), wire.CodeBindBadSignature},
 		{"bind a bound tx key to another uid", a.next(bindMsg(t, a, "two", 2, 10)), wire.CodeTxKeyBound},
 		{"bind a validator's report key", r2.next(bindMsg(t, r2, "two", 2, 10)), wire.CodeValidatorKey},
-		{"bind, bad envelope signature too (cheap checks first)", badSig(c.next(bindMsg(t, c, "one", 2, 10))), wire.CodeBadSignature},
+		{"bind with a bad hotkey signature and a bad envelope signature: the envelope is verified first", badSig(c.next(bindMsg(t, c, "one", 2, 10))), wire.CodeBadSignature},
 	}
 	checkRejections(t, n, cases)
 	// The same refused binding, made right, is accepted in this block.
