@@ -150,17 +150,18 @@ func TestMirrorFinality(t *testing.T) {
 }
 
 // TestMirrorBindAndScore: a miner binds its tx key to parent uid 1 with
-// the hotkey's signature, then commits, reveals and is scored under uid 1;
-// the binding's sr25519 verification was charged to the block.
+// the hotkey's signature, then commits, reveals and is scored under uid 1,
+// and the epoch's weights name uid 1, the parent's uid; the binding's
+// sr25519 verification was charged to the block.
 func TestMirrorBindAndScore(t *testing.T) {
 	n := newNode(t, "", mirrorGenesis())
 	a := newMiner("miner-a", 1)
 	r := []*signer{reporter(0), reporter(1), reporter(2)}
 	mustOK(t, n.block(attestAll(t, r, snap(10, entry(t, 1, "one", 5)))...))
-	resp := n.block(a.tx(t, bindMsg(t, a, "one", 1, 12)), r[0].tx(t, msgWorkflowTask(4, 1, 3)))
+	resp := n.block(a.tx(t, bindMsg(t, a, "one", 1, 12)), r[0].tx(t, msgWorkflowTask(4, 1, 3)), r[0].tx(t, msgWorkflowTask(4, 1, 3)))
 	mustOK(t, resp)
-	if got := n.stats[len(n.stats)-1].txWork; got != 2*budget.UnitsTx+budget.UnitsSr25519 {
-		t.Fatalf("block work %d, want two txs and one sr25519 verification (%d)", got, 2*budget.UnitsTx+budget.UnitsSr25519)
+	if got, want := n.stats[len(n.stats)-1].txWork, 3*budget.UnitsTx+budget.UnitsSr25519; got != want {
+		t.Fatalf("block work %d, want three txs and one sr25519 verification (%d)", got, want)
 	}
 	if key, _ := eventAttr(resp.TxResults[0].Events, wire.EventMirrorBound, "tx_key"); key != hex.EncodeToString(a.pub()) {
 		t.Fatalf("bind events %v", resp.TxResults[0].Events)
@@ -169,16 +170,23 @@ func TestMirrorBindAndScore(t *testing.T) {
 	if m.Pubkey != hex.EncodeToString(a.pub()) || m.Mirror == nil || m.Mirror.TxKey != m.Pubkey || m.Mirror.ParentBlock != 12 {
 		t.Fatalf("miner/1 = %+v (mirror %+v)", m, m.Mirror)
 	}
-	w := wfPayloadOf(a, 0)
-	mustOK(t, n.block(a.commit(t, w)))
-	mustOK(t, n.block(a.reveal(t, w)))
-	mustOK(t, n.block(r[0].tx(t, msgWorkflowReport(0, workflowM())), r[1].tx(t, msgWorkflowReport(0, workflowM())),
-		r[2].tx(t, msgWorkflowReport(0, workflowM()))))
-	if sub, _ := n.query("submission/0"); sub["status"] != track.StatusScored || sub["uid"] != float64(1) {
-		t.Fatalf("submission 0 = %v, want scored under uid 1", sub)
+	w0, w1 := wfPayloadOf(a, 0), wfPayloadOf(a, 1)
+	mustOK(t, n.block(a.commit(t, w0), a.commit(t, w1)))
+	mustOK(t, n.block(a.reveal(t, w0), a.reveal(t, w1)))
+	var reports [][]byte
+	for _, rep := range r {
+		reports = append(reports, rep.tx(t, msgWorkflowReport(0, workflowM())), rep.tx(t, msgWorkflowReport(1, workflowM())))
 	}
-	if win, _ := n.query("window/1"); win["workflow"] == nil {
-		t.Fatalf("window/1 = %v, want uid 1's workflow window", win)
+	resp = n.block(reports...) // height 5: an epoch
+	mustOK(t, resp)
+	for _, id := range []string{"0", "1"} {
+		if sub, _ := n.query("submission/" + id); sub["status"] != track.StatusScored || sub["uid"] != float64(1) {
+			t.Fatalf("submission %s = %v, want scored under uid 1", id, sub)
+		}
+	}
+	u16, _ := eventAttr(resp.Events, wire.EventEpochWeights, "u16")
+	if !strings.HasPrefix(u16, "1:") && !strings.Contains(u16, ",1:") {
+		t.Fatalf("epoch u16 %q, want a weight for parent uid 1", u16)
 	}
 }
 
@@ -419,4 +427,41 @@ func TestMirrorResetBytes(t *testing.T) {
 		t.Fatal("the reset left the binding or a window")
 	}
 	t.Logf("one reset wrote %d bytes (bound %d)", o.Size(), genesis.MirrorUIDBytes+genesis.MirrorAgentBytes*len(g.Chain.GasChains))
+}
+
+// TestMirrorSplitAndRestart: honest validators split between two digests
+// at one parent block (one vote against two): neither is final, and the
+// round stays open; the lone validator's vote for the majority's digest
+// cannot be added (one vote per parent block), but the next parent block,
+// attested by all, is final and supersedes it. The state is on disk: a
+// node reopened on it answers with the same app hash and goes on.
+func TestMirrorSplitAndRestart(t *testing.T) {
+	dir := t.TempDir()
+	n := newNode(t, dir, mirrorGenesis())
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	a, b := snap(10, entry(t, 1, "one", 5)), snap(10, entry(t, 1, "one", 6))
+	mustOK(t, n.block(r[0].tx(t, client.AttestMetagraph(a, true)), r[1].tx(t, client.AttestMetagraph(a, false)),
+		r[2].tx(t, client.AttestMetagraph(b, true))))
+	if v := n.mirrorView(t); v.FinalBlock != 0 || v.OpenRounds != 1 {
+		t.Fatalf("after a split = %+v, want nothing final, one open round", v)
+	}
+	if code := finalizeOnly(t, n, n.height+1, [][]byte{r[2].next(client.AttestMetagraph(a, false))}).TxResults[0].Code; code != wire.CodeDuplicateAttestation {
+		t.Fatalf("a second vote at the split block: code %d", code)
+	}
+	hash := n.app.AppHash()
+	if err := n.app.Close(); err != nil {
+		t.Fatal(err)
+	}
+	reopened, err := New(Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.app = reopened
+	if !bytes.Equal(reopened.AppHash(), hash) {
+		t.Fatal("the reopened node has another app hash")
+	}
+	mustOK(t, n.block(attestAll(t, r, snap(20, entry(t, 1, "one", 6)))...))
+	if v := n.mirrorView(t); v.FinalBlock != 20 || v.OpenRounds != 0 || v.Entries != 1 {
+		t.Fatalf("after parent block 20 = %+v", v)
+	}
 }
