@@ -465,3 +465,32 @@ func TestMirrorSplitAndRestart(t *testing.T) {
 		t.Fatalf("after parent block 20 = %+v", v)
 	}
 }
+
+// TestMirrorStarvedCarries: an end of block run starved (the last line of
+// executeBlock) leaves the attested parent blocks marked and writes
+// nothing; the next end of block makes the snapshot final.
+func TestMirrorStarvedCarries(t *testing.T) {
+	n := newNode(t, "", mirrorGenesis())
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	mustOK(t, n.block())
+	base, _ := n.app.base()
+	o := store.NewOverlay(base)
+	blk := &track.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix(), Hash: []byte("starved")}
+	m := budget.NewMeter(n.app.limits, o)
+	for _, tx := range attestAll(t, r, snap(10, entry(t, 1, "one", 5))) {
+		if res := n.app.deliverTx(o, tx, blk, m); res.Code != wire.CodeOK {
+			t.Fatalf("attestation: code %d: %s", res.Code, res.Log)
+		}
+	}
+	starved := store.NewOverlay(o)
+	m.Starve()
+	evs, carried := n.app.endMirror(n.app.env(starved, blk), m)
+	if !carried || len(evs) != 0 || starved.Size() != 0 {
+		t.Fatalf("starved: carried %v, events %v, %d bytes written", carried, evs, starved.Size())
+	}
+	next := store.NewOverlay(o)
+	evs, carried = n.app.endMirror(n.app.env(next, blk), budget.NewMeter(n.app.limits, next))
+	if carried || !findEvent(evs, wire.EventMirrorFinal) || len(loadMirror(store.State{O: next}).Touched) != 0 {
+		t.Fatalf("the next end of block: carried %v, events %v", carried, evs)
+	}
+}
