@@ -88,7 +88,9 @@ func (a *App) env(o *store.Overlay, blk *track.Block) track.Env {
 // checks come first (size, decoding, envelope, role, fields, references);
 // then, in a block, the transaction's units are charged before its
 // signature is verified, so a block can make a node verify no more
-// signatures than its work budget pays for; then the signature; then
+// signatures than its work budget pays for (a message's own signature too:
+// a binding's sr25519, msgUnits); then the signature, then the message's
+// (verifyMsg); then
 // execution, whose writes and own work (an EVM block close) must still fit
 // the block's budgets. In CheckTx a transaction that could fit no block is
 // refused instead.
