@@ -85,3 +85,29 @@ func TestKeysSignBinding(t *testing.T) {
 		t.Fatal("signed without a tx key")
 	}
 }
+
+// TestInitMirror: init --registration mirror writes a mirror genesis (the
+// netuid and start block given) that passes the start checks; a bad mode or
+// an off-cadence start block is refused.
+func TestInitMirror(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "h")
+	if code, _, errOut := runCmd(t, "init", "--home", home, "--registration", "mirror", "--mirror-netuid", "3", "--mirror-start-block", "720"); code != 0 {
+		t.Fatalf("init: code %d stderr %q", code, errOut)
+	}
+	files, err := loadNodeFiles(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := files.appState; !st.IsMirror() || st.Mirror.NetUID != 3 || st.Mirror.StartBlock != 720 || int(st.Mirror.MaxEntries) != st.Chain.MaxUIDs {
+		t.Fatalf("chain %+v mirror %+v", st.Chain, st.Mirror)
+	}
+	for _, bad := range []struct{ flag, value, want string }{
+		{"--registration", "pos", "--registration"},
+		{"--mirror-start-block", "7", "mirror.start_block"},
+	} {
+		args := []string{"init", "--home", t.TempDir(), "--registration", "mirror", bad.flag, bad.value}
+		if code, _, errOut := runCmd(t, args...); code != 1 || !strings.Contains(errOut, bad.want) {
+			t.Errorf("%s %s: code %d stderr %q", bad.flag, bad.value, code, errOut)
+		}
+	}
+}
