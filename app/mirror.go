@@ -90,12 +90,12 @@ func (a *App) checkAttest(env track.Env, tx *track.Tx, m *subnetv1.MsgAttestMeta
 	st.Load(store.KeyMirrorRound(m.ParentBlock), round)
 	for _, v := range round.Votes {
 		if bytes.Equal(v.ReportKey, tx.Body.Sender) {
-			return wire.Reject(wire.CodeDuplicateAttestation, fmt.Sprintf("validator %q already attested parent block %d", a.chain.ValidatorName(tx.Validator), m.ParentBlock))
+			return wire.Reject(wire.CodeDuplicateAttestation, fmt.Sprintf("report key %x already attested parent block %d", tx.Body.Sender, m.ParentBlock))
 		}
 	}
 	if n := st.U64(store.KeyMirrorOpen(tx.Body.Sender)); n >= genesis.MirrorMaxOpenAttestations {
-		return wire.Reject(wire.CodeTooManyOpenAttestations, fmt.Sprintf("validator %q already votes in %d open rounds (at most %d until one becomes final)",
-			a.chain.ValidatorName(tx.Validator), n, genesis.MirrorMaxOpenAttestations))
+		return wire.Reject(wire.CodeTooManyOpenAttestations, fmt.Sprintf("report key %x already votes in %d open rounds (at most %d until one becomes final)",
+			tx.Body.Sender, n, genesis.MirrorMaxOpenAttestations))
 	}
 	return checkSnapshot(st, m, p)
 }
@@ -140,7 +140,7 @@ func (a *App) execAttest(env track.Env, tx *track.Tx) []abcitypes.Event {
 	ms.OpenBlocks = insertSorted(ms.OpenBlocks, m.ParentBlock)
 	ms.Touched = insertSorted(ms.Touched, m.ParentBlock)
 	st.Save(store.KeyMirrorState, ms)
-	return []abcitypes.Event{wire.Event(wire.EventMirrorAttested, "validator", a.chain.ValidatorName(tx.Validator),
+	return []abcitypes.Event{wire.Event(wire.EventMirrorAttested, "report_key", hexs(tx.Body.Sender),
 		"parent_block", track.U64s(m.ParentBlock), "digest", hexs(m.Digest))}
 }
 
@@ -174,8 +174,8 @@ func (a *App) checkBind(env track.Env, tx *track.Tx, m *subnetv1.MsgBindHotkey) 
 		return wire.Reject(wire.CodeEmptyMsg, "bind_hotkey is empty")
 	}
 	if tx.Validator >= 0 {
-		return wire.Reject(wire.CodeValidatorKey, fmt.Sprintf("bind_hotkey: sender %x is validator %q's report key; a validator must not report on its own submissions",
-			tx.Body.Sender, a.chain.ValidatorName(tx.Validator)))
+		return wire.Reject(wire.CodeValidatorKey, fmt.Sprintf("bind_hotkey: sender %x is a validator's report key; a validator must not report on its own submissions",
+			tx.Body.Sender))
 	}
 	if tx.Account.Miner && tx.Account.Uid != m.Uid {
 		return wire.Reject(wire.CodeTxKeyBound, fmt.Sprintf("tx key %x is bound to uid %d; bind another key to uid %d", tx.Body.Sender, tx.Account.Uid, m.Uid))
