@@ -68,6 +68,7 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	if err := a.refreshChain(); err != nil {
 		return nil, err
 	}
+	initMirror(store.State{O: ov}, gen)
 	a.time = req.Time.Unix() // CheckTx's block time until the first block commits
 	a.publish()
 	a.genesisLanes = store.ApplyOverlay(a.lanes, ov, snap)

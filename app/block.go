@@ -98,7 +98,9 @@ func (a *App) env(o *store.Overlay, blk *track.Block) track.Env {
 // checks come first (size, decoding, envelope, role, fields, references);
 // then, in a block, the transaction's units are charged before its
 // signature is verified, so a block can make a node verify no more
-// signatures than its work budget pays for; then the signature; then
+// signatures than its work budget pays for (a message's own signature too:
+// a binding's sr25519, msgUnits); then the signature, then the message's
+// (verifyMsg); then
 // execution, whose writes and own work (an EVM block close) must still fit
 // the block's budgets. In CheckTx a transaction that could fit no block is
 // refused instead.
@@ -109,12 +111,15 @@ func (a *App) deliverTx(bo *store.Overlay, raw []byte, blk *track.Block, m *budg
 	if terr != nil {
 		return txResult(terr)
 	}
-	if !blk.Mempool && !m.ChargeTx(budget.UnitsTx) {
+	if !blk.Mempool && !m.ChargeTx(budget.UnitsTx+msgUnits(tx)) {
 		return txResult(wire.Reject(wire.CodeBlockFull, "the block's work budget is spent; send the transaction again"))
 	}
 	hash := txHash(raw)
 	if !a.sigs.verify(hash, tx.Body.Sender, tx.Tx.Body, tx.Tx.Signature) {
 		return txResult(wire.Reject(wire.CodeBadSignature, wire.BadSignatureLog))
+	}
+	if terr := a.verifyMsg(env, tx); terr != nil {
+		return txResult(terr)
 	}
 	var work int64
 	env.Charge = func(u int64) { work += u }

@@ -45,10 +45,19 @@ var endBlockSteps = []endStep{
 		m.ChargeEnd(budget.UnitsEpochMiner*miners*int64(len(env.Chain.Gen.Tracks)) + budget.UnitsLookup*miners) // + the prune queue
 		return a.runEpoch(env), false
 	}},
+	// Mirror mode: the parent blocks attested in this block; a snapshot
+	// that became final resets the uids that changed (bounded by genesis:
+	// max_uids entries and the votes of the touched rounds).
+	{"mirror", func(a *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+		return a.endMirror(env, m)
+	}},
 	// The block's hash for the registrations of the next blocks, and the
 	// difficulty at every adjustment_interval-th height: one write, one
-	// delete and at most one adjustment.
+	// delete and at most one adjustment (pow mode only).
 	{"registration", func(a *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+		if a.chain.Gen.IsMirror() {
+			return nil, false
+		}
 		m.ChargeEnd(budget.UnitsDueItem)
 		return a.endRegistration(env), false
 	}},

@@ -46,7 +46,9 @@ func (a *App) runEpoch(env track.Env) []abcitypes.Event {
 		ep.Tracks = append(ep.Tracks, pt)
 	}
 	st.Save(store.KeyEpoch(c.Epochs), ep)
-	a.writePruneQueue(env, res.U16)
+	if !a.chain.Gen.IsMirror() {
+		a.writePruneQueue(env, res.U16) // mirror mode: the parent chain prunes
+	}
 	return []abcitypes.Event{wire.Event(wire.EventEpochWeights, "epoch", track.U64s(c.Epochs), "height", track.I64s(h),
 		"unallocated", ep.Unallocated, "u16", strings.Join(u16, ","))}
 }

@@ -26,6 +26,10 @@ func (a *App) execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 		return a.execProposal(env, tx)
 	case *subnetv1.Msg_ApproveProposal:
 		return a.execApprove(env, tx)
+	case *subnetv1.Msg_AttestMetagraph:
+		return a.execAttest(env, tx)
+	case *subnetv1.Msg_BindHotkey:
+		return a.execBind(env, tx)
 	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report:
 		return tasks.Execute(env, tx)
 	case *subnetv1.Msg_Truth:

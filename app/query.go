@@ -60,6 +60,7 @@ var queryRoutes = map[string]struct {
 	"account":      {1, answers((*querier).account)},
 	"miner":        {1, answers((*querier).miner)},
 	"registration": {0, answers((*querier).registration)},
+	"mirror":       {0, answers((*querier).mirror)},
 	"task":         {1, answers((*querier).task)},
 	"submission":   {1, answers((*querier).submission)},
 	"window":       {1, answers((*querier).window)},

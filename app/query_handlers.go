@@ -191,11 +191,13 @@ func (q *querier) miner(args []string) (*wire.MinerView, *queryError) {
 		return nil, qerr
 	}
 	m := &subnetv1.Miner{}
-	if !q.st.Load(store.KeyMiner(uid), m) {
+	found := q.st.Load(store.KeyMiner(uid), m)
+	mv, inMirror := q.mirrorMiner(uid)
+	if !found && !inMirror {
 		return nil, notFound("no miner with uid %d", uid)
 	}
 	out := &wire.MinerView{UID: uid, Pubkey: hex.EncodeToString(m.Pubkey), RegisteredHeight: m.RegisteredHeight,
-		ImmuneThrough: membership.ImmuneThrough(m.RegisteredHeight, q.chain.Gen.Membership)}
+		ImmuneThrough: membership.ImmuneThrough(m.RegisteredHeight, q.chain.Gen.Membership), Mirror: mv}
 	for _, name := range genesis.TrackNames {
 		if s, ok := q.aggregate(name, uid); ok {
 			out.SetAggregate(name, track.FmtDec(s))
@@ -419,4 +421,36 @@ func (q *querier) epoch(args []string) (*wire.EpochView, *queryError) {
 		sum = sum.Add(track.Dec(w))
 	}
 	return &wire.EpochView{Epoch: wire.EpochResultViewOf(ep), WeightsSum: track.FmtDec(sum)}, nil
+}
+
+// mirrorMiner is uid's holder on the parent chain and its binding, in
+// mirror mode (nil in pow mode); ok when the uid is in the final snapshot
+// or bound.
+func (q *querier) mirrorMiner(uid uint32) (*wire.MirrorMinerView, bool) {
+	if !q.chain.Gen.IsMirror() {
+		return nil, false
+	}
+	out := &wire.MirrorMinerView{}
+	e, inSnapshot := loadEntry(q.st, uid)
+	if inSnapshot {
+		out.Hotkey, out.RegisteredBlock = ss58(e.Hotkey[:]), e.RegisteredBlock
+	}
+	b, bound := loadBinding(q.st, uid)
+	if bound {
+		out.TxKey, out.ParentBlock = hex.EncodeToString(b.TxKey), b.ParentBlock
+	}
+	return out, inSnapshot || bound
+}
+
+// mirror answers "mirror": the last final snapshot and the open rounds
+// (max_uids reads to count the entries).
+func (q *querier) mirror(_ []string) (*wire.MirrorView, *queryError) {
+	if !q.chain.Gen.IsMirror() {
+		return nil, notFound("chain.registration is not mirror")
+	}
+	ms := loadMirror(q.st)
+	p := q.chain.Gen.Mirror
+	cur := currentSnapshot(q.st, ms.FinalBlock, p.MaxEntries)
+	return &wire.MirrorView{AttestationBlocks: p.AttestationBlocks, Digest: hex.EncodeToString(ms.FinalDigest), Entries: len(cur.Entries),
+		FinalBlock: ms.FinalBlock, NetUID: p.NetUID, OpenBlocks: append([]uint64{}, ms.OpenBlocks...), OpenRounds: len(ms.OpenBlocks)}, nil
 }

@@ -62,8 +62,18 @@ func (a *App) checkMsg(env track.Env, tx *track.Tx) *wire.TxError {
 	}
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_RegisterMiner:
+		if terr := a.registrationMode(false, "register_miner"); terr != nil {
+			return terr
+		}
 		return a.checkRegister(env, tx)
+	case *subnetv1.Msg_AttestMetagraph:
+		return a.checkAttest(env, tx, m.AttestMetagraph)
+	case *subnetv1.Msg_BindHotkey:
+		return a.checkBind(env, tx, m.BindHotkey)
 	case *subnetv1.Msg_DeregisterMiner:
+		if terr := a.registrationMode(false, "deregister_miner"); terr != nil {
+			return terr
+		}
 		if !tx.Account.Miner {
 			return wire.Reject(wire.CodeNotMiner, fmt.Sprintf("deregister: sender %x is not a registered miner", tx.Body.Sender))
 		}

@@ -58,6 +58,10 @@ type ChainParams struct {
 	// strictly more than 2/3 settles it. In [1/3, 2/3), at most 18 places
 	// (quorum.NewRule; docs/scoring.md §6.5).
 	DeadlineQuorum decimal.Decimal `json:"deadline_quorum"`
+	// Registration is how miners get uids: RegistrationPoW (the default,
+	// also when empty: docs/membership.md) or RegistrationMirror (the
+	// parent chain's uids, docs/mirror.md; genesis' mirror section).
+	Registration string `json:"registration,omitempty"`
 }
 
 // DefaultChainParams: 16 KiB transactions, 256 uids, tasks open for up to

@@ -22,6 +22,8 @@ type AppState struct {
 	Window     window.Params          `json:"window"`
 	Membership membership.Params      `json:"membership"`
 	Governance Governance             `json:"governance"`
+	// Mirror is read only when chain.registration = mirror, and required then.
+	Mirror *MirrorParams `json:"mirror,omitempty"`
 }
 
 // Decode parses app_state strictly (unknown fields and trailing data are

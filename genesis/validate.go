@@ -27,6 +27,9 @@ func (s AppState) Validate() error {
 	if err := wrapParams("window", s.Window.Validate()); err != nil {
 		return err
 	}
+	if err := s.validateMirror(); err != nil {
+		return err
+	}
 	if err := s.validateMembership(); err != nil {
 		return err
 	}

@@ -46,7 +46,13 @@ const (
 	PrefixProposal      byte = 0x20 // Proposal by id
 	PrefixMisbehaviour  byte = 0x21 // Misbehaviour by sequence number
 	PrefixOpenProposals byte = 0x22 // validator index → its open proposals (u64)
-	// 0x28–0x2f: mirror mode (docs/mirror.md).
+	// 0x28–0x2f: mirror mode (docs/mirror.md §4).
+	PrefixMirrorState byte = 0x28 // MirrorState: the last final parent block and digest, open and touched parent blocks
+	PrefixMirrorUID   byte = 0x29 // MirrorEntry by uid: the final snapshot, one entry per uid
+	PrefixMirrorBind  byte = 0x2a // MirrorBinding by uid: the bound tx key and the parent block it was signed at
+	PrefixMirrorRound byte = 0x2b // MirrorRound by parent block: the votes of an open attestation round
+	PrefixMirrorBody  byte = 0x2c // MirrorBody by 32-byte digest: a snapshot's encoding, until its round is pruned
+	PrefixMirrorOpen  byte = 0x2d // report key → the open attestation rounds the validator voted in (u64)
 )
 
 // ValueKind says how a prefix's values are encoded.
@@ -110,6 +116,12 @@ var Layout = []Prefix{
 	{Byte: PrefixProposal, Name: "proposal", Kind: KindProto, New: func() proto.Message { return &subnetv1.Proposal{} }},
 	{Byte: PrefixMisbehaviour, Name: "misbehaviour", Kind: KindProto, New: func() proto.Message { return &subnetv1.Misbehaviour{} }},
 	{Byte: PrefixOpenProposals, Name: "open_proposals", Kind: KindU64},
+	{Byte: PrefixMirrorState, Name: "mirror_state", Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorState{} }},
+	{Byte: PrefixMirrorUID, Name: "mirror_uid", Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorEntry{} }},
+	{Byte: PrefixMirrorBind, Name: "mirror_bind", Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorBinding{} }},
+	{Byte: PrefixMirrorRound, Name: "mirror_round", Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorRound{} }},
+	{Byte: PrefixMirrorBody, Name: "mirror_body", RawKey: true, Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorBody{} }},
+	{Byte: PrefixMirrorOpen, Name: "mirror_open", RawKey: true, Kind: KindU64},
 }
 
 // PrefixOf returns the layout entry of key's first byte; ok is false for an
@@ -141,6 +153,7 @@ var (
 	KeyRegistration = []byte{PrefixRegistration}
 	KeyValset       = []byte{PrefixValset}
 	KeyParams       = []byte{PrefixParams}
+	KeyMirrorState  = []byte{PrefixMirrorState}
 )
 
 // KeyProposal is the key of proposal id.
@@ -226,3 +239,19 @@ func KeyRegCount(height int64) []byte { return key(PrefixRegCount, uint64(height
 
 // KeyFreeUID is the pos-th uid freed by deregistration.
 func KeyFreeUID(pos uint64) []byte { return key(PrefixFreeUID, pos) }
+
+// KeyMirrorUID is uid's entry in the final mirror snapshot.
+func KeyMirrorUID(uid uint32) []byte { return key(PrefixMirrorUID, uint64(uid)) }
+
+// KeyMirrorBind is uid's binding to a tx key (mirror mode).
+func KeyMirrorBind(uid uint32) []byte { return key(PrefixMirrorBind, uint64(uid)) }
+
+// KeyMirrorRound is the attestation round of a parent block.
+func KeyMirrorRound(parentBlock uint64) []byte { return key(PrefixMirrorRound, parentBlock) }
+
+// KeyMirrorBody is a snapshot's encoding by its 32-byte digest.
+func KeyMirrorBody(digest []byte) []byte { return append([]byte{PrefixMirrorBody}, digest...) }
+
+// KeyMirrorOpen counts the open attestation rounds a validator (by report
+// key) voted in.
+func KeyMirrorOpen(reportKey []byte) []byte { return append([]byte{PrefixMirrorOpen}, reportKey...) }

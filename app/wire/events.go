@@ -30,6 +30,10 @@ const (
 	EventValidatorChange     = "validator_change"   // what the queue did with one approved change (applied, partial, dropped)
 	EventMisbehaviour        = "misbehaviour"       // evidence CometBFT gave the block, and whether it slashed
 	EventParamsActivated     = "params_activated"   // an upgrade's params are in force from this height
+	EventMirrorAttested      = "mirror_attested"    // a validator's vote on the parent's metagraph at a parent block
+	EventMirrorFinal         = "mirror_final"       // a metagraph snapshot became final (before its mirror_uid_reset events)
+	EventMirrorUIDReset      = "mirror_uid_reset"
+	EventMirrorBound         = "mirror_bound" // a tx key bound to a parent uid
 )
 
 // Event builds an event from key, value pairs; every attribute is indexed.

@@ -117,7 +117,10 @@ type MinerView struct {
 	// ImmuneThrough is the last height at which the uid cannot be replaced
 	// (membership.ImmuneThrough of RegisteredHeight).
 	ImmuneThrough int64 `json:"immune_through"`
-	// Pubkey is the key that owns the uid.
+	// Mirror is the uid's parent-chain holder and binding (mirror mode only).
+	Mirror *MirrorMinerView `json:"mirror,omitempty"`
+	// Pubkey is the key that owns the uid ("" in mirror mode while the
+	// uid is not bound).
 	Pubkey           string  `json:"pubkey"`
 	RegisteredHeight int64   `json:"registered_height"`
 	UID              uint32  `json:"uid"`
@@ -295,4 +298,29 @@ type RegistrationView struct {
 type BlockHashView struct {
 	Hash   string `json:"hash"`
 	Height int64  `json:"height"`
+}
+
+// MirrorMinerView is a uid's holder on the parent chain (its entry in the
+// final snapshot) and the tx key bound to it, in mirror mode. Hotkey is ""
+// when the uid is not in the final snapshot; TxKey is "" and ParentBlock 0
+// while it is not bound.
+type MirrorMinerView struct {
+	Hotkey          string `json:"hotkey"`
+	ParentBlock     uint64 `json:"parent_block"`
+	RegisteredBlock uint64 `json:"registered_block"`
+	TxKey           string `json:"tx_key"`
+}
+
+// MirrorView answers "mirror": the last final snapshot of the parent's
+// metagraph (its parent block, digest and entries) and the attestation
+// rounds still open. Digest is "" before the first final snapshot, when
+// FinalBlock is genesis' mirror.start_block.
+type MirrorView struct {
+	AttestationBlocks uint64   `json:"attestation_blocks"`
+	Digest            string   `json:"digest"`
+	Entries           int      `json:"entries"`
+	FinalBlock        uint64   `json:"final_block"`
+	NetUID            uint16   `json:"netuid"`
+	OpenBlocks        []uint64 `json:"open_blocks"`
+	OpenRounds        int      `json:"open_rounds"`
 }

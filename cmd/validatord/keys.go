@@ -11,14 +11,17 @@ import (
 )
 
 func init() {
-	register(Command{Name: "keys", Summary: "add, list and show ed25519 tx signing keys (keys add|list|show NAME)", Run: runKeys})
+	register(Command{Name: "keys", Summary: "add, list and show ed25519 tx signing keys (keys add|list|show NAME); sign-binding: an sr25519 hotkey's binding signature (mirror mode)", Run: runKeys})
 }
 
 const keysUsage = "keys add|list|show [NAME] [--home DIR]"
 
 // runKeys is the CLI of the key files; their format lives in internal/keyfile.
 
-func runKeys(_ context.Context, env Env, args []string) error {
+func runKeys(ctx context.Context, env Env, args []string) error {
+	if len(args) > 0 && args[0] == "sign-binding" {
+		return runSignBinding(ctx, env, args[1:])
+	}
 	fs := newFlags("keys")
 	home := homeFlag(fs)
 	pos, ok, err := parseFlags(env, fs, keysUsage, args)

@@ -13,9 +13,16 @@ import (
 // takes. A chain meant for production keeps membership.DefaultParams (init's
 // defaults); a local test network (testnet's defaults) makes registration
 // instant so that demo, load and e2e runs spend no CPU on it.
+//
+// --registration mirror makes the chain follow the parent chain's uids
+// instead (docs/mirror.md): the mirror section at x/mirror's defaults, with
+// the subnet's netuid and the parent block it starts from.
 type registrationFlags struct {
 	difficulty *uint64
 	perBlock   *uint
+	mode       *string
+	netuid     *uint
+	startBlock *uint64
 }
 
 // Testnet's registration defaults: 256 hashes (microseconds), and every
@@ -30,6 +37,10 @@ func defineRegistrationFlags(fs *flag.FlagSet, difficulty uint64, perBlock uint)
 		difficulty: fs.Uint64("registration-difficulty", difficulty,
 			"initial and minimum registration difficulty: the expected hashes a uid costs (docs/membership.md §5)"),
 		perBlock: fs.Uint("registrations-per-block", perBlock, "membership.max_registrations_per_block"),
+		mode: fs.String("registration", genesis.RegistrationPoW,
+			"chain.registration: pow (uids for work, docs/membership.md) or mirror (the parent chain's uids, docs/mirror.md)"),
+		netuid:     fs.Uint("mirror-netuid", 1, "mirror mode: the subnet's netuid on the parent chain (mirror.netuid)"),
+		startBlock: fs.Uint64("mirror-start-block", 0, "mirror mode: the parent block taken as final before the first attestation, a multiple of mirror.attestation_blocks"),
 	}
 }
 
@@ -49,5 +60,24 @@ func (f registrationFlags) apply(st *genesis.AppState) error {
 		p.MaxDifficulty = d << 8
 	}
 	p.MaxRegistrationsPerBlock = uint32(min(*f.perBlock, uint(st.Chain.MaxUIDs)))
+	return f.applyMode(st)
+}
+
+// applyMode sets chain.registration and, in mirror mode, the mirror
+// section (pow leaves the field out, as the default genesis does).
+func (f registrationFlags) applyMode(st *genesis.AppState) error {
+	switch *f.mode {
+	case genesis.RegistrationPoW:
+		return nil
+	case genesis.RegistrationMirror:
+	default:
+		return fmt.Errorf("--registration: %q, want %s or %s", *f.mode, genesis.RegistrationPoW, genesis.RegistrationMirror)
+	}
+	if *f.netuid > 1<<16-1 {
+		return fmt.Errorf("--mirror-netuid: %d, want a u16", *f.netuid)
+	}
+	m := genesis.DefaultMirrorParams(st.Chain.MaxUIDs)
+	m.NetUID, m.StartBlock = uint16(*f.netuid), *f.startBlock
+	st.Chain.Registration, st.Mirror = genesis.RegistrationMirror, &m
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	register(Command{Name: "tx", Summary: "sign and broadcast a transaction (register-miner, deregister-miner, post-task, submit, reveal, report, truth)", Run: runTx})
+	register(Command{Name: "tx", Summary: "sign and broadcast a transaction (register-miner, deregister-miner, post-task, submit, reveal, report, truth, attest-metagraph, bind-hotkey)", Run: runTx})
 }
 
 // txMessage is one message of `tx`: either a message sent as it is (define
@@ -50,6 +50,8 @@ var txMessages = map[string]txMessage{
 	"report workflow":    {summary: "report the measurements of a workflow submission (validators)", define: defineReportWorkflow},
 	"report arena":       {summary: "report the measurements of an arena submission (validators)", define: defineReportArena},
 	"truth":              {summary: "report an EVM block's minimum gas price and timestamp (validators)", define: defineTruth},
+	"attest-metagraph":   {summary: "attest the parent chain's metagraph at a parent block from a snapshot file (validators, mirror mode)", define: defineAttestMetagraph},
+	"bind-hotkey":        {summary: "bind the --from key to a parent uid with its hotkey's signature (miners, mirror mode)", define: defineBindHotkey},
 }
 
 // txFlags are the flags every message has.

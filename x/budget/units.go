@@ -35,4 +35,13 @@ const (
 	// UnitsDueItem: taking one entry off a due schedule — reading it and
 	// what it names (a task, a round), and marking it done.
 	UnitsDueItem int64 = 10
+	// UnitsSr25519: one sr25519 verification of a mirror-mode binding,
+	// tried raw and then in polkadot.js' <Bytes> wrapping, so a bad
+	// signature costs both (x/mirror BenchmarkVerifyBinding: 84 µs raw,
+	// 114 µs wrapped).
+	UnitsSr25519 int64 = 200
+	// UnitsMirrorUID: one uid of a newly final metagraph snapshot — its
+	// entry read, compared and rewritten, and, when it changed, its
+	// binding deleted.
+	UnitsMirrorUID int64 = 10
 )

@@ -110,19 +110,33 @@ func verify(pub *schnorrkel.PublicKey, s *schnorrkel.Signature, msg []byte) bool
 //     back cannot replay the binding of its earlier tenure;
 //   - the uid's hotkey signed BindingMessage(chainID, ...) (VerifyBinding).
 //
-// The cheap checks come first; the signature is verified last.
+// The cheap checks come first (PrecheckBinding); the signature is verified
+// last.
 func CheckBinding(chainID string, b Binding, final Snapshot, p Params) error {
-	e, ok := final.Lookup(b.UID)
-	if !ok {
-		return fmt.Errorf("%w: uid %d at parent block %d", ErrUnknownUID, b.UID, final.ParentBlock)
-	}
-	if absDiff(b.ParentBlock, final.ParentBlock) > p.MaxBlocksBehind {
-		return fmt.Errorf("%w: parent block %d, final %d, max_blocks_behind %d", ErrStaleBinding, b.ParentBlock, final.ParentBlock, p.MaxBlocksBehind)
-	}
-	if b.ParentBlock < e.RegisteredBlock {
-		return fmt.Errorf("%w: signed at %d, registered at %d", ErrSignedBeforeRegistration, b.ParentBlock, e.RegisteredBlock)
+	e, err := PrecheckBinding(b, final, p)
+	if err != nil {
+		return err
 	}
 	return VerifyBinding(e.Hotkey, BindingMessage(chainID, b.UID, b.TxKey, b.ParentBlock), b.Signature)
+}
+
+// PrecheckBinding is CheckBinding without the signature: the uid's entry
+// in final, and the freshness rules. It returns the entry, whose hotkey
+// VerifyBinding then checks the signature against; a caller that meters
+// its work (the app charges a block's work budget for the sr25519
+// verification) runs the two apart.
+func PrecheckBinding(b Binding, final Snapshot, p Params) (Entry, error) {
+	e, ok := final.Lookup(b.UID)
+	if !ok {
+		return Entry{}, fmt.Errorf("%w: uid %d at parent block %d", ErrUnknownUID, b.UID, final.ParentBlock)
+	}
+	if absDiff(b.ParentBlock, final.ParentBlock) > p.MaxBlocksBehind {
+		return Entry{}, fmt.Errorf("%w: parent block %d, final %d, max_blocks_behind %d", ErrStaleBinding, b.ParentBlock, final.ParentBlock, p.MaxBlocksBehind)
+	}
+	if b.ParentBlock < e.RegisteredBlock {
+		return Entry{}, fmt.Errorf("%w: signed at %d, registered at %d", ErrSignedBeforeRegistration, b.ParentBlock, e.RegisteredBlock)
+	}
+	return e, nil
 }
 
 // Supersedes checks that next may replace prev, the binding the uid holds
