@@ -50,6 +50,9 @@ var txMessages = map[string]txMessage{
 	"report workflow":    {summary: "report the measurements of a workflow submission (validators)", define: defineReportWorkflow},
 	"report arena":       {summary: "report the measurements of an arena submission (validators)", define: defineReportArena},
 	"truth":              {summary: "report an EVM block's minimum gas price and timestamp (validators)", define: defineTruth},
+	"propose validators": {summary: "propose validator set changes, in the order given (validators' report keys)", flow: proposeFlow(defineProposeValidators)},
+	"propose params":     {summary: "propose a JSON merge patch over the params from an activation height (validators' report keys)", flow: proposeFlow(defineProposeParams)},
+	"approve":            {summary: "approve an open proposal (validators' report keys)", define: defineApprove},
 }
 
 // txFlags are the flags every message has.
