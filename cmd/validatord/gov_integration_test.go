@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,7 +18,8 @@ import (
 // second one with a third of its power, the consensus key read from the
 // newcomer's own home with `keys show-consensus` (that home is never
 // started: the first validator keeps more than 2/3 of the power, so the
-// chain goes on). The newcomer, below 2/3 alone, proposes rotating its
+// chain goes on); adding it with more than a third is refused (code 57)
+// first. The newcomer, below 2/3 alone, proposes rotating its
 // report key to a key named in its home; the proposal stays open until the
 // first validator's `tx approve` passes it, and the rotation takes effect.
 // Then a params upgrade passes on the first validator's approval alone, and
@@ -44,9 +46,19 @@ func TestGovernanceEndToEnd(t *testing.T) {
 	first := vals.Validators[0].Name
 	third := vals.TotalPower / 3 // the most one proposal may move
 
+	// A proposal moving more than a third of the power is refused: the
+	// result is printed, with exit 1 and one line naming the code.
+	addWith := func(power int64) string {
+		return "validator1=" + joining.PubKey + ":" + strconv.FormatInt(power, 10) + ":" + joining.ReportKey
+	}
+	res, code, errOut := cliTx(t, homeA, node, "propose", "validators", "--from", "validator", "--add", addWith(third+1))
+	if code != 1 || res.Code != wire.CodePowerChange || !strings.Contains(errOut, fmt.Sprintf("code %d", wire.CodePowerChange)) || strings.Count(errOut, "\n") != 1 {
+		t.Fatalf("adding more than a third: exit %d result %+v stderr %q", code, res, errOut)
+	}
+
 	// 1. Add the newcomer: the proposer holds all the power, so its own
 	// transaction passes the proposal.
-	add := "validator1=" + joining.PubKey + ":" + strconv.FormatInt(third, 10) + ":" + joining.ReportKey
+	add := addWith(third)
 	id := mustTx(t, homeA, node, wire.EventProposalPassed, "proposal_id", "propose", "validators", "--from", "validator", "--add", add)
 	p := wantProposal(t, node, id, "passed")
 	if p.Kind != "validators" || len(p.Changes) != 1 || p.Proposer != first || p.ExpiresHeight != p.ProposedHeight-1+defaultExpiryBlocks {
@@ -61,7 +73,7 @@ func TestGovernanceEndToEnd(t *testing.T) {
 	// its third of the power leaves the proposal open until the first
 	// validator approves.
 	cli(t, "keys", "add", "rotated", "--home", homeB)
-	res, code, errOut := cliTx(t, homeB, node, "propose", "validators", "--from", "validator", "--rotate-report-key", "validator1=rotated", "--expires-in", "200")
+	res, code, errOut = cliTx(t, homeB, node, "propose", "validators", "--from", "validator", "--rotate-report-key", "validator1=rotated", "--expires-in", "200")
 	if code != 0 || res.Code != 0 {
 		t.Fatalf("rotate proposal: exit %d result %+v stderr %q", code, res, errOut)
 	}
