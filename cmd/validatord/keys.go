@@ -11,10 +11,10 @@ import (
 )
 
 func init() {
-	register(Command{Name: "keys", Summary: "add, list and show ed25519 tx signing keys (keys add|list|show NAME); sign-binding: an sr25519 hotkey's binding signature (mirror mode)", Run: runKeys})
+	register(Command{Name: "keys", Summary: "add, list and show ed25519 tx signing keys (keys add|list|show NAME), the node's consensus key (keys show-consensus), and an sr25519 hotkey's binding signature (keys sign-binding, mirror mode)", Run: runKeys})
 }
 
-const keysUsage = "keys add|list|show [NAME] [--home DIR]"
+const keysUsage = "keys add|list|show [NAME] [--home DIR], keys show-consensus [--home DIR]"
 
 // runKeys is the CLI of the key files; their format lives in internal/keyfile.
 
@@ -50,6 +50,15 @@ func runKeys(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 		return printJSON(env.Stdout, keyfile.InfoOf(pos[1], key))
+	case "show-consensus":
+		if err := wantArgs(pos[1:], 0, "keys show-consensus --home DIR"); err != nil {
+			return err
+		}
+		info, err := showConsensus(*home)
+		if err != nil {
+			return err
+		}
+		return printJSON(env.Stdout, info)
 	case "list":
 		if err := wantArgs(pos[1:], 0, "keys list"); err != nil {
 			return err

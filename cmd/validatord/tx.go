@@ -52,6 +52,9 @@ var txMessages = map[string]txMessage{
 	"truth":              {summary: "report an EVM block's minimum gas price and timestamp (validators)", define: defineTruth},
 	"attest-metagraph":   {summary: "attest the parent chain's metagraph at a parent block from a snapshot file (validators, mirror mode)", define: defineAttestMetagraph},
 	"bind-hotkey":        {summary: "bind the --from key to a parent uid with its hotkey's signature (miners, mirror mode)", define: defineBindHotkey},
+	"propose validators": {summary: "propose validator set changes, in the order given (validators' report keys)", flow: proposeFlow(defineProposeValidators)},
+	"propose params":     {summary: "propose a JSON merge patch over the params from an activation height (validators' report keys)", flow: proposeFlow(defineProposeParams)},
+	"approve":            {summary: "approve an open proposal (validators' report keys)", define: defineApprove},
 }
 
 // txFlags are the flags every message has.
