@@ -14,6 +14,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/snapshot"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
 
@@ -58,6 +59,14 @@ type App struct {
 	check     *store.Overlay          // CheckTx state, reset on Commit
 	sigs      *sigCache               // signatures verified by CheckTx
 	chains    *chainCache             // the last chain in force built (govstate.go)
+
+	keepVersions int64 // Config.KeepVersions
+	snapshots    SnapshotConfig
+	retainBlocks int64
+	evidenceAge  int64
+	snapWriter   *snapshot.Writer // writes snapshots after Commit, in the background
+	restore      *restoring       // a state-sync restore in progress
+	firstHeight  atomic.Int64     // the first height whose version the store holds (0: none yet)
 }
 
 var _ abcitypes.Application = (*App)(nil)
@@ -82,11 +91,21 @@ func New(cfg Config) (*App, error) {
 	if cfg.DataDir == "" {
 		opts = opts.WithInMemory(true)
 	}
-	db, err := badger.Open(opts)
+	db, err := badger.OpenManaged(opts)
 	if err != nil {
 		return nil, fmt.Errorf("app: open state %q: %w", cfg.DataDir, err)
 	}
-	a := &App{db: db, logger: logger, crash: crash, limits: limits, sigs: newSigCache()}
+	if cfg.KeepVersions < 0 {
+		_ = db.Close()
+		return nil, fmt.Errorf("app: keep_versions = %d: must be ≥ 0 (0 keeps every version)", cfg.KeepVersions)
+	}
+	a := &App{db: db, logger: logger, crash: crash, limits: limits, sigs: newSigCache(), keepVersions: cfg.KeepVersions,
+		snapshots: cfg.Snapshots, retainBlocks: cfg.RetainBlocks, evidenceAge: cfg.EvidenceMaxAgeBlocks}
+	if a.snapshots.KeepRecent < 1 {
+		a.snapshots.KeepRecent = 1
+	}
+	a.snapWriter = &snapshot.Writer{Dir: a.snapshots.Dir, KeepRecent: a.snapshots.KeepRecent,
+		Log: func(msg string, kv ...any) { logger.Info(msg, kv...) }}
 	if err := a.load(); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -97,7 +116,7 @@ func New(cfg Config) (*App, error) {
 
 // load reads the committed meta and genesis, and opens the read snapshot.
 func (a *App) load() error {
-	a.snap = a.db.NewTransaction(false)
+	a.snap = a.db.NewTransactionAt(store.Latest, false)
 	st := store.State{O: store.NewOverlay(store.Snapshot{Txn: a.snap})}
 	meta := &subnetv1.Meta{}
 	if st.Load(store.KeyMeta, meta) {
@@ -106,6 +125,8 @@ func (a *App) load() error {
 			return err
 		}
 		a.height, a.time, a.appHash, a.lanes = meta.Height, meta.Time, meta.AppHash, l
+		a.firstHeight.Store(meta.FirstHeight)
+		a.discardVersions()
 	}
 	raw, ok := st.O.Get(store.KeyGenesis)
 	if !ok {
@@ -124,8 +145,10 @@ func (a *App) load() error {
 
 // Close releases the database.
 func (a *App) Close() error {
+	a.snapWriter.Wait() // the snapshot writer reads through its own transaction
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.abortRestore()
 	a.closeMu.Lock()
 	defer a.closeMu.Unlock()
 	if a.snap != nil {
@@ -161,6 +184,22 @@ func (a *App) refreshChain() error {
 	}
 	a.chain = c
 	return nil
+}
+
+// discardVersions lets badger drop the versions older than the kept ones.
+func (a *App) discardVersions() {
+	if a.keepVersions > 0 && a.height > a.keepVersions {
+		a.db.SetDiscardTs(uint64(a.height - a.keepVersions))
+	}
+}
+
+// oldestKept is the oldest height whose state queries may read.
+func (a *App) oldestKept(latest int64) int64 {
+	first := a.firstHeight.Load()
+	if a.keepVersions > 0 {
+		first = max(first, latest-a.keepVersions+1)
+	}
+	return first
 }
 
 func (a *App) resetCheck() {

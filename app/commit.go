@@ -29,7 +29,8 @@ func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.Resp
 	}
 	a.height, a.time, a.appHash, a.lanes = res.height, res.time, res.appHash, res.lanes
 	a.snap.Discard()
-	a.snap = a.db.NewTransaction(false)
+	a.snap = a.db.NewTransactionAt(store.Latest, false)
+	a.discardVersions()
 	a.genesis, a.pending, a.proposals = nil, nil, nil
 	if err := a.refreshChain(); err != nil {
 		panic(fmt.Sprintf("app: the rules in force after height %d: %v", res.height, err))
@@ -37,15 +38,23 @@ func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.Resp
 	a.resetCheck()
 	a.publish()
 	a.crashAt(CrashCommitEnd, res.height)
-	return &abcitypes.ResponseCommit{}, nil
+	a.maybeSnapshot()
+	return &abcitypes.ResponseCommit{RetainHeight: a.retainHeight()}, nil
 }
 
 // persist is the one badger transaction of a block: InitChain's writes at
 // the first block, the block's, and the meta.
 func (a *App) persist(res *blockResult) error {
 	overlays := []*store.Overlay{res.overlay}
+	first := a.firstHeight.Load()
 	if a.genesis != nil {
 		overlays = []*store.Overlay{a.genesis, res.overlay}
+		first = res.height
 	}
-	return store.Persist(a.db, overlays, &subnetv1.Meta{Height: res.height, Time: res.time, AppHash: res.appHash, Lanes: res.lanes.Encode()})
+	if err := store.Persist(a.db, overlays, &subnetv1.Meta{Height: res.height, Time: res.time, AppHash: res.appHash,
+		Lanes: res.lanes.Encode(), FirstHeight: first}); err != nil {
+		return err
+	}
+	a.firstHeight.Store(first)
+	return nil
 }

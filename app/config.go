@@ -20,4 +20,31 @@ type Config struct {
 	// defaults. They are consensus rules: every node of a chain must run the
 	// same limits, so only tests set them.
 	Limits budget.Limits
+	// KeepVersions is how many heights of state versions the store keeps
+	// for queries at a height (RequestQuery.Height): the state as of every
+	// height in (latest − KeepVersions, latest] can be read; older versions
+	// are dropped by badger's compactions. 0 keeps every version. A node
+	// setting, not a consensus rule: nodes may keep different histories.
+	KeepVersions int64
+	// Snapshots configures state-sync snapshots (node settings too).
+	Snapshots SnapshotConfig
+	// RetainBlocks: Commit asks CometBFT to keep at least this many recent
+	// blocks (RetainHeight); 0 keeps every block. Commit never asks to prune
+	// below the oldest kept snapshot nor within EvidenceMaxAgeBlocks.
+	RetainBlocks int64
+	// EvidenceMaxAgeBlocks is the chain's consensus param
+	// evidence.max_age_num_blocks: blocks within it stay.
+	EvidenceMaxAgeBlocks int64
 }
+
+// SnapshotConfig: every Interval-th height a snapshot is written under Dir,
+// and the newest KeepRecent are kept. Interval 0 or Dir "" writes none.
+type SnapshotConfig struct {
+	Dir        string
+	Interval   int64
+	KeepRecent int
+}
+
+// DefaultKeepVersions is the versions a node keeps when its config says
+// nothing: about a day at one block every 6 seconds.
+const DefaultKeepVersions = 14_400

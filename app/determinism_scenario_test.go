@@ -216,7 +216,7 @@ func TestTwoAppsSameHashes(t *testing.T) {
 func checkFullHash(t *testing.T, a *App) {
 	t.Helper()
 	var full store.Lanes
-	txn := a.db.NewTransaction(false)
+	txn := a.db.NewTransactionAt(store.Latest, false)
 	defer txn.Discard()
 	it := txn.NewIterator(badgerIterOpts())
 	defer it.Close()

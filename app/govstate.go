@@ -101,16 +101,31 @@ func (a *App) chainAt(st store.State, chainID string, h int64) (*track.Chain, er
 	if c := a.chains; c != nil && c.key == key {
 		return c.chain, nil
 	}
-	params, err := genesis.DecodeParams(pe.AppState)
-	if err != nil {
-		return nil, fmt.Errorf("app: stored params from height %d: %w", pe.From, err)
-	}
-	chain, err := track.NewChainAt(chainID, params, vs.Registry, se.Members)
+	chain, err := buildChain(chainID, vs, se, pe)
 	if err != nil {
 		return nil, err
 	}
 	a.chains = &chainCache{key: key, chain: chain}
 	return chain, nil
+}
+
+// loadChain is chainAt without the cache, for readers outside block
+// execution (queries at a height run concurrently with it).
+func loadChain(st store.State, chainID string, h int64) (*track.Chain, error) {
+	vs, ph := loadValset(st), loadParams(st)
+	se, pe := setAt(vs.History, h), paramsAt(ph.Entries, h)
+	if se == nil || pe == nil {
+		return nil, fmt.Errorf("app: no validator set or params in force at height %d", h)
+	}
+	return buildChain(chainID, vs, se, pe)
+}
+
+func buildChain(chainID string, vs *subnetv1.Valset, se *subnetv1.SetEntry, pe *subnetv1.ParamsEntry) (*track.Chain, error) {
+	params, err := genesis.DecodeParams(pe.AppState)
+	if err != nil {
+		return nil, fmt.Errorf("app: stored params from height %d: %w", pe.From, err)
+	}
+	return track.NewChainAt(chainID, params, vs.Registry, se.Members)
 }
 
 // toSet is a set entry as an x/valset Set.

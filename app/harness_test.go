@@ -129,7 +129,13 @@ func newNode(t testing.TB, dir string, g genesis.AppState) *node {
 // newNodeLimits is newNode with block limits (zero fields: the defaults).
 func newNodeLimits(t testing.TB, dir string, g genesis.AppState, lim budget.Limits) *node {
 	t.Helper()
-	a, err := New(Config{DataDir: dir, Limits: lim})
+	return newNodeConfig(t, Config{DataDir: dir, Limits: lim}, g)
+}
+
+// newNodeConfig is newNode with a whole app config.
+func newNodeConfig(t testing.TB, cfg Config, g genesis.AppState) *node {
+	t.Helper()
+	a, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

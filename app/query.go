@@ -85,7 +85,11 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 		resp.Code, resp.Log = wire.QueryInternal, "the app is closed"
 		return resp, nil
 	}
-	view, done := a.committedView()
+	view, done, qerr := a.viewAt(req.Height)
+	if qerr != nil {
+		resp.Code, resp.Log = qerr.code, qerr.msg
+		return resp, nil
+	}
 	defer done()
 	resp.Height = view.height
 	defer func() {
@@ -150,13 +154,47 @@ func (a *App) committedView() (*querier, func()) {
 	if c.genesis != nil {
 		return &querier{chain: c.chain, height: c.height, appHash: c.appHash, st: store.State{O: store.NewOverlay(c.genesis)}}, func() {}
 	}
-	txn := a.db.NewTransaction(false)
+	txn := a.db.NewTransactionAt(store.Latest, false)
 	q := &querier{chain: c.chain, height: c.height, appHash: c.appHash, st: store.State{O: store.NewOverlay(store.Snapshot{Txn: txn})}}
 	meta := &subnetv1.Meta{}
 	if q.st.Load(store.KeyMeta, meta) { // the version this transaction reads, whatever Commit did since
 		q.height, q.appHash = meta.Height, meta.AppHash
 	}
 	return q, txn.Discard
+}
+
+// viewAt is the view of the state as of height h (RequestQuery.Height; 0:
+// the last committed). A height above the last committed one, or older
+// than the versions this node keeps (Config.KeepVersions), is refused with
+// a message naming what to do instead.
+func (a *App) viewAt(h int64) (*querier, func(), *queryError) {
+	q, done := a.committedView()
+	if h <= 0 || h == q.height || q.chain == nil {
+		return q, done, nil
+	}
+	latest := q.height
+	done()
+	if h > latest {
+		return nil, nil, badRequest("height %d is not committed yet (latest %d)", h, latest)
+	}
+	if oldest := a.oldestKept(latest); h < oldest {
+		return nil, nil, notFound("height %d is older than the state versions this node keeps (heights %d to %d; keep_versions %d): "+
+			"run `validatord export --height %d` over a block store, or ask an archive node (keep_versions 0)", h, oldest, latest, a.keepVersions, h)
+	}
+	txn := a.db.NewTransactionAt(uint64(h), false)
+	st := store.State{O: store.NewOverlay(store.Snapshot{Txn: txn})}
+	meta := &subnetv1.Meta{}
+	if !st.Load(store.KeyMeta, meta) || meta.Height != h {
+		txn.Discard()
+		return nil, nil, notFound("height %d: no state version stored (the store holds heights from %d)", h, a.firstHeight.Load())
+	}
+	chainID, _ := st.O.Get(store.KeyChainID)
+	chain, err := loadChain(st, string(chainID), h+1)
+	if err != nil {
+		txn.Discard()
+		return nil, nil, internalErr("height %d: %v", h, err)
+	}
+	return &querier{chain: chain, height: h, appHash: meta.AppHash, st: st}, txn.Discard, nil
 }
 
 // publish makes the committed position visible to queries.

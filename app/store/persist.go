@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -10,10 +11,15 @@ import (
 
 // Persist writes the overlays (in order: a later one's writes replace an
 // earlier one's) and meta in ONE badger transaction, committed with the
-// database's sync setting. Either everything of the block is stored or
+// database's sync setting at version meta.Height (the store is badger's
+// managed mode: each height is a version, so the state as of any kept
+// height can be read). Either everything of the block is stored or
 // nothing is.
 func Persist(db *badger.DB, overlays []*Overlay, meta *subnetv1.Meta) error {
-	txn := db.NewTransaction(true)
+	if meta.Height < 1 {
+		return fmt.Errorf("persist: height %d is no version", meta.Height)
+	}
+	txn := db.NewTransactionAt(uint64(meta.Height-1), true)
 	defer txn.Discard()
 	for _, o := range overlays {
 		if err := write(txn, o); err != nil {
@@ -27,8 +33,18 @@ func Persist(db *badger.DB, overlays []*Overlay, meta *subnetv1.Meta) error {
 	if err := txn.Set(KeyMeta, bz); err != nil {
 		return err
 	}
-	return txn.Commit()
+	return txn.CommitAt(uint64(meta.Height), nil)
 }
+
+// PersistMeta writes only the meta record, at version meta.Height: the end
+// of a state-sync restore, whose entries a StreamWriter wrote at that
+// version.
+func PersistMeta(db *badger.DB, meta *subnetv1.Meta) error {
+	return Persist(db, nil, meta)
+}
+
+// Latest is the read version of the newest committed state.
+const Latest = math.MaxUint64
 
 func write(txn *badger.Txn, o *Overlay) error {
 	var err error

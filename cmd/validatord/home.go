@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/scoringsubnet/validatord/nodeconfig"
+
 	"errors"
 	"fmt"
 	"os"
@@ -26,6 +28,9 @@ const (
 
 // appDataDir is the badger directory of the application.
 func appDataDir(home string) string { return filepath.Join(home, "data", "app") }
+
+// snapshotDir is where the node writes its state-sync snapshots.
+func snapshotDir(home string) string { return filepath.Join(home, "data", "snapshots") }
 
 // configFile is CometBFT's config.toml of a home.
 func configFile(home string) string { return filepath.Join(home, "config", "config.toml") }
@@ -80,5 +85,8 @@ func saveConfig(home string, conf *cfg.Config) error {
 		return err
 	}
 	cfg.WriteConfigFile(configFile(home), conf)
+	if _, err := os.Stat(nodeconfig.File(home)); errors.Is(err, os.ErrNotExist) {
+		return nodeconfig.Write(home, nodeconfig.Defaults())
+	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cometbft/cometbft/libs/service"
 
 	"github.com/scoringsubnet/validatord/app"
+	"github.com/scoringsubnet/validatord/nodeconfig"
 )
 
 func init() {
@@ -41,10 +42,18 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	nc, err := nodeconfig.Load(*home)
+	if err != nil {
+		return oneLine(err)
+	}
 	application, err := app.New(app.Config{
-		DataDir:    appDataDir(*home),
-		Logger:     logger.With("module", "app"),
-		CrashPoint: os.Getenv(envCrashAt),
+		DataDir:              appDataDir(*home),
+		Logger:               logger.With("module", "app"),
+		CrashPoint:           os.Getenv(envCrashAt),
+		KeepVersions:         nc.KeepVersions,
+		Snapshots:            app.SnapshotConfig{Dir: snapshotDir(*home), Interval: nc.SnapshotInterval, KeepRecent: nc.SnapshotKeepRecent},
+		RetainBlocks:         nc.RetainBlocks,
+		EvidenceMaxAgeBlocks: files.genDoc.ConsensusParams.Evidence.MaxAgeNumBlocks,
 	})
 	if err != nil {
 		return oneLine(fmt.Errorf("app: %w", err))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -38,12 +39,13 @@ func DumpBadger(dir string) ([]Entry, error) {
 
 // dumpBadger opens dir (read-only or not) and lists all entries in key order.
 func dumpBadger(dir string, readOnly bool) (es []Entry, err error) {
-	db, err := badger.Open(badger.DefaultOptions(dir).WithReadOnly(readOnly).WithLogger(nil))
+	db, err := badger.OpenManaged(badger.DefaultOptions(dir).WithReadOnly(readOnly).WithLogger(nil))
 	if err != nil {
 		return nil, err
 	}
 	defer func() { err = errors.Join(err, db.Close()) }()
-	err = db.View(func(txn *badger.Txn) error {
+	err = func(txn *badger.Txn) error {
+		defer txn.Discard()
 		it := txn.NewIterator(badger.DefaultIteratorOptions)
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
@@ -55,7 +57,7 @@ func dumpBadger(dir string, readOnly bool) (es []Entry, err error) {
 			es = append(es, Entry{Key: item.KeyCopy(nil), Value: append([]byte{}, v...)})
 		}
 		return nil
-	})
+	}(db.NewTransactionAt(math.MaxUint64, false)) // the app's store is managed: the newest version
 	return es, err
 }
 

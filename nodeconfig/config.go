@@ -1,0 +1,129 @@
+package nodeconfig
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/viper"
+)
+
+// Config is app.toml's [state] section.
+type Config struct {
+	// KeepVersions: the state as of each of the last KeepVersions heights
+	// can be queried (RequestQuery.Height); 0 keeps every version (an
+	// archive node).
+	KeepVersions int64 `mapstructure:"keep_versions"`
+	// SnapshotInterval: after every SnapshotInterval-th height's Commit the
+	// node writes a state-sync snapshot in the background; 0 writes none.
+	SnapshotInterval int64 `mapstructure:"snapshot_interval"`
+	// SnapshotKeepRecent: the snapshots kept (the newest ones).
+	SnapshotKeepRecent int `mapstructure:"snapshot_keep_recent"`
+	// RetainBlocks: the block store keeps at least the last RetainBlocks
+	// blocks (Commit's RetainHeight); 0 keeps every block. The node never
+	// prunes below its oldest snapshot, nor within the evidence age.
+	RetainBlocks int64 `mapstructure:"retain_blocks"`
+}
+
+// Defaults: a day of versions at 6 s blocks, a snapshot every 1000 heights
+// (2 kept), every block kept.
+func Defaults() Config {
+	return Config{KeepVersions: 14_400, SnapshotInterval: 1000, SnapshotKeepRecent: 2, RetainBlocks: 0}
+}
+
+// MinRetainBlocks is the least non-zero retain_blocks: a node must keep
+// enough blocks for peers that are catching up by block sync.
+const MinRetainBlocks = 1000
+
+// Validate checks each field.
+func (c Config) Validate() error {
+	switch {
+	case c.KeepVersions < 0:
+		return fieldErr("keep_versions", c.KeepVersions, "must be ≥ 0 (0 keeps every version)")
+	case c.SnapshotInterval < 0:
+		return fieldErr("snapshot_interval", c.SnapshotInterval, "must be ≥ 0 (0 writes no snapshot)")
+	case c.SnapshotKeepRecent < 1 || c.SnapshotKeepRecent > 100:
+		return fieldErr("snapshot_keep_recent", c.SnapshotKeepRecent, "must be in [1, 100]")
+	case c.RetainBlocks < 0 || (c.RetainBlocks > 0 && c.RetainBlocks < MinRetainBlocks):
+		return fieldErr("retain_blocks", c.RetainBlocks, fmt.Sprintf("must be 0 (keep every block) or ≥ %d", MinRetainBlocks))
+	}
+	return nil
+}
+
+// Error names the app.toml key that is wrong.
+type Error struct {
+	File, Key, Reason string
+}
+
+func (e *Error) Error() string {
+	if e.Key == "" {
+		return e.File + ": " + e.Reason
+	}
+	return fmt.Sprintf("%s: state.%s: %s", e.File, e.Key, e.Reason)
+}
+
+func fieldErr(key string, v any, reason string) error {
+	return &Error{Key: key, Reason: fmt.Sprintf("%v: %s", v, reason)}
+}
+
+// File is the path of a home's app.toml.
+func File(home string) string { return filepath.Join(home, "config", "app.toml") }
+
+// Load reads a home's app.toml strictly; a missing file gives Defaults().
+func Load(home string) (Config, error) {
+	path := File(home)
+	c := Defaults()
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	v := viper.New()
+	v.SetConfigFile(path)
+	v.SetConfigType("toml")
+	if err := v.ReadInConfig(); err != nil {
+		return Config{}, &Error{File: path, Reason: oneLine(err.Error())}
+	}
+	for _, k := range v.AllKeys() {
+		if !strings.HasPrefix(k, "state.") {
+			return Config{}, &Error{File: path, Key: k, Reason: "unknown key (app.toml has one section, [state])"}
+		}
+	}
+	if sub := v.Sub("state"); sub != nil {
+		if err := sub.UnmarshalExact(&c); err != nil {
+			return Config{}, &Error{File: path, Reason: oneLine(err.Error())}
+		}
+	}
+	if err := c.Validate(); err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			e.File = path
+		}
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// Write writes c as a home's app.toml, with a comment per key.
+func Write(home string, c Config) error {
+	body := fmt.Sprintf(`# validatord node settings (not consensus rules: nodes of one chain may differ).
+# docs/statesync.md explains each.
+
+[state]
+# The state as of each of the last keep_versions heights can be queried
+# (validatord query --height H); 0 keeps every version (an archive node).
+keep_versions = %d
+
+# Write a state-sync snapshot after every snapshot_interval-th height (0: none),
+# keeping the newest snapshot_keep_recent in <home>/data/snapshots.
+snapshot_interval = %d
+snapshot_keep_recent = %d
+
+# Keep at least the last retain_blocks blocks in the block store (0: every block;
+# else at least %d). Blocks a kept snapshot or the evidence age needs are kept too.
+retain_blocks = %d
+`, c.KeepVersions, c.SnapshotInterval, c.SnapshotKeepRecent, MinRetainBlocks, c.RetainBlocks)
+	return os.WriteFile(File(home), []byte(body), 0o600)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
