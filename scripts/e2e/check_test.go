@@ -70,14 +70,20 @@ func compareAppHashes(nw *network, h int64) (int64, error) {
 // headers returns "app_hash=<hex> block=<hex>" of node i's blocks 1..h, the app hash
 // taken from the header of each block h+1 too (so the last one is covered by its header).
 func headers(nw *network, i int, h int64) (map[int64]string, error) {
+	return headersFrom(nw, i, 1, h)
+}
+
+// headersFrom is headers of heights from..h (a state-synced node has no block below its
+// snapshot).
+func headersFrom(nw *network, i int, from, h int64) (map[int64]string, error) {
 	out := make(map[int64]string, h)
-	err := eachBlockMeta(nw, i, h, func(m *types.BlockMeta) {
+	err := eachBlockMetaFrom(nw, i, from, h, func(m *types.BlockMeta) {
 		out[m.Header.Height] = fmt.Sprintf("app_hash=%X block=%X", m.Header.AppHash, m.BlockID.Hash)
 	})
 	if err != nil {
 		return nil, err
 	}
-	for height := int64(1); height <= h; height++ {
+	for height := from; height <= h; height++ {
 		if _, ok := out[height]; !ok {
 			return nil, fmt.Errorf("node%d: no header for height %d", i, height)
 		}
@@ -87,7 +93,11 @@ func headers(nw *network, i int, h int64) (map[int64]string, error) {
 
 // eachBlockMeta calls f with node i's block metas of heights 1..h (/blockchain, 20 a call).
 func eachBlockMeta(nw *network, i int, h int64, f func(m *types.BlockMeta)) error {
-	for lo := int64(1); lo <= h; lo += 20 {
+	return eachBlockMetaFrom(nw, i, 1, h, f)
+}
+
+func eachBlockMetaFrom(nw *network, i int, from, h int64, f func(m *types.BlockMeta)) error {
+	for lo := from; lo <= h; lo += 20 {
 		hi := min(lo+19, h)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		res, err := nw.clients[i].BlockchainInfo(ctx, lo, hi)

@@ -13,6 +13,7 @@
 // E2E_LOAD_SECONDS (kill/restart phase, default 130, at least 120 for the bar),
 // E2E_ADVERSARY_SECONDS (the adversary's attack, default 60),
 // E2E_VALSET_LOAD_SECONDS (the validator-change scenario's load, default 60),
+// E2E_STATESYNC_LOAD_SECONDS (the state-sync scenario's load, default 240),
 // E2E_REPORT (a JSON file for the figures of the run, default $E2E_BIN_DIR/e2e-report.json).
 // docs/reliability.md describes each scenario and the figures of the last run.
 package e2e
