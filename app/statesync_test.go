@@ -10,6 +10,7 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/snapshot"
 )
 
 // scoredChain runs rounds of scored workflow work on n (scoreOne: four
@@ -212,5 +213,42 @@ func TestQueryAtHeight(t *testing.T) {
 	_ = json.Unmarshal(resp.Value, &st)
 	if st["height"].(float64) != float64(oldest) {
 		t.Fatalf("status at %d: %v", oldest, st)
+	}
+}
+
+// TestRetainHeight: Commit's RetainHeight keeps retain_blocks blocks, never
+// prunes within the evidence age nor above the oldest kept snapshot, and
+// keeps everything when retain_blocks is 0.
+func TestRetainHeight(t *testing.T) {
+	snaps := t.TempDir()
+	a := &App{retainBlocks: 1000, evidenceAge: 500, height: 5000}
+	if got := a.retainHeight(); got != 4001 {
+		t.Fatalf("retain 1000 at 5000: %d, want 4001", got)
+	}
+	a.evidenceAge = 2000
+	if got := a.retainHeight(); got != 3000 {
+		t.Fatalf("evidence age 2000 at 5000: %d, want 3000", got)
+	}
+	a.evidenceAge, a.snapshots = 0, SnapshotConfig{Dir: snaps, Interval: 100, KeepRecent: 2}
+	writeTestSnapshot(t, snaps, 2500)
+	writeTestSnapshot(t, snaps, 4500)
+	if got := a.retainHeight(); got != 2500 {
+		t.Fatalf("oldest snapshot 2500: %d, want 2500", got)
+	}
+	a.retainBlocks = 0
+	if got := a.retainHeight(); got != 0 {
+		t.Fatalf("retain_blocks 0: %d, want 0 (keep every block)", got)
+	}
+	a.retainBlocks, a.height = 1000, 900
+	if got := a.retainHeight(); got != 0 {
+		t.Fatalf("height below retain_blocks: %d, want 0", got)
+	}
+}
+
+func writeTestSnapshot(t *testing.T, dir string, h uint64) {
+	t.Helper()
+	it := &snapshot.SliceIterator{Entries: []snapshot.Entry{{Key: []byte{0x02}, Value: []byte("chain")}}}
+	if _, err := snapshot.Create(dir, it, snapshot.Header{ChainID: "c", Height: h, AppHash: make([]byte, 32)}, snapshot.Options{}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,23 +2,26 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/scoringsubnet/validatord/internal/audit"
 	"github.com/scoringsubnet/validatord/internal/replay"
 	"github.com/scoringsubnet/validatord/internal/statedump"
+	"github.com/scoringsubnet/validatord/nodeconfig"
 )
 
 func init() {
 	register(Command{Name: "export", Summary: "print the app state as JSON (last height, or --height H by replay) for auditors", Run: runExport})
 }
 
-const exportUsage = "export [--home DIR] [--height H] [--workdir DIR]   (the node must be stopped)"
+const exportUsage = "export [--home DIR] [--height H] [--workdir DIR]   (the node must be stopped; a height among the kept versions is read directly, an older one rebuilt by replay)"
 
 func runExport(ctx context.Context, env Env, args []string) error {
 	fs := newFlags("export")
 	home := homeFlag(fs)
-	height := fs.Int64("height", 0, "export the state at this height, rebuilt by replaying the block store (default: the app's last committed state)")
+	height := fs.Int64("height", 0, "export the state at this height: read from the app store's version of it when kept (app.toml keep_versions), else rebuilt by replaying the block store (default: the app's last committed state)")
 	workdir := fs.String("workdir", "", "parent of the temporary replay directory")
 	pos, ok, err := parseFlags(env, fs, exportUsage, args)
 	if !ok || err != nil {
@@ -31,10 +34,20 @@ func runExport(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("--height: %d, want a height >= 1", *height)
 	}
 	var doc statedump.Document
-	if *height == 0 {
+	switch kept, kerr := keptVersion(*home, *height); {
+	case *height == 0:
 		doc, err = exportStored(*home)
-	} else {
+	case kerr != nil:
+		return kerr
+	case kept:
+		doc, err = audit.ExportStoredAt(appDataDir(*home), *height)
+		err = oneLine(err)
+	default:
 		doc, err = exportReplayed(ctx, env, *home, *height, *workdir)
+		if errors.Is(err, replay.ErrPruned) {
+			first, latest, _ := replay.StoredHeights(appDataDir(*home))
+			return fmt.Errorf("export --height %d: the app store keeps versions of heights %d to %d only, and %w", *height, first, latest, err)
+		}
 	}
 	if err != nil {
 		return err
@@ -45,6 +58,34 @@ func runExport(ctx context.Context, env Env, args []string) error {
 	}
 	_, err = env.Stdout.Write(bz)
 	return err
+}
+
+// keptVersion reports whether the app store of home keeps a whole version of height: at
+// or after its first height, within its app.toml keep_versions of the newest, and not
+// after the newest.
+func keptVersion(home string, height int64) (bool, error) {
+	if height <= 0 {
+		return false, nil
+	}
+	first, latest, err := replay.StoredHeights(appDataDir(home))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil // no app store: replay says what is missing
+	}
+	if err != nil {
+		return false, oneLine(err)
+	}
+	if height > latest {
+		return false, fmt.Errorf("export --height %d: the app store's newest height is %d", height, latest)
+	}
+	nc, err := nodeconfig.Load(home)
+	if err != nil {
+		return false, oneLine(err)
+	}
+	oldest := first
+	if nc.KeepVersions > 0 {
+		oldest = max(oldest, latest-nc.KeepVersions+1)
+	}
+	return height >= oldest, nil
 }
 
 // exportStored reads the app's own badger directory (read-only, or a copy of it).

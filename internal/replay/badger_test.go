@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/dgraph-io/badger/v4"
@@ -66,7 +67,7 @@ func TestCopyDirThenDump(t *testing.T) {
 	if err := copyDir(src, dst); err != nil {
 		t.Fatal(err)
 	}
-	got, err := dumpBadger(dst, false)
+	got, err := dumpBadger(dst, false, math.MaxUint64)
 	if err != nil {
 		t.Fatal(err)
 	}

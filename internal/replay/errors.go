@@ -7,7 +7,7 @@ import (
 
 // ErrPruned says that the block store no longer holds the blocks from the initial height,
 // so the chain cannot be re-executed from genesis.
-var ErrPruned = errors.New("block store is pruned: blocks from the initial height are gone")
+var ErrPruned = errors.New("block store is pruned (app.toml retain_blocks, or the node joined by state sync): blocks from the initial height are gone; replay an archive node's block store (retain_blocks = 0, synced from genesis)")
 
 // MismatchError is the first height at which the replayed application's app hash differs
 // from the one the chain committed to, with the state changes of that block.
