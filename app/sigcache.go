@@ -1,10 +1,10 @@
 package app
 
 import (
-	"crypto/ed25519"
 	"crypto/sha256"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/sigverify"
 )
 
 // sigCacheSize bounds the verified-signature cache; when full it starts over.
@@ -22,10 +22,16 @@ func newSigCache() *sigCache { return &sigCache{seen: make(map[[32]byte]struct{}
 // verify checks sig by sender over the body's sign bytes, consulting the
 // cache under the tx's hash first.
 func (c *sigCache) verify(txHash [32]byte, sender, body, sig []byte) bool {
-	if _, ok := c.seen[txHash]; ok {
+	if c.known(txHash) {
 		return true
 	}
-	return len(sig) == ed25519.SignatureSize && ed25519.Verify(sender, wire.SignBytes(body), sig)
+	return sigverify.Valid(sigverify.Item{PubKey: sender, Msg: wire.SignBytes(body), Sig: sig})
+}
+
+// known reports whether CheckTx verified the transaction whose hash this is.
+func (c *sigCache) known(txHash [32]byte) bool {
+	_, ok := c.seen[txHash]
+	return ok
 }
 
 // remember records a transaction that CheckTx accepted whole (signature,

@@ -4,7 +4,8 @@
 //
 //   - float32 / float64 types and the math/rand packages,
 //   - time.Now (block time is an argument, never the clock),
-//   - go statements (no goroutines in block execution),
+//   - go statements (no goroutines in block execution), except in x/sigverify under a line
+//     "// det: pure parallel" (workers computing pure functions into disjoint result ranges),
 //   - ranging over a map, unless the line before says "// det: sorted" (keys collected and sorted
 //     before anything reaches state or output),
 //   - shopspring/decimal calls that round with package globals or floats (Div, Pow, PowInt32,
