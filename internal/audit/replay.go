@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
+	"time"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
@@ -27,6 +29,12 @@ type Summary struct {
 	ScoreEntries   int             `json:"score_entries"`
 	ScoreDigest    string          `json:"score_digest_sha256"`
 	LatestEpoch    json.RawMessage `json:"latest_epoch"`
+	// Seconds is the wall time of the re-execution (the block store read,
+	// every block executed and checked), and TxsPerSecond the
+	// re-executed transactions over it: measured, not part of what two
+	// replays must agree on.
+	Seconds      float64 `json:"seconds"`
+	TxsPerSecond float64 `json:"txs_per_second"`
 }
 
 // Mismatch is the first height whose app hash differs, with the keys that
@@ -73,7 +81,9 @@ func Target() replay.Target {
 // Replay re-executes src into a fresh app and summarises it; at the first
 // height that differs it returns a *Mismatch.
 func Replay(ctx context.Context, src *replay.Source, opts replay.Options) (Summary, error) {
+	start := time.Now()
 	res, err := replay.Run(ctx, src, Target(), opts)
+	elapsed := time.Since(start)
 	var mm *replay.MismatchError
 	if errors.As(err, &mm) {
 		return Summary{}, mismatch(mm)
@@ -82,7 +92,12 @@ func Replay(ctx context.Context, src *replay.Source, opts replay.Options) (Summa
 		return Summary{}, err
 	}
 	defer res.Close()
-	return summarize(ctx, src.Genesis.ChainID, res)
+	sum, err := summarize(ctx, src.Genesis.ChainID, res)
+	sum.Seconds = math.Round(elapsed.Seconds()*1000) / 1000
+	if s := elapsed.Seconds(); s > 0 {
+		sum.TxsPerSecond = math.Round(float64(res.Txs) / s)
+	}
+	return sum, err
 }
 
 // summarize queries the replayed app's latest epoch, closes it and digests its scores.
