@@ -127,6 +127,57 @@ func TestSnapshotRestoreBootstrap(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "export --height") {
 		t.Fatalf("joined node's history before the snapshot: code %d, %q", code, errOut)
 	}
+
+	// The same join online: [statesync] enable = true on a fresh home, and
+	// CometBFT fetches a snapshot from node1 over p2p (ABCI OfferSnapshot,
+	// ApplySnapshotChunk), then block-syncs.
+	home3 := filepath.Join(dir, "home3")
+	rpc3, p2p3 := freeAddr(t), freeAddr(t)
+	cli(t, "init", "--home", home3, "--chain-id", "join-1", "--rpc-laddr", rpc3, "--p2p-laddr", p2p3, "--timeout-commit", "100ms")
+	if err := os.WriteFile(filepath.Join(home3, "config", "genesis.json"), gen, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	editConfig(t, home3, func(c *cfg.Config) {
+		c.P2P.AllowDuplicateIP, c.P2P.AddrBookStrict = true, false
+		c.P2P.PersistentPeers = string(nk.ID()) + "@" + strings.TrimPrefix(p2p1, "tcp://")
+		c.StateSync.Enable = true
+		c.StateSync.RPCServers = []string{rpc1, rpc1}
+		c.StateSync.TrustHeight = int64(h)
+		c.StateSync.TrustHash = hex.EncodeToString(trustHash)
+		c.StateSync.DiscoveryTime = 5 * time.Second
+	})
+	n3 := startNode(t, home3)
+	queryJSON(t, rpc1, &top, "status")
+	n3.waitHeight(t, rpc3, top.Height+3) // the restore, or blocks after it
+	queryJSON(t, rpc1, &top, "status")
+	n3.waitHeight(t, rpc3, top.Height+3) // blocks executed after the restore
+	var first int64
+	for x := top.Height + 3; x > 0; x-- {
+		var a, b wire.StatusView
+		queryJSON(t, rpc1, &a, "status", "--height", strconv.FormatInt(x, 10))
+		code, out, _ := runCmd(t, "query", "status", "--height", strconv.FormatInt(x, 10), "--node", rpc3)
+		if code != 0 {
+			break // before the snapshot the node restored
+		}
+		decodeJSON(t, out, &b)
+		if a.Height != x || b.Height != x || a.AppHash != b.AppHash {
+			t.Fatalf("height %d: node1 %+v, node joined by state sync %+v", x, a, b)
+		}
+		first = x
+	}
+	if first < int64(h) || first%interval != 0 || first > top.Height || !strings.Contains(readLog(t, n3), "snapshot restored") {
+		t.Fatalf("state sync: history from %d; log:\n%s", first, n3.tail())
+	}
+	t.Logf("joined by state sync at height %d, node1 at %d", first, top.Height)
+}
+
+func readLog(t *testing.T, n *runningNode) string {
+	t.Helper()
+	bz, err := os.ReadFile(n.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(bz)
 }
 
 // editConfig rewrites a home's config.toml through f.
