@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	cfg "github.com/cometbft/cometbft/config"
 	"github.com/cometbft/cometbft/node"
@@ -58,13 +61,34 @@ func checkBootstrapConfig(conf *cfg.Config) error {
 }
 
 // bootstrapCometBFT runs node.BootstrapState for height, whose app hash the
-// light client must confirm. CometBFT's function logs to os.Stdout, which
-// is this command's JSON: its log goes to stderr for the call.
+// light client must confirm. CometBFT's function logs every level to
+// os.Stdout, which is this command's JSON: for the call, os.Stdout is a pipe
+// whose lines go to stderr without the debug ones.
 func bootstrapCometBFT(ctx context.Context, conf *cfg.Config, height int64, appHash []byte) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			if line := sc.Text(); !strings.HasPrefix(line, "D[") {
+				fmt.Fprintln(os.Stderr, line)
+			}
+		}
+		_, _ = io.Copy(io.Discard, r) // a line over the buffer: drop the rest, never block the writer
+	}()
 	stdout := os.Stdout
-	os.Stdout = os.Stderr
-	defer func() { os.Stdout = stdout }()
-	if err := node.BootstrapState(ctx, conf, cfg.DefaultDBProvider, uint64(height), appHash); err != nil {
+	os.Stdout = w
+	err = node.BootstrapState(ctx, conf, cfg.DefaultDBProvider, uint64(height), appHash)
+	os.Stdout = stdout
+	_ = w.Close()
+	<-done
+	_ = r.Close()
+	if err != nil {
 		return oneLine(fmt.Errorf("bootstrap CometBFT's stores at height %d: %w", height, err))
 	}
 	return nil
