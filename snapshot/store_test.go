@@ -253,3 +253,51 @@ func copyTree(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// TestExportStoreUnclean: a store a killed node left (its files as they
+// were while open: the memtable not flushed) cannot be opened read-only;
+// ExportStore opens it read-write, as the node's restart would, and writes
+// the snapshot of its newest height.
+func TestExportStoreUnclean(t *testing.T) {
+	src := t.TempDir()
+	states := versionedStore(t, src, newRng(34), 3)
+	// Small files: the copy reads them whole.
+	db, err := badger.OpenManaged(badger.DefaultOptions(src).WithValueLogFileSize(1 << 20).WithMemTableSize(4 << 20).WithValueThreshold(1 << 10).WithLogger(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Height 4 in the memtable only, then the files copied as a crash leaves them.
+	txn := db.NewTransactionAt(3, true)
+	if err := txn.Set([]byte{store.PrefixEpoch, 4}, []byte("four")); err != nil {
+		t.Fatal(err)
+	}
+	es := append(append([]Entry(nil), states[3]...), Entry{[]byte{store.PrefixEpoch, 4}, []byte("four")})
+	sortEntries(es)
+	bz, err := (&subnetv1.Meta{Height: 4, Time: 1_700_000_004, AppHash: appHashOf(es), FirstHeight: 1}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := txn.Set(store.KeyMeta, bz); err != nil {
+		t.Fatal(err)
+	}
+	if err := txn.CommitAt(4, nil); err != nil {
+		t.Fatal(err)
+	}
+	crashed := t.TempDir()
+	copyTree(t, src, crashed)
+	if err := os.Remove(filepath.Join(crashed, "LOCK")); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if ro, err := badger.OpenManaged(badger.DefaultOptions(crashed).WithReadOnly(true).WithLogger(nil)); err == nil {
+		ro.Close()
+		t.Fatal("the crashed copy opens read-only: the test does not reach the read-write fallback")
+	}
+	info, err := ExportStore(crashed, t.TempDir(), ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Height != 4 || !bytes.Equal(info.Meta.AppHash, appHashOf(es)) {
+		t.Fatalf("export of the crashed copy: %+v", info.Meta)
+	}
+}
