@@ -79,7 +79,7 @@ func runSnapshotRestore(ctx context.Context, env Env, args []string) error {
 	if *bootstrap {
 		if err := bootstrapCometBFT(ctx, conf, meta.Height, meta.AppHash); err != nil {
 			// The app store was empty before: leave the home as it was.
-			return errors.Join(err, os.RemoveAll(dbDir))
+			return oneLine(errors.Join(err, os.RemoveAll(dbDir)))
 		}
 		view.Bootstrapped, view.Note = true, bootstrapNote
 	}
