@@ -9,13 +9,25 @@ import (
 	"strconv"
 	"strings"
 
+	rpcclient "github.com/cometbft/cometbft/rpc/client"
+
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // Query runs an ABCI query through /abci_query and returns the app's raw
 // answer (JSON); a non-zero answer code is a *QueryError.
 func (c *Client) Query(ctx context.Context, path string) ([]byte, error) {
-	res, err := c.rpc.ABCIQuery(ctx, path, nil)
+	return c.QueryAt(ctx, path, 0)
+}
+
+// QueryAt is Query of the state as of height (RequestQuery.Height; 0: the
+// last committed). The node answers only heights within its keep_versions;
+// an older one is a *QueryError whose log names `validatord export --height`.
+func (c *Client) QueryAt(ctx context.Context, path string, height int64) ([]byte, error) {
+	if height < 0 {
+		return nil, fmt.Errorf("query %s: height %d, want >= 0", path, height)
+	}
+	res, err := c.rpc.ABCIQueryWithOptions(ctx, path, nil, rpcclient.ABCIQueryOptions{Height: height})
 	if err != nil {
 		return nil, c.wrap(err)
 	}
