@@ -467,7 +467,7 @@ func (q *querier) retired(existed bool, what string) string {
 	if !existed {
 		return ""
 	}
-	return fmt.Sprintf(": this %s was retired by state retention (chain.retain_state_blocks, %d in force, deletes settled tasks, "+
+	return fmt.Sprintf(": this %s was %s (chain.retain_state_blocks, %d in force, deletes settled tasks, "+
 		"submissions, ended truth rounds and epochs that many blocks after they ended; docs/retention.md); "+
-		"`validatord export --height H` rebuilds the state of an earlier height H that still holds it", what, q.chain.Gen.Chain.RetainStateBlocks)
+		"`validatord export --height H` rebuilds the state of an earlier height H that still holds it", what, wire.RetiredNote, q.chain.Gen.Chain.RetainStateBlocks)
 }

@@ -11,6 +11,7 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/dgraph-io/badger/v4"
+	"github.com/shopspring/decimal"
 
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -278,13 +279,15 @@ func TestRetentionBoundsState(t *testing.T) {
 	const r = 300
 	blocks := retentionBlocks(t, 10_000)
 	g := retentionGenesis(r)
-	n, samples := retentionRun(t, g, blocks, 100)
-	printSamples(t, "retain_state_blocks=300", samples, 100)
-	base := samples[19] // block 2,000
-	for i, s := range samples[19:] {
+	every := sampleEvery(blocks)
+	n, samples := retentionRun(t, g, blocks, every)
+	printSamples(t, "retain_state_blocks=300", samples, every)
+	from := int((2000+every-1)/every) - 1 // the sample at block 2,000 (or the first after)
+	base := samples[from]
+	for i, s := range samples[from:] {
 		if s.bytes*100 > base.bytes*102 || s.bytes*100 < base.bytes*98 {
-			t.Fatalf("block %d: state %d keys %d bytes, at block 2000 %d keys %d bytes: not flat",
-				(i+20)*100, s.keys, s.bytes, base.keys, base.bytes)
+			t.Fatalf("block %d: state %d keys %d bytes, at block %d %d keys %d bytes: not flat",
+				int64(from+i+1)*every, s.keys, s.bytes, int64(from+1)*every, base.keys, base.bytes)
 		}
 	}
 	last := samples[len(samples)-1]
@@ -304,8 +307,9 @@ func TestRetentionBoundsState(t *testing.T) {
 // state grows with every block (what TestRetentionBoundsState bounds).
 func TestRetentionOffGrows(t *testing.T) {
 	blocks := retentionBlocks(t, 1_000)
-	_, samples := retentionRun(t, retentionGenesis(0), blocks, 100)
-	printSamples(t, "retain_state_blocks=0", samples, 100)
+	every := sampleEvery(blocks)
+	_, samples := retentionRun(t, retentionGenesis(0), blocks, every)
+	printSamples(t, "retain_state_blocks=0", samples, every)
 	for i := 1; i < len(samples); i++ {
 		if samples[i].bytes <= samples[i-1].bytes {
 			t.Fatalf("retention off: the state did not grow from sample %d to %d", i-1, i)
@@ -313,13 +317,17 @@ func TestRetentionOffGrows(t *testing.T) {
 	}
 }
 
-func printSamples(t testing.TB, name string, samples []stateSize, every int) {
+// sampleEvery is the sampling interval of a run: 100 blocks, or a
+// hundredth of a longer run (a scan of the whole state per sample).
+func sampleEvery(blocks int64) int64 { return max(100, blocks/100) }
+
+func printSamples(t testing.TB, name string, samples []stateSize, every int64) {
 	if os.Getenv("RETENTION_PRINT") == "" {
 		return
 	}
 	var b strings.Builder
 	for i, s := range samples {
-		fmt.Fprintf(&b, "%s block %d: %d keys, %d bytes (tasks %d, submissions %d, truth %d, epochs %d)\n", name, (i+1)*every, s.keys, s.bytes,
+		fmt.Fprintf(&b, "%s block %d: %d keys, %d bytes (tasks %d, submissions %d, truth %d, epochs %d)\n", name, int64(i+1)*every, s.keys, s.bytes,
 			s.byPrefix["task"], s.byPrefix["submission"], s.byPrefix["truth"], s.byPrefix["epoch"])
 	}
 	t.Log("\n" + b.String())
@@ -485,4 +493,46 @@ func TestRetiredQueries(t *testing.T) {
 			t.Errorf("%s: code %d (%s), want %d", c.name, code, log, c.code)
 		}
 	}
+}
+
+// BenchmarkRetireSubmission measures what retention costs per record: the
+// FinalizeBlock + Commit (badger on disk) of the block that retires one
+// settled workflow task with 1,000 submissions (each with its task_miner,
+// task_sub and task_artifact entries), per submission. The setup
+// (registrations, commits, reveals, reports, settlement) is untimed.
+// budget.UnitsRetire is sized from it.
+func BenchmarkRetireSubmission(b *testing.B) {
+	const subs, r = 1000, 50
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		g := retentionGenesis(r)
+		g.Chain.MaxUIDs = subs
+		g.Membership = testMembership(subs)
+		g.Tracks = []genesis.Track{testTrack(genesis.TrackWorkflow, decimal.NewFromInt(1))}
+		n := newNode(b, b.TempDir(), g)
+		val := reporter(0)
+		post := val.tx(b, msgWorkflowTask(4, 1, 2))
+		var regs, commits, reveals, reports [][]byte
+		for k := 0; k < subs; k++ {
+			m := newMiner(fmt.Sprintf("retire-bench-%d", k), uint32(k+1))
+			regs = append(regs, m.tx(b, msgRegister()))
+			commits = append(commits, m.commit(b, wfPayloadOf(m, 0)))
+			reveals = append(reveals, m.reveal(b, wfPayloadOf(m, 0)))
+			reports = append(reports, val.tx(b, msgWorkflowReport(uint64(k), workflowM())))
+		}
+		for _, txs := range [][][]byte{regs, {post}, commits, reveals, reports} {
+			mustOK(b, n.finalize(txs...))
+		}
+		for n.height < 6+r-1 { // the task closes at 6; retired at 6 + r
+			n.finalize()
+		}
+		b.StartTimer()
+		resp := n.finalize()
+		b.StopTimer()
+		if v, _ := eventAttr(resp.Events, wire.EventStateRetired, "submissions"); v != fmt.Sprint(subs) {
+			b.Fatalf("retired %q submissions, want %d", v, subs)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*subs)/1000, "µs/submission")
 }
