@@ -37,11 +37,12 @@ func retentionGenesis(r int64) genesis.AppState {
 type stateSize struct {
 	keys, bytes int64
 	byPrefix    map[string]int64 // keys per prefix name
+	bytesBy     map[string]int64 // bytes per prefix name
 }
 
 func measureState(t testing.TB, a *App) stateSize {
 	t.Helper()
-	out := stateSize{byPrefix: map[string]int64{}}
+	out := stateSize{byPrefix: map[string]int64{}, bytesBy: map[string]int64{}}
 	err := a.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.DefaultIteratorOptions)
 		defer it.Close()
@@ -55,6 +56,7 @@ func measureState(t testing.TB, a *App) stateSize {
 			out.bytes += int64(len(k)) + item.ValueSize()
 			p, _ := store.PrefixOf(k)
 			out.byPrefix[p.Name]++
+			out.bytesBy[p.Name] += int64(len(k)) + item.ValueSize()
 		}
 		return nil
 	})
@@ -327,8 +329,9 @@ func printSamples(t testing.TB, name string, samples []stateSize, every int64) {
 	}
 	var b strings.Builder
 	for i, s := range samples {
-		fmt.Fprintf(&b, "%s block %d: %d keys, %d bytes (tasks %d, submissions %d, truth %d, epochs %d)\n", name, int64(i+1)*every, s.keys, s.bytes,
-			s.byPrefix["task"], s.byPrefix["submission"], s.byPrefix["truth"], s.byPrefix["epoch"])
+		due := s.bytesBy["due_bucket"] + s.bytesBy["due_entry"] + s.bytesBy["due_cursor"]
+		fmt.Fprintf(&b, "%s block %d: %d keys, %d bytes (tasks %d, submissions %d, truth %d, epochs %d; due schedules %d bytes)\n", name, int64(i+1)*every, s.keys, s.bytes,
+			s.byPrefix["task"], s.byPrefix["submission"], s.byPrefix["truth"], s.byPrefix["epoch"], due)
 	}
 	t.Log("\n" + b.String())
 }
