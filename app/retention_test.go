@@ -453,9 +453,10 @@ func TestRetentionParamsChange(t *testing.T) {
 
 // TestRetiredQueries: queries of retired items answer not found naming
 // retention and export --height; live state still answers (epoch/latest,
-// the miners, their windows and gas agents, the leaderboard), and a miner
-// who commits to a retired task or a validator who reports on a retired
-// submission is refused.
+// the miners, their windows and gas agents, the leaderboard); a commit or
+// a reveal for a retired task (25), a report on a retired submission (29),
+// a gas reveal (48, where it was 49 before retirement) and a truth (33) for
+// a retired round are refused.
 func TestRetiredQueries(t *testing.T) {
 	g := retentionGenesis(100)
 	n := newNode(t, "", g)
@@ -483,14 +484,19 @@ func TestRetiredQueries(t *testing.T) {
 			t.Errorf("%s: code %d %v, want an answer", p, code, out)
 		}
 	}
-	m := l.miners[0]
+	m, gm := l.miners[0], l.miners[2] // task 0's first miner; EVM block 1002's first predictor
+	// each tx is tried alone on the committed state (codeOf), so each takes its signer's next nonce
+	alone := func(s *signer, tx []byte) []byte { s.nonce--; return tx }
 	for _, c := range []struct {
 		name string
 		tx   []byte
 		code uint32
 	}{
-		{"a commit to a retired task", m.commit(t, wfPayloadOf(m, 0)), wire.CodeUnknownTask},
-		{"a report on a retired submission", l.val.tx(t, msgWorkflowReport(0, workflowM())), wire.CodeUnknownSubmission},
+		{"a commit to a retired task", alone(m, m.commit(t, wfPayloadOf(m, 0))), wire.CodeUnknownTask},
+		{"a reveal for a retired task", alone(m, m.reveal(t, wfPayloadOf(m, 0))), wire.CodeUnknownTask},
+		{"a report on a retired submission", alone(l.val, l.val.tx(t, msgWorkflowReport(0, workflowM()))), wire.CodeUnknownSubmission},
+		{"a gas reveal for a retired round (49 before retirement)", alone(gm, gm.reveal(t, gasPayload(1, retentionEVMBase+2, "10"))), wire.CodeNoCommit},
+		{"a truth for a retired round", alone(l.val, l.val.tx(t, msgTruth(1, retentionEVMBase+2, "10", blockTime(n.height).Unix()))), wire.CodeEVMBlockClosed},
 	} {
 		if code, log, _ := codeOf(t, n, c.tx); code != c.code {
 			t.Errorf("%s: code %d (%s), want %d", c.name, code, log, c.code)
