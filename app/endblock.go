@@ -4,6 +4,7 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/gas"
+	"github.com/scoringsubnet/validatord/app/retain"
 	"github.com/scoringsubnet/validatord/app/tasks"
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/x/budget"
@@ -66,6 +67,14 @@ var endBlockSteps = []endStep{
 	// sets and params no coming height needs (govstep.go).
 	{"governance", func(a *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
 		return a.endGovernance(env, m)
+	}},
+	// Settled tasks, ended truth rounds and epochs scheduled
+	// chain.retain_state_blocks (in force now) before this height are
+	// deleted, one record per meter check, the rest carried (app/retain,
+	// docs/retention.md). Last, so it only ever takes what the block's
+	// work left.
+	{"retention", func(_ *App, env track.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+		return retain.Due(env, m)
 	}},
 }
 

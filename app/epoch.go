@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/scoringsubnet/validatord/app/gas"
+	"github.com/scoringsubnet/validatord/app/retain"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/tasks"
 	"github.com/scoringsubnet/validatord/app/track"
@@ -46,6 +47,7 @@ func (a *App) runEpoch(env track.Env) []abcitypes.Event {
 		ep.Tracks = append(ep.Tracks, pt)
 	}
 	st.Save(store.KeyEpoch(c.Epochs), ep)
+	retain.Epoch(st, h, c.Epochs)
 	if !a.chain.Gen.IsMirror() {
 		a.writePruneQueue(env, res.U16) // mirror mode: the parent chain prunes
 	}

@@ -7,7 +7,7 @@ package app
 // submissions and receipts, reveal_deadline, and the truth query. The
 // account paths are the keys of miner-a, report-0 and nobody.
 var goldenAnswers = []struct{ path, want string }{
-	{"status", `{"app_hash":"149072728b439c96f865a3eaba4e1fd701e8a279942bb153dd3a651b8c2ef8c8","chain_id":"subnet-test","height":10}`},
+	{"status", `{"app_hash":"caf66b7fd45e135081daf6dc3263687793c2860917abc9f954ffbcad8c2d8b7f","chain_id":"subnet-test","height":10}`},
 	{"validators", `{"queued":[],"scheduled":[],"total_power":40,"validators":[{"index":0,"name":"val0","address":"136c4aca6e1411408f71848afea1edac53c4732f","power":10,"report_key":"ba03660426274c272100303f433b92b0b02faa5da39da40632a31ce999b6d210"},{"index":1,"name":"val1","address":"999d12994027065549c6aca3354f6d82b932922b","power":10,"report_key":"ed94066bfce9e8c2eded68d2f396c64e0b3596bdc43e1082f5845062d82530d5"},{"index":2,"name":"val2","address":"044c70445a4e2145168c7fa91d121d688c734117","power":10,"report_key":"03723e91f6916b11bccde90aae3e87856ac7eda65868f7de12ed4ebc1f894ec7"},{"index":3,"name":"val3","address":"6689ce901557d3d771ed967088aa6efe030f73cb","power":10,"report_key":"4e4a77173c93ac692baf7ca05a72fe6d017af023dfcbba25384fadcfb742d95c"}]}`},
 	{"account/4feead625bc8fd6cb210dfe17744b8dc01117ad0272f28fb43f95d997e449bc2", `{"miner":true,"next_nonce":9,"pubkey":"4feead625bc8fd6cb210dfe17744b8dc01117ad0272f28fb43f95d997e449bc2","uid":1,"validator":null}`},
 	{"account/ba03660426274c272100303f433b92b0b02faa5da39da40632a31ce999b6d210", `{"miner":false,"next_nonce":7,"pubkey":"ba03660426274c272100303f433b92b0b02faa5da39da40632a31ce999b6d210","uid":null,"validator":"val0"}`},

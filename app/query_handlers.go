@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 
@@ -230,7 +231,7 @@ func (q *querier) task(args []string) (*wire.TaskView, *queryError) {
 	}
 	t, ok := q.st.Task(id)
 	if !ok {
-		return nil, notFound("no task %d", id)
+		return nil, notFound("no task %d%s", id, q.retired(id < q.st.Counters().NextTaskId, "task"))
 	}
 	return &wire.TaskView{ID: t.Id, Track: tasks.Track(t), Poster: hex.EncodeToString(t.Poster),
 		PostedHeight: t.PostedHeight, SubmitDeadline: t.SubmitDeadline, RevealDeadline: t.RevealDeadline, ReportDeadline: t.ReportDeadline,
@@ -250,7 +251,9 @@ func (q *querier) truth(args []string) (*wire.TruthRoundView, *queryError) {
 	}
 	r, ok := q.st.Truth(chain, block)
 	if !ok {
-		return nil, notFound("no truth round for block %d of EVM chain %d", block, chain)
+		gc := q.st.GasChain(chain)
+		return nil, notFound("no truth round for block %d of EVM chain %d%s", block, chain,
+			q.retired(q.chain.Gen.Chain.RetainStateBlocks > 0 && gc.HasClosed && block <= gc.LastClosedBlock, "truth round, if the block had one,"))
 	}
 	out := &wire.TruthRoundView{EvmChainID: r.EvmChainId, EvmBlock: r.EvmBlock, Status: r.Status, OpenedHeight: r.OpenedHeight,
 		Deadline: r.Deadline, ReportedPower: r.ReportedPower, Votes: q.votes(r.Votes)}
@@ -282,7 +285,7 @@ func (q *querier) submission(args []string) (*wire.SubmissionView, *queryError) 
 	}
 	s, ok := q.st.Submission(id)
 	if !ok {
-		return nil, notFound("no submission %d", id)
+		return nil, notFound("no submission %d%s", id, q.retired(id < q.st.Counters().NextSubmissionId, "submission"))
 	}
 	out := &wire.SubmissionView{ID: s.Id, Track: s.Track, UID: s.Uid, Height: s.Height, BlockTime: s.BlockTime,
 		Status: s.Status, Votes: q.votes(s.Votes), Receipt: wire.ReceiptViewOf(s.Receipt),
@@ -343,7 +346,7 @@ func (q *querier) baseline(args []string) (*wire.BaselineView, *queryError) {
 	}
 	t, ok := q.st.Task(id)
 	if !ok || t.GetArena() == nil {
-		return nil, notFound("no arena task %d", id)
+		return nil, notFound("no arena task %d%s", id, q.retired(!ok && id < q.st.Counters().NextTaskId, "task and its baseline"))
 	}
 	pb := &subnetv1.Baseline{}
 	q.st.Load(store.KeyBaseline(id), pb)
@@ -414,7 +417,7 @@ func (q *querier) epoch(args []string) (*wire.EpochView, *queryError) {
 	}
 	ep := &subnetv1.Epoch{}
 	if n == 0 || !q.st.Load(store.KeyEpoch(n), ep) {
-		return nil, notFound("no epoch %s", args[0])
+		return nil, notFound("no epoch %s%s", args[0], q.retired(n > 0 && n < q.st.Counters().Epochs, "epoch"))
 	}
 	sum := scoring.Zero
 	for _, w := range ep.Weights {
@@ -453,4 +456,18 @@ func (q *querier) mirror(_ []string) (*wire.MirrorView, *queryError) {
 	cur := currentSnapshot(q.st, ms.FinalBlock, p.MaxEntries)
 	return &wire.MirrorView{AttestationBlocks: p.AttestationBlocks, Digest: hex.EncodeToString(ms.FinalDigest), Entries: len(cur.Entries),
 		FinalBlock: ms.FinalBlock, NetUID: p.NetUID, OpenBlocks: append([]uint64{}, ms.OpenBlocks...), OpenRounds: len(ms.OpenBlocks)}, nil
+}
+
+// retired is the not-found note of an item that existed and is gone: only
+// retention deletes a task, a submission or an epoch whose id was handed
+// out (a truth round's caller also requires retention on, since a round
+// that ended without quorum is dropped). It names retention and the export
+// that still holds the item; "" when the item never existed.
+func (q *querier) retired(existed bool, what string) string {
+	if !existed {
+		return ""
+	}
+	return fmt.Sprintf(": this %s was %s (chain.retain_state_blocks, %d in force, deletes settled tasks, "+
+		"submissions, ended truth rounds and epochs that many blocks after they ended; docs/retention.md); "+
+		"`validatord export --height H` rebuilds the state of an earlier height H that still holds it", what, wire.RetiredNote, q.chain.Gen.Chain.RetainStateBlocks)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -52,6 +53,9 @@ func taskWindow(ctx context.Context, c Chain, e *RevealWindowError) error {
 	tv, err := c.Task(ctx, e.Target.TaskID)
 	if isNotFound(err) {
 		e.Closed, e.Reason = true, fmt.Sprintf("no task %d on this chain", e.Target.TaskID)
+		if IsRetired(err) {
+			e.Reason = fmt.Sprintf("task %d was retired by state retention: its reveal window closed long ago", e.Target.TaskID)
+		}
 		return nil
 	}
 	if err != nil {
@@ -65,6 +69,9 @@ func taskWindow(ctx context.Context, c Chain, e *RevealWindowError) error {
 func gasWindow(ctx context.Context, c Chain, e *RevealWindowError) error {
 	tr, err := c.Truth(ctx, e.Target.EVMChainID, e.Target.EVMBlock)
 	switch {
+	case IsRetired(err):
+		e.Closed, e.Reason = true, "the EVM block's truth round was retired by state retention: its reveal window closed long ago"
+		return nil
 	case isNotFound(err):
 		e.Reason = "no truth round for the EVM block yet (reveals open the block after its truth is final)"
 		return nil
@@ -101,6 +108,14 @@ func settled(ctx context.Context, c Chain, p PendingReveal, e *RevealWindowError
 func isNotFound(err error) bool {
 	var qe *QueryError
 	return errors.As(err, &qe) && qe.Code == wire.QueryNotFound
+}
+
+// IsRetired reports whether err is a not-found answer for an item that
+// state retention deleted (docs/retention.md): it existed, and its outcome
+// is only in an export of an earlier height.
+func IsRetired(err error) bool {
+	var qe *QueryError
+	return errors.As(err, &qe) && qe.Code == wire.QueryNotFound && strings.Contains(qe.Log, wire.RetiredNote)
 }
 
 // WaitRevealWindow polls CheckRevealWindow every poll until p's reveal

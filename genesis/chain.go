@@ -24,6 +24,9 @@ const (
 	MaxOpenTasksLimit = 1_000_000
 	// MaxTruthDriftLimit bounds chain.max_truth_drift_seconds (one day).
 	MaxTruthDriftLimit = 86_400
+	// MaxRetainStateBlocksLimit bounds chain.retain_state_blocks (about 31
+	// years at 1 s blocks: any larger value keeps everything, as 0 does).
+	MaxRetainStateBlocksLimit = 1_000_000_000
 )
 
 // ChainParams are the chain's own parameters.
@@ -62,6 +65,15 @@ type ChainParams struct {
 	// also when empty: docs/membership.md) or RegistrationMirror (the
 	// parent chain's uids, docs/mirror.md; genesis' mirror section).
 	Registration string `json:"registration,omitempty"`
+	// RetainStateBlocks: settled tasks (with their submissions, receipts
+	// and index entries), ended truth rounds (with the gas predictions their
+	// close judged) and epochs are deleted this many blocks after they were
+	// settled, closed or written, by the end of block's retention step
+	// (docs/retention.md). 0, the default, keeps everything. When positive
+	// it must exceed RetentionHorizon (retention.go). The value in force
+	// when the step runs decides, so a params proposal may change it at
+	// any height.
+	RetainStateBlocks int64 `json:"retain_state_blocks,omitempty"`
 }
 
 // DefaultChainParams: 16 KiB transactions, 256 uids, tasks open for up to
@@ -113,6 +125,9 @@ func (c ChainParams) Validate() error {
 	}
 	if c.MaxTruthDriftSeconds < 0 || c.MaxTruthDriftSeconds > MaxTruthDriftLimit {
 		return fieldErr("chain.max_truth_drift_seconds", c.MaxTruthDriftSeconds, fmt.Sprintf("must be in [0, %d]", MaxTruthDriftLimit))
+	}
+	if c.RetainStateBlocks < 0 || c.RetainStateBlocks > MaxRetainStateBlocksLimit {
+		return fieldErr("chain.retain_state_blocks", c.RetainStateBlocks, fmt.Sprintf("must be in [0, %d] (0 keeps everything)", MaxRetainStateBlocksLimit))
 	}
 	if err := validateDeadlineQuorum(c.DeadlineQuorum); err != nil {
 		return err

@@ -16,7 +16,8 @@ import (
 const (
 	// SweptPredictionBytes bounds one open prediction's submission record,
 	// rewritten unscored, late or unrevealed by the close that sweeps it
-	// (with its commitment and reveal height: 349 measured).
+	// (with its commitment and reveal height: 349 measured), and its id in
+	// the retention entry the close schedules (8).
 	SweptPredictionBytes = 360
 	// ScoredPredictionBytes bounds a counting prediction's submission record
 	// with its full gas receipt, without the receipt's memory and history

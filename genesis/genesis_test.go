@@ -65,6 +65,16 @@ func TestValidate(t *testing.T) {
 		{"activity cutoff below the epoch", func(g *AppState) { g.Tracks[1].ActivityCutoffBlocks = g.Window.EpochBlocks - 1 }, "tracks[1].activity_cutoff_blocks"},
 		{"activity cutoff 0 (missing)", func(g *AppState) { g.Tracks[2].ActivityCutoffBlocks = 0 }, "tracks[2].activity_cutoff_blocks"},
 		{"activity cutoff at the limit", func(g *AppState) { g.Tracks[2].ActivityCutoffBlocks = MaxBlocksLimit }, ""},
+		{"retention off (0)", func(g *AppState) { g.Chain.RetainStateBlocks = 0 }, ""},
+		{"retention negative", func(g *AppState) { g.Chain.RetainStateBlocks = -1 }, "chain.retain_state_blocks"},
+		{"retention above the limit", func(g *AppState) { g.Chain.RetainStateBlocks = MaxRetainStateBlocksLimit + 1 }, "chain.retain_state_blocks"},
+		{"retention at the limit", func(g *AppState) { g.Chain.RetainStateBlocks = MaxRetainStateBlocksLimit }, ""},
+		{"retention equal to the horizon", func(g *AppState) { g.Chain.RetainStateBlocks = g.RetentionHorizon() }, "chain.retain_state_blocks"},
+		{"retention one past the horizon", func(g *AppState) { g.Chain.RetainStateBlocks = g.RetentionHorizon() + 1 }, ""},
+		{"retention below a longer report window", func(g *AppState) {
+			g.Chain.RetainStateBlocks = g.RetentionHorizon() + 1
+			g.Chain.MaxReportBlocks++
+		}, "chain.retain_state_blocks"},
 		{"activity cutoff above the limit", func(g *AppState) { g.Tracks[2].ActivityCutoffBlocks = MaxBlocksLimit + 1 }, "tracks[2].activity_cutoff_blocks"},
 		{"reveal window of 1 block", func(g *AppState) { g.Tracks[0].RevealBlocks = 1 }, ""},
 		{"reveal window of 0 blocks (missing)", func(g *AppState) { g.Tracks[0].RevealBlocks = 0 }, "tracks[0].reveal_blocks"},
@@ -237,4 +247,26 @@ func TestEpochBound(t *testing.T) {
 func withCutoff(t Track, blocks int64) Track {
 	t.ActivityCutoffBlocks = blocks
 	return t
+}
+
+// TestRetentionHorizon: the horizon of the default genesis, by hand: the
+// task windows (1000 + 1000 + the longest reveal window) outlast the truth
+// window (20 + reveal) and the epoch.
+func TestRetentionHorizon(t *testing.T) {
+	g := DefaultGenesis()
+	var reveal int64
+	for _, tr := range g.Tracks {
+		reveal = max(reveal, tr.RevealBlocks)
+	}
+	if got, want := g.RetentionHorizon(), 2000+reveal; got != want {
+		t.Fatalf("RetentionHorizon = %d, want %d", got, want)
+	}
+	g.Chain.MaxSubmissionBlocks, g.Chain.MaxReportBlocks, g.Chain.TruthReportBlocks = 1, 1, 500
+	if got, want := g.RetentionHorizon(), 500+reveal; got != want {
+		t.Fatalf("with a long truth window: RetentionHorizon = %d, want %d", got, want)
+	}
+	g.Window.EpochBlocks = 10_000
+	if got := g.RetentionHorizon(); got != 10_000 {
+		t.Fatalf("with a long epoch: RetentionHorizon = %d, want 10000", got)
+	}
 }

@@ -56,6 +56,8 @@ func TestUpgradeRefusals(t *testing.T) {
 		{`{"validators":[]}`, "params.validators"},
 		{`{"window":{"Cap":"2"}}`, "window"},
 		{`{"nope":1}`, "params"},
+		{`{"chain":{"retain_state_blocks":2000}}`, "chain.retain_state_blocks"},
+		{`{"chain":{"retain_state_blocks":-5}}`, "chain.retain_state_blocks"},
 		{`[]`, "params"},
 		{`{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":1}}}}}}}}}`, "params"},
 	} {
@@ -64,5 +66,28 @@ func TestUpgradeRefusals(t *testing.T) {
 		if !errors.As(err, &fe) || !strings.HasPrefix(fe.Field, tc.field) {
 			t.Errorf("patch %s: %v, want a FieldError on %s", tc.patch, err, tc.field)
 		}
+	}
+}
+
+// TestUpgradeRetention: retention may be turned on, changed and turned off
+// by a params proposal (the value in force at each height decides what is
+// retired, docs/retention.md); a report window raised past it needs it
+// raised in the same patch.
+func TestUpgradeRetention(t *testing.T) {
+	base := upgradeBase(t)
+	on, err := Upgrade(base, []byte(`{"chain":{"retain_state_blocks":3500}}`), base.Validators)
+	if err != nil || on.Chain.RetainStateBlocks != 3500 {
+		t.Fatalf("turning retention on: %v, %d", err, on.Chain.RetainStateBlocks)
+	}
+	on.Validators = base.Validators
+	if _, err := Upgrade(on, []byte(`{"chain":{"max_report_blocks":3000}}`), base.Validators); err == nil {
+		t.Fatal("a report window past retention was accepted")
+	}
+	if _, err := Upgrade(on, []byte(`{"chain":{"max_report_blocks":3000,"retain_state_blocks":200000}}`), base.Validators); err != nil {
+		t.Fatalf("a report window raised with retention: %v", err)
+	}
+	off, err := Upgrade(on, []byte(`{"chain":{"retain_state_blocks":0}}`), base.Validators)
+	if err != nil || off.Chain.RetainStateBlocks != 0 {
+		t.Fatalf("turning retention off: %v", err)
 	}
 }

@@ -45,5 +45,8 @@ func (s AppState) Validate() error {
 	if err := s.validateEpochBound(); err != nil {
 		return err
 	}
+	if err := s.validateRetention(); err != nil {
+		return err
+	}
 	return s.validateGasBound()
 }

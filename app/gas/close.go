@@ -2,6 +2,7 @@ package gas
 
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/retain"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -28,7 +29,7 @@ func closeGasBlock(env track.Env, r *subnetv1.TruthRound) []abcitypes.Event {
 	st := env.St
 	gc := st.GasChain(r.EvmChainId)
 	minPrice := track.Dec(r.MinPrice)
-	counting := sweepPredictions(env, gc, r)
+	counting, swept := sweepPredictions(env, gc, r)
 	evs := []abcitypes.Event{wire.Event(wire.EventGasWindowClosed, "evm_chain_id", track.U64s(r.EvmChainId), "evm_block", track.U64s(r.EvmBlock),
 		"min_price", r.MinPrice, "timestamp", track.I64s(r.Timestamp), "counting_predictions", track.U64s(uint64(len(counting))))}
 	miners := st.Counters().Miners
@@ -38,22 +39,27 @@ func closeGasBlock(env track.Env, r *subnetv1.TruthRound) []abcitypes.Event {
 		evs = append(evs, closeAgent(env, r, uid, counting[uid], minPrice)...)
 	}
 	st.Save(store.KeyGasChain(gc.EvmChainId), gc)
+	retain.Round(st, env.Block.Height, r.EvmChainId, r.EvmBlock, swept)
 	return evs
 }
 
 // sweepPredictions removes every open block ≤ the closed one and returns
-// the counting predictions of the closed block by uid (lookups only).
-func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound) map[uint32]*subnetv1.Prediction {
+// the counting predictions of the closed block by uid (lookups only) and
+// the submission ids of every swept prediction, in sweep order (what
+// retention later deletes with the round).
+func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound) (map[uint32]*subnetv1.Prediction, []uint64) {
 	st := env.St
 	counting := make(map[uint32]*subnetv1.Prediction)
 	margin := env.Chain.CommitParams(genesis.TrackGas).CommitMarginSeconds
 	keep := gc.OpenBlocks[:0:0]
+	var swept []uint64
 	for _, b := range gc.OpenBlocks {
 		if b > r.EvmBlock {
 			keep = append(keep, b)
 			continue
 		}
 		for _, p := range st.Predictions(gc.EvmChainId, b).Items {
+			swept = append(swept, p.SubmissionId)
 			switch {
 			case b < r.EvmBlock:
 				markPrediction(env, p.SubmissionId, track.StatusUnscored, sweepNote(track.StatusUnscored))
@@ -70,7 +76,7 @@ func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRou
 		st.Delete(store.KeyPredictionSet(gc.EvmChainId, b))
 	}
 	gc.OpenBlocks = keep
-	return counting
+	return counting, swept
 }
 
 // previousOwner reports whether p was made by an earlier owner of its uid

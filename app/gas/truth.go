@@ -2,6 +2,7 @@ package gas
 
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/retain"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -106,5 +107,9 @@ func endRound(env track.Env, r *subnetv1.TruthRound, status string, close func()
 		evs = close()
 	}
 	st.Save(store.KeyTruth(r.EvmChainId, r.EvmBlock), r)
+	if status == track.StatusExpired {
+		// a final round is scheduled by its close, which still reads it
+		retain.Round(st, env.Block.Height, r.EvmChainId, r.EvmBlock, nil)
+	}
 	return evs
 }

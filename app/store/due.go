@@ -13,6 +13,10 @@ const (
 	DueGasClose byte = 4
 	// DueProposals: a proposal the block after its expiry: entry (proposal id)
 	DueProposals byte = 5
+	// DueRetire: an item that retention deletes retain_state_blocks after
+	// this height (the height it was settled, closed or written); entry
+	// (tag, ids…), app/retain.
+	DueRetire byte = 6
 )
 
 // Due is a schedule of work that falls due at a height: keyed entries in

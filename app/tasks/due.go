@@ -3,6 +3,7 @@ package tasks
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/retain"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -59,6 +60,7 @@ func SettleDue(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried b
 			st.Save(store.KeySubmission(sid), sub)
 		}
 		due.Done(it)
+		retain.Task(st, h, t.Id)
 		closeTask(st, env.Chain, t.Poster)
 	}
 }

@@ -33,7 +33,8 @@ const (
 	EventMirrorAttested      = "mirror_attested"    // a validator's vote on the parent's metagraph at a parent block
 	EventMirrorFinal         = "mirror_final"       // a metagraph snapshot became final (before its mirror_uid_reset events)
 	EventMirrorUIDReset      = "mirror_uid_reset"
-	EventMirrorBound         = "mirror_bound" // a tx key bound to a parent uid
+	EventMirrorBound         = "mirror_bound"  // a tx key bound to a parent uid
+	EventStateRetired        = "state_retired" // what the end of block's retention deleted (docs/retention.md)
 )
 
 // Event builds an event from key, value pairs; every attribute is indexed.

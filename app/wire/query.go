@@ -26,3 +26,8 @@ func QueryCodeName(code uint32) string {
 	}
 	return "unknown"
 }
+
+// RetiredNote is in the log of every not-found answer for an item that
+// state retention deleted (chain.retain_state_blocks, docs/retention.md):
+// clients tell a retired item from one not there yet by it.
+const RetiredNote = "retired by state retention"
