@@ -79,7 +79,7 @@ type Restorer struct {
 	prev    []byte
 	entries uint64
 	size    uint64
-	lanes   store.Lanes
+	lanes   store.Hasher
 	err     error
 	done    bool
 }
@@ -170,7 +170,7 @@ func (r *Restorer) finish() error {
 		return fmt.Errorf("%w: %d entries in %d bytes, metadata says %d in %d",
 			ErrEntryCount, r.entries, r.size, r.meta.Entries, r.meta.Size)
 	}
-	if sum := r.lanes.Sum(); !bytes.Equal(sum, r.trusted) {
+	if sum := r.lanes.Lanes.Sum(); !bytes.Equal(sum, r.trusted) {
 		return fmt.Errorf("%w: restored state hashes to %x, trusted %x", ErrAppHash, sum, r.trusted)
 	}
 	return nil
@@ -181,7 +181,7 @@ func (r *Restorer) Done() bool { return r.done }
 
 // Lanes returns the restored state's lanes (valid once Done): the app
 // stores them in its meta record with the height and app hash.
-func (r *Restorer) Lanes() store.Lanes { return r.lanes }
+func (r *Restorer) Lanes() store.Lanes { return r.lanes.Lanes }
 
 // Metadata returns the metadata being restored.
 func (r *Restorer) Metadata() Metadata { return r.meta }

@@ -101,7 +101,7 @@ func create(tmp string, it Iterator, h Header, opts Options) (Info, error) {
 	}
 	m := Metadata{Format: FormatV1, ChainID: h.ChainID, Height: h.Height, Time: h.Time, AppHash: append([]byte(nil), h.AppHash...)}
 	cw := &chunker{dir: tmp, limit: size, hash: sha256.New()}
-	var lanes store.Lanes
+	var lanes store.Hasher
 	var prev []byte
 	for {
 		k, v, ok, err := it.Next()
@@ -134,8 +134,8 @@ func create(tmp string, it Iterator, h Header, opts Options) (Info, error) {
 		return Info{}, err
 	}
 	m.Chunks = cw.sums
-	if opts.VerifyAppHash && !bytes.Equal(lanes.Sum(), h.AppHash) {
-		return Info{}, fmt.Errorf("%w: the state at height %d hashes to %x, header says %x", ErrAppHash, h.Height, lanes.Sum(), h.AppHash)
+	if opts.VerifyAppHash && !bytes.Equal(lanes.Lanes.Sum(), h.AppHash) {
+		return Info{}, fmt.Errorf("%w: the state at height %d hashes to %x, header says %x", ErrAppHash, h.Height, lanes.Lanes.Sum(), h.AppHash)
 	}
 	if len(m.Chunks) > MaxChunks {
 		return Info{}, fmt.Errorf("snapshot: %d chunks, limit %d: raise the chunk size", len(m.Chunks), MaxChunks)

@@ -80,8 +80,25 @@ func subLanes(x, y uint64) uint64 {
 	return ((x | laneHigh) - (y &^ laneHigh)) ^ ((x ^ ^y) & laneHigh)
 }
 
-// Add adds the entry (k, v) to the multiset.
+// Add adds the entry (k, v) to the multiset. It allocates its expansion
+// buffers per call; a caller adding many entries uses a Hasher.
 func (l *Lanes) Add(k, v []byte) { l.add(newExpander(), k, v) }
+
+// Hasher adds many entries to its Lanes with one set of expansion buffers
+// (what ApplyOverlay does for a block), for scans: a snapshot's writer and
+// restorer hash every entry of the state.
+type Hasher struct {
+	Lanes Lanes
+	x     *expander
+}
+
+// Add adds the entry (k, v) to h.Lanes.
+func (h *Hasher) Add(k, v []byte) {
+	if h.x == nil {
+		h.x = newExpander()
+	}
+	h.Lanes.add(h.x, k, v)
+}
 
 // Sub removes the entry (k, v) from the multiset.
 func (l *Lanes) Sub(k, v []byte) { l.sub(newExpander(), k, v) }
