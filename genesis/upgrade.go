@@ -62,7 +62,8 @@ func Upgrade(current AppState, patch []byte, validators []Validator) (AppState, 
 // every miner's state already holds (window.WindowSize, window.BaselineK,
 // window.GasHistoryMax, gas.MemorySize), the burn uid, fewer uids than
 // before, an EVM chain or a track dropped (their open rounds, windows and
-// agents would be stranded). Everything else may change.
+// agents would be stranded), the registration mode, and in mirror mode the
+// uid space and the attestation cadence. Everything else may change.
 func CheckTransition(old, next AppState) error {
 	fixed := []struct {
 		field     string
@@ -77,6 +78,21 @@ func CheckTransition(old, next AppState) error {
 	for _, f := range fixed {
 		if f.old != f.next {
 			return fieldErr("params."+f.field, fmt.Sprint(f.next), fmt.Sprintf("cannot change on a running chain (in force: %v): miners' state is sized by it", f.old))
+		}
+	}
+	if next.Chain.Registration != old.Chain.Registration {
+		return fieldErr("params.chain.registration", fmt.Sprintf("%q", next.Chain.Registration),
+			fmt.Sprintf("cannot change on a running chain (in force: %q): the uids of one mode mean nothing in the other", old.Chain.Registration))
+	}
+	if old.IsMirror() {
+		// The uid space is the parent's, and the final metagraph was attested
+		// at the old cadence: both stay.
+		if next.Chain.MaxUIDs != old.Chain.MaxUIDs {
+			return fieldErr("params.chain.max_uids", fmt.Sprint(next.Chain.MaxUIDs), fmt.Sprintf("cannot change in mirror mode (in force: %d): the uids are the parent's", old.Chain.MaxUIDs))
+		}
+		o, n := *old.Mirror, *next.Mirror
+		if n.NetUID != o.NetUID || n.StartBlock != o.StartBlock || n.AttestationBlocks != o.AttestationBlocks || n.MaxEntries != o.MaxEntries {
+			return fieldErr("params.mirror", fmt.Sprintf("%+v", n), fmt.Sprintf("netuid, start_block, attestation_blocks and max_entries cannot change on a running chain (in force: %+v); max_blocks_behind may", o))
 		}
 	}
 	if next.Chain.MaxUIDs < old.Chain.MaxUIDs {

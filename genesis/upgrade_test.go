@@ -91,3 +91,28 @@ func TestUpgradeRetention(t *testing.T) {
 		t.Fatalf("turning retention off: %v", err)
 	}
 }
+
+// TestUpgradeRegistrationMode: a running chain keeps its registration mode,
+// and in mirror mode its uid space and attestation cadence.
+func TestUpgradeRegistrationMode(t *testing.T) {
+	base := upgradeBase(t)
+	if _, err := Upgrade(base, []byte(`{"chain":{"registration":"mirror"}}`), base.Validators); err == nil || !strings.Contains(err.Error(), "registration") {
+		t.Fatalf("pow → mirror: %v", err)
+	}
+	m := base
+	m.Chain.Registration = RegistrationMirror
+	mp := DefaultMirrorParams(m.Chain.MaxUIDs)
+	m.Mirror = &mp
+	if err := m.Validate(); err != nil {
+		t.Fatalf("mirror base: %v", err)
+	}
+	for _, patch := range []string{`{"chain":{"max_uids":300,"max_prediction_ahead":4}}`, `{"mirror":{"netuid":9}}`,
+		`{"mirror":{"attestation_blocks":720}}`, `{"chain":{"registration":"pow"},"mirror":null}`} {
+		if _, err := Upgrade(m, []byte(patch), m.Validators); err == nil {
+			t.Errorf("mirror chain, patch %s: accepted", patch)
+		}
+	}
+	if _, err := Upgrade(m, []byte(`{"mirror":{"max_blocks_behind":1000}}`), m.Validators); err != nil {
+		t.Fatalf("mirror max_blocks_behind: %v", err)
+	}
+}
