@@ -105,23 +105,40 @@ make_kvstore() {
   done
 }
 
-# start APP DIR starts the nodes and waits until each reports height >= 1.
+# launch APP HOME starts one node in its own process group and prints its pid.
+launch() {
+  if [ "$1" = validatord ]; then
+    setsid bin/validatord start --home "$2" >>"$2/node.log" 2>&1 </dev/null &
+  else
+    setsid bin/cometbft start --home "$2" --proxy_app=kvstore >>"$2/node.log" 2>&1 </dev/null &
+  fi
+  echo $!
+}
+
+# start_nodes APP DIR starts the nodes and waits until each reports height >= 1. The ports are in
+# Linux's ephemeral range (32768-60999), so an outgoing connection of the previous run may hold
+# one for a moment: a node that exits with "address already in use" is started again (5 times).
 start_nodes() {
-  local app=$1 dir=$2 i h addr k
+  local app=$1 dir=$2 i h addr k tries pid
+  local -a mine=()
   for ((i = 0; i < nval; i++)); do
-    local home=$dir/node$i
-    if [ "$app" = validatord ]; then
-      setsid bin/validatord start --home "$home" >"$home/node.log" 2>&1 </dev/null &
-    else
-      setsid bin/cometbft start --home "$home" --proxy_app=kvstore >"$home/node.log" 2>&1 </dev/null &
-    fi
-    pids+=($!)
+    : >"$dir/node$i/node.log"
+    pid=$(launch "$app" "$dir/node$i")
+    pids+=("$pid"); mine+=("$pid")
   done
   for ((i = 0; i < nval; i++)); do
     addr=$(sed -n '/^\[rpc\]/,/^\[/ s|^laddr = "tcp://\(.*\)"|\1|p' "$dir/node$i/config/config.toml" | head -n1)
+    tries=0 h=
     for ((k = 0; k < 240; k++)); do
       h=$(curl -s --max-time 1 "http://$addr/status" | sed -n 's/.*"latest_block_height":"\([0-9]*\)".*/\1/p' || true)
       [ -n "$h" ] && [ "$h" -ge 1 ] && break
+      if ! kill -0 "${mine[$i]}" 2>/dev/null && grep -q "address already in use" "$dir/node$i/node.log" && ((tries < 5)); then
+        tries=$((tries + 1))
+        log "$app node$i: a port was in use; starting it again ($tries)"
+        sleep 1
+        pid=$(launch "$app" "$dir/node$i")
+        pids+=("$pid"); mine[i]=$pid
+      fi
       sleep 0.25
     done
     if [ -z "$h" ] || [ "$h" -lt 1 ]; then
@@ -150,10 +167,13 @@ for lvl in $levels; do
     else
       make_kvstore "$dir" "$tmpl"
     fi
-    start_nodes "$app" "$dir"
-    # shellcheck disable=SC2086
-    bin/benchnet --app "$app" --testnet "$dir" "${flag[@]}" --duration "$duration" --warmup "$warmup" --drain "$drain" \
-      --out "$out/${lvl/:/-}-$app.json" ${BENCH_ARGS:-} || log "$lvl $app: benchnet failed"
+    if start_nodes "$app" "$dir"; then
+      # shellcheck disable=SC2086
+      bin/benchnet --app "$app" --testnet "$dir" "${flag[@]}" --duration "$duration" --warmup "$warmup" --drain "$drain" \
+        --out "$out/${lvl/:/-}-$app.json" ${BENCH_ARGS:-} || log "$lvl $app: benchnet failed"
+    else
+      log "$lvl $app: the network did not start; no run"
+    fi
     stop_nodes
   done
 done
