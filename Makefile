@@ -7,7 +7,7 @@ BIN      := bin/validatord
 PKGS     := ./...
 TEST_TIMEOUT ?= 20m
 
-.PHONY: all build test test-short verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e clean
+.PHONY: all build test test-short verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e bench-localnet clean
 
 all: build
 
@@ -75,6 +75,11 @@ localnet:
 
 localnet-stop:
 	bash scripts/localnet-stop.sh
+
+## bench-localnet: validatord beside CometBFT's kvstore, 4 validators each on loopback, the same
+## open-loop load levels (issue 13; QUICK=1 for a smoke run; not part of `make test`).
+bench-localnet:
+	bash scripts/bench-localnet.sh
 
 ## e2e: reliability under SIGKILL of validators, crash points inside FinalizeBlock/Commit, a
 ## validator below 1/3 attacking (loadgen --adversary), replay.

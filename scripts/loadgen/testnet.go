@@ -3,15 +3,14 @@ package main
 import (
 	"crypto/ed25519"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/cometbft/cometbft/types"
-	"github.com/spf13/viper"
 
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
+	"github.com/scoringsubnet/validatord/internal/testnethome"
 )
 
 // testnet is what the generator needs of a testnet directory.
@@ -25,14 +24,7 @@ type testnet struct {
 // loadTestnet reads node0..nodeN of dir: genesis (chain id, tracks), RPC addresses and the
 // validators' report keys. nodes, when set, replaces the RPC addresses.
 func loadTestnet(dir, nodes string) (*testnet, error) {
-	var homes []string
-	for i := 0; ; i++ {
-		home := filepath.Join(dir, fmt.Sprintf("node%d", i))
-		if st, err := os.Stat(home); err != nil || !st.IsDir() {
-			break
-		}
-		homes = append(homes, home)
-	}
+	homes := testnethome.Homes(dir)
 	if len(homes) == 0 {
 		return nil, fmt.Errorf("--testnet %s: no node homes (run `validatord testnet --output %s`)", dir, dir)
 	}
@@ -46,7 +38,7 @@ func loadTestnet(dir, nodes string) (*testnet, error) {
 	}
 	t := &testnet{chainID: gen.ChainID, state: st}
 	for _, home := range homes {
-		addr, err := rpcAddr(home)
+		addr, err := testnethome.RPCAddr(home)
 		if err != nil {
 			return nil, err
 		}
@@ -61,18 +53,4 @@ func loadTestnet(dir, nodes string) (*testnet, error) {
 		t.rpcs = strings.Split(nodes, ",")
 	}
 	return t, nil
-}
-
-// rpcAddr is the [rpc] laddr of a home's config.toml.
-func rpcAddr(home string) (string, error) {
-	v := viper.New()
-	v.SetConfigFile(filepath.Join(home, "config", "config.toml"))
-	if err := v.ReadInConfig(); err != nil {
-		return "", err
-	}
-	addr := v.GetString("rpc.laddr")
-	if addr == "" {
-		return "", fmt.Errorf("%s: rpc.laddr is empty", home)
-	}
-	return addr, nil
 }

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"testing"
+	"time"
+)
+
+func TestPercentile(t *testing.T) {
+	vals := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for _, c := range []struct{ p, want float64 }{{50, 5}, {99, 10}, {100, 10}, {10, 1}, {1, 1}, {91, 10}, {90, 9}} {
+		if got := percentile(vals, c.p); got != c.want {
+			t.Errorf("p%v = %v, want %v", c.p, got, c.want)
+		}
+	}
+	if got := percentile(nil, 50); got != 0 {
+		t.Errorf("empty: %v", got)
+	}
+	if got := percentile([]float64{7}, 99); got != 7 {
+		t.Errorf("one value: %v", got)
+	}
+}
+
+func TestSchedule(t *testing.T) {
+	start := time.Unix(1000, 0)
+	if got := schedule(start, 500, 0); !got.Equal(start) {
+		t.Errorf("first: %v", got)
+	}
+	if got := schedule(start, 500, 500); !got.Equal(start.Add(time.Second)) {
+		t.Errorf("500th at 500/s: %v", got.Sub(start))
+	}
+	if got := schedule(start, 750, 3); got.Sub(start) != 4*time.Millisecond {
+		t.Errorf("3rd at 750/s: %v", got.Sub(start))
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	start := time.Unix(1000, 0)
+	end := start.Add(10 * time.Second)
+	var lat []time.Duration
+	for i := 1; i <= 100; i++ {
+		lat = append(lat, time.Duration(i)*10*time.Millisecond)
+	}
+	blocks := []blockSeen{
+		{height: 5, at: start.Add(-time.Second), ours: 7}, // before the window
+		{height: 6, at: start.Add(time.Second), ours: 40},
+		{height: 7, at: start.Add(3 * time.Second), ours: 40},
+		{height: 8, at: start.Add(5 * time.Second), ours: 20},
+		{height: 9, at: end, ours: 9}, // after it (the window is half-open)
+	}
+	var s Summary
+	summarize(&s, lat, blocks, start, end)
+	if s.Committed != 100 || s.P50S != 0.5 || s.P99S != 0.99 || s.MaxS != 1 || s.MeanS != 0.505 {
+		t.Errorf("latency: %+v", s)
+	}
+	if s.CommittedInWindow != 100 || s.CommittedTPS != 10 || s.Blocks != 3 || s.BlockIntervalS != 2 || s.FirstH != 6 || s.LastH != 8 {
+		t.Errorf("window: %+v", s)
+	}
+	if s.TxsPerBlock != 33.3 {
+		t.Errorf("txs per block %v", s.TxsPerBlock)
+	}
+}
+
+func TestKVTx(t *testing.T) {
+	src := newKVSource(3, 7)
+	seen := map[string]bool{}
+	for i := 0; i < 100; i++ {
+		tx, node, _, err := src.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tx) != kvTxSize {
+			t.Fatalf("len %d", len(tx))
+		}
+		if node != i%3 {
+			t.Fatalf("node %d for tx %d", node, i)
+		}
+		eq := 0
+		for _, c := range tx {
+			if c == '=' {
+				eq++
+			}
+		}
+		if eq != 1 || seen[string(tx)] {
+			t.Fatalf("tx %q", tx)
+		}
+		seen[string(tx)] = true
+	}
+}
+
+func TestTable(t *testing.T) {
+	runs := []Summary{
+		{App: "kvstore", Mode: "in_flight", InFlight: 8, CommittedTPS: 1500, P50S: 0.5, P99S: 1},
+		{App: "validatord", Mode: "in_flight", InFlight: 8, CommittedTPS: 900, P50S: 8.9, P99S: 31.25, CheckTxFailed: map[string]int{"8": 3, "7": 2}, NeverCommitted: 4},
+		{App: "validatord", Mode: "rate", Rate: 750, CommittedTPS: 736, P50S: 0.67, P99S: 1.41},
+		{App: "kvstore", Mode: "rate", Rate: 750, CommittedTPS: 732, P50S: 0.47, P99S: 0.9},
+		{App: "validatord", Mode: "rate", Rate: 500, CommittedTPS: 493},
+	}
+	want := "| load | validatord tx/s | kvstore tx/s | ratio | p50 / p99 commit latency, validatord | kvstore | validatord CheckTx refused / never committed |\n" +
+		"|---|---|---|---|---|---|---|\n" +
+		"| 500 tx/s offered | 493 | – | – | 0.00 / 0.00 s | – | 0 / 0 |\n" +
+		"| 750 tx/s offered | 736 | 732 | 1.01 | 0.67 / 1.41 s | 0.47 / 0.90 s | 0 / 0 |\n" +
+		"| 8 in flight | 900 | 1500 | 0.60 | 8.90 / 31.25 s | 0.50 / 1.00 s | 5 / 4 |\n"
+	if got := table(runs); got != want {
+		t.Errorf("table:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestRewind(t *testing.T) {
+	m := &benchMiner{nonce: 10}
+	m.rewind.Store(noRewind)
+	m.refused(9, 8, "nonce = 9, next nonce is 7") // the node's next nonce wins
+	m.refused(8, 0, "")                           // a broadcast error: this tx's own nonce
+	if got := m.rewind.Load(); got != 7 {
+		t.Fatalf("rewind %d, want 7", got)
+	}
+	m.refused(3, 7, "nonce = 3 already used (next nonce 12)") // past the local count: ignored
+	if got := m.rewind.Load(); got != 7 {
+		t.Fatalf("rewind %d, want 7", got)
+	}
+	if !m.takeRewind() || m.nonce != 7 || m.takeRewind() {
+		t.Fatalf("take: nonce %d", m.nonce)
+	}
+	if n, ok := nextNonceIn("nonce = 9, next nonce is 17"); !ok || n != 17 {
+		t.Fatalf("parse %d %v", n, ok)
+	}
+}
