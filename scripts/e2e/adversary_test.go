@@ -132,10 +132,24 @@ func TestAdversaryMinority(t *testing.T) {
 	if fig.Submissions.Unrevealed > 0 {
 		t.Errorf("%d honest commits were never revealed (no validator was killed)", fig.Submissions.Unrevealed)
 	}
+	lost := lostReports(honest, validators-1)
 	for k, n := range fig.Submissions.ByStatus {
-		if !strings.HasPrefix(k, "gas/") && !strings.HasSuffix(k, "/scored") && !strings.HasSuffix(k, "/failed") {
-			t.Errorf("%d honest submissions are %s: with no validator killed, every revealed one is reported and final", n, k)
+		if strings.HasPrefix(k, "gas/") || strings.HasSuffix(k, "/scored") || strings.HasSuffix(k, "/failed") {
+			continue
 		}
+		if strings.HasSuffix(k, "/expired") && fig.Unconfirmed > 0 {
+			// An expiry the chain could not avoid: a report the load generator sent was
+			// accepted but never seen committed (issue 16: accepted, never included), so
+			// the honest reports on chain fell to the deadline quorum. Each such
+			// submission must lack a committed honest report in the generator's records.
+			if unexplained := expiredWithAllReports(t, nw, honest, lost); unexplained > 0 {
+				t.Errorf("%d honest submissions expired although every honest validator's report was committed", unexplained)
+			} else {
+				t.Logf("%d honest submissions are %s: each lacks a committed honest report (%d txs unconfirmed by the load generator, issue 16)", n, k, fig.Unconfirmed)
+			}
+			continue
+		}
+		t.Errorf("%d honest submissions are %s: with no validator killed, every revealed one is reported and final", n, k)
 	}
 
 	nw.stopAll()
@@ -342,4 +356,53 @@ func busiestBlock(nw *network, h int64) (string, error) {
 		}
 	})
 	return fmt.Sprintf("%d txs at height %d", best.NumTxs, best.Header.Height), err
+}
+
+// lostReports are the honest submissions for which the load generator recorded fewer
+// committed reports than there are honest validators.
+func lostReports(honest []record, reporters int) map[uint64]bool {
+	reports := map[uint64]int{}
+	for _, r := range honest {
+		if strings.HasPrefix(r.Kind, "report/") {
+			reports[r.SubmissionID]++
+		}
+	}
+	out := map[uint64]bool{}
+	for id, n := range reports {
+		if n < reporters {
+			out[id] = true
+		}
+	}
+	for _, r := range honest {
+		if (r.Kind == "commit/workflow" || r.Kind == "commit/arena") && reports[r.SubmissionID] == 0 {
+			out[r.SubmissionID] = true
+		}
+	}
+	return out
+}
+
+// expiredWithAllReports counts the honest workflow and arena submissions that expired on
+// node0 although none of their honest reports was lost.
+func expiredWithAllReports(t *testing.T, nw *network, honest []record, lost map[uint64]bool) int {
+	t.Helper()
+	n := 0
+	for _, r := range honest {
+		if r.Kind != "commit/workflow" && r.Kind != "commit/arena" {
+			continue
+		}
+		bz, err := querySub(nw, 0, r.SubmissionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sub struct {
+			Status string `json:"status"`
+		}
+		if err := json.Unmarshal(bz, &sub); err != nil {
+			t.Fatal(err)
+		}
+		if sub.Status == "expired" && !lost[r.SubmissionID] {
+			n++
+		}
+	}
+	return n
 }
