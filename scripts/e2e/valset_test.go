@@ -8,6 +8,7 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -262,7 +263,7 @@ func (nw *network) governors(t *testing.T, n int) []*client.Signer {
 // signers), and returns the height of the block in which the proposal passed.
 func passProposal(t *testing.T, ctx context.Context, gov []*client.Signer, proposer int, msg *subnetv1.Msg, approvers ...any) int64 {
 	t.Helper()
-	r, err := gov[proposer].SendWait(ctx, msg, time.Minute)
+	r, err := sendRetrying(ctx, gov[proposer], msg)
 	if err != nil || r.Code != wire.CodeOK {
 		t.Fatalf("proposal: %v %+v", err, r)
 	}
@@ -275,7 +276,7 @@ func passProposal(t *testing.T, ctx context.Context, gov []*client.Signer, propo
 		if !ok {
 			s = gov[a.(int)]
 		}
-		r, err := s.SendWait(ctx, client.Approve(id), time.Minute)
+		r, err := sendRetrying(ctx, s, client.Approve(id))
 		if err != nil || r.Code != wire.CodeOK {
 			t.Fatalf("approval of %d: %v %+v", id, err, r)
 		}
@@ -336,4 +337,19 @@ func signed(t *testing.T, c *rpchttp.HTTP, addr types.Address, h int64) bool {
 		}
 	}
 	return false
+}
+
+// sendRetrying is SendWait, tried again while the key's nonce keeps moving: the load
+// generator signs with the same report keys, so a governance tx can lose the race for a nonce
+// several times in a row (client.ErrNonceUnstable); the chain refused nothing.
+func sendRetrying(ctx context.Context, s *client.Signer, msg *subnetv1.Msg) (client.TxResult, error) {
+	var r client.TxResult
+	var err error
+	for range 10 {
+		if r, err = s.SendWait(ctx, msg, time.Minute); !errors.Is(err, client.ErrNonceUnstable) {
+			return r, err
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return r, err
 }
