@@ -23,11 +23,11 @@ import (
 
 // Proposal statuses.
 const (
-	ProposalOpen     = "open"
-	ProposalPassed   = "passed"
-	ProposalExpired  = "expired"
-	proposalValidity = "validators"
-	proposalParams   = "params"
+	ProposalOpen       = "open"
+	ProposalPassed     = "passed"
+	ProposalExpired    = "expired"
+	proposalValidators = "validators"
+	proposalParams     = "params"
 )
 
 // valsetCode maps an x/valset refusal to its result code.
@@ -301,7 +301,7 @@ func (a *App) execProposal(env track.Env, tx *track.Tx) []abcitypes.Event {
 	c := st.Counters()
 	p := &subnetv1.Proposal{Id: c.NextProposalId, Proposer: uint32(tx.Validator), ProposedHeight: h,
 		Approvals: []uint32{uint32(tx.Validator)}, Status: ProposalOpen}
-	kind := proposalValidity
+	kind := proposalValidators
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_ValidatorProposal:
 		p.Validators, p.ExpiresHeight = m.ValidatorProposal, m.ValidatorProposal.ExpiresHeight

@@ -65,7 +65,7 @@ func (a *App) endGovernance(env track.Env, m *budget.Meter) (evs []abcitypes.Eve
 		}
 		m.ChargeEnd(budget.UnitsDueItem)
 		rec, slash := a.recordMisbehaviour(env, latest, ev)
-		evs = append(evs, wire.Event(wire.EventMisbehaviour, "validator", rec.note0(env), "kind", rec.Kind,
+		evs = append(evs, wire.Event(wire.EventMisbehaviour, "validator", rec.validatorName(env), "kind", rec.Kind,
 			"height", i64s(rec.Height), "slashed", fmt.Sprint(rec.Slashed), "note", rec.Note))
 		if slash != nil {
 			vs.Queue = append([]*subnetv1.ValidatorChange{slash}, vs.Queue...)
@@ -159,7 +159,7 @@ func (a *App) recordMisbehaviour(env track.Env, latest valset.Set, ev abcitypes.
 
 type misbehaviour struct{ subnetv1.Misbehaviour }
 
-func (r *misbehaviour) note0(env track.Env) string {
+func (r *misbehaviour) validatorName(env track.Env) string {
 	if int(r.Validator) < env.Chain.Validators() {
 		return env.Chain.ValidatorName(int(r.Validator))
 	}

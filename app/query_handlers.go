@@ -112,7 +112,7 @@ func (q *querier) proposal(args []string) (*wire.ProposalView, *queryError) {
 func (q *querier) proposalView(p *subnetv1.Proposal) (*wire.ProposalView, *queryError) {
 	out := &wire.ProposalView{ID: p.Id, Proposer: q.chain.ValidatorName(int(p.Proposer)), ProposedHeight: p.ProposedHeight,
 		ExpiresHeight: p.ExpiresHeight, Status: p.Status, DecidedHeight: p.DecidedHeight, ApprovedPower: p.ApprovedPower,
-		TotalPower: p.TotalPower, Approvals: []string{}, Changes: []string{}, Params: json.RawMessage("null"), Kind: proposalValidity}
+		TotalPower: p.TotalPower, Approvals: []string{}, Changes: []string{}, Params: json.RawMessage("null"), Kind: proposalValidators}
 	for _, a := range p.Approvals {
 		out.Approvals = append(out.Approvals, q.chain.ValidatorName(int(a)))
 	}
