@@ -23,6 +23,8 @@
 #   BENCH_PORT              first port (default 47000): validatord nodes use BENCH_PORT+10i..,
 #                           kvstore nodes BENCH_PORT+200+10i..
 #   BENCH_ARGS              extra benchnet flags (e.g. --async)
+#   BENCH_PPROF=1           node0 of each network serves pprof (BENCH_PORT+9 / +209) and a 20 s
+#                           CPU profile taken 10 s into each run goes to $BENCH_OUT/<level>-<app>.cpu.pprof
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -167,7 +169,15 @@ for lvl in $levels; do
     else
       make_kvstore "$dir" "$tmpl"
     fi
+    if [ "${BENCH_PPROF:-0}" = 1 ]; then
+      pport=$((port + 9)); [ "$app" = kvstore ] && pport=$((port + 209))
+      sed -i "s|^pprof_laddr = .*|pprof_laddr = \"127.0.0.1:$pport\"|" "$dir/node0/config/config.toml"
+    fi
     if start_nodes "$app" "$dir"; then
+      if [ "${BENCH_PPROF:-0}" = 1 ]; then
+        (sleep 10; curl -s --max-time 40 -o "$out/${lvl/:/-}-$app.cpu.pprof" \
+          "http://127.0.0.1:$pport/debug/pprof/profile?seconds=20") &
+      fi
       # shellcheck disable=SC2086
       bin/benchnet --app "$app" --testnet "$dir" "${flag[@]}" --duration "$duration" --warmup "$warmup" --drain "$drain" \
         --out "$out/${lvl/:/-}-$app.json" ${BENCH_ARGS:-} || log "$lvl $app: benchnet failed"
