@@ -42,7 +42,7 @@ func (f sizeFunc) Size() int { return f() }
 // is then only good for counting the rejection).
 func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, evidence []abcitypes.Misbehavior, stopAtReject bool) *blockResult {
 	base, baseLanes := a.base()
-	bo := store.NewOverlay(base)
+	bo := store.NewBlockOverlay(base)
 	var eo *store.Overlay // the end of block's writes, over the transactions'
 	chain, err := a.chainAt(store.State{O: bo}, a.chain.ID, height)
 	if err != nil {
@@ -85,7 +85,7 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, eviden
 	eo.MergeInto(bo)
 	res.updates = blk.Updates
 	res.written, res.txWork, res.endWork = bo.Size(), m.TxWork(), m.EndWork()
-	res.lanes = store.ApplyOverlay(baseLanes, bo, base)
+	res.lanes = store.ApplyBlock(baseLanes, bo)
 	res.appHash = res.lanes.Sum()
 	return res
 }

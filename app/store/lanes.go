@@ -145,9 +145,20 @@ func (l *Lanes) Sum() []byte {
 // ApplyOverlay returns base lanes updated by the overlay's writes, where
 // before reads each key's value as it was under those base lanes.
 func ApplyOverlay(base Lanes, o *Overlay, before Reader) Lanes {
+	return applyOverlay(base, o, before.Get)
+}
+
+// ApplyBlock is ApplyOverlay over the overlay's own base: the lanes of
+// o's base updated by o's writes. A block overlay (NewBlockOverlay) gives
+// the old values it already read from its cache.
+func ApplyBlock(base Lanes, o *Overlay) Lanes {
+	return applyOverlay(base, o, o.before)
+}
+
+func applyOverlay(base Lanes, o *Overlay, before func([]byte) ([]byte, bool)) Lanes {
 	out, x := base, newExpander()
 	o.Entries(func(k, val []byte, del bool) {
-		old, had := before.Get(k)
+		old, had := before(k)
 		if had && !del && bytes.Equal(old, val) {
 			return
 		}

@@ -51,11 +51,23 @@ type Overlay struct {
 	base   Reader
 	writes map[string]entry
 	size   int
+	reads  map[string]entry // NewBlockOverlay: what base held at the keys read through it
 }
 
 // NewOverlay returns an empty overlay over base.
 func NewOverlay(base Reader) *Overlay {
 	return &Overlay{base: base, writes: make(map[string]entry)}
+}
+
+// NewBlockOverlay returns an empty overlay over base that also remembers
+// what it read from base, so that ApplyBlock finds the old value of a key
+// the block read before writing it without reading base again (a badger
+// lookup). base must not change while the overlay lives; a block's base
+// does not. Such an overlay is for one goroutine (a read writes the cache).
+func NewBlockOverlay(base Reader) *Overlay {
+	o := NewOverlay(base)
+	o.reads = make(map[string]entry)
+	return o
 }
 
 // Get reads k through the overlay.
@@ -65,6 +77,23 @@ func (o *Overlay) Get(k []byte) ([]byte, bool) {
 			return nil, false
 		}
 		return e.val, true
+	}
+	if o.reads == nil {
+		return o.base.Get(k)
+	}
+	if e, ok := o.reads[string(k)]; ok {
+		return e.val, !e.del
+	}
+	v, ok := o.base.Get(k)
+	o.reads[string(k)] = entry{val: v, del: !ok}
+	return v, ok
+}
+
+// before is what base holds at k: from the read cache of a block overlay,
+// else read from base.
+func (o *Overlay) before(k []byte) ([]byte, bool) {
+	if e, ok := o.reads[string(k)]; ok {
+		return e.val, !e.del
 	}
 	return o.base.Get(k)
 }

@@ -1,0 +1,93 @@
+package store
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// mapReader is a base state in a map, counting its reads.
+type mapReader struct {
+	m     map[string]string
+	reads int
+}
+
+func (r *mapReader) Get(k []byte) ([]byte, bool) {
+	r.reads++
+	v, ok := r.m[string(k)]
+	if !ok {
+		return nil, false
+	}
+	return []byte(v), true
+}
+
+// scanLanes hashes every entry of m from scratch.
+func scanLanes(m map[string]string) Lanes {
+	var h Hasher
+	for k, v := range m {
+		h.Add([]byte(k), []byte(v))
+	}
+	return h.Lanes
+}
+
+// TestApplyBlockMatchesScan: a block overlay's lanes, with the old values
+// taken from its read cache, equal ApplyOverlay's and a full rescan's,
+// whatever mix of reads, rewrites, deletions and fresh keys the block made,
+// and ApplyBlock reads base only for keys the block wrote without reading.
+func TestApplyBlockMatchesScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 50; round++ {
+		base := &mapReader{m: map[string]string{}}
+		for i := 0; i < 40; i++ {
+			base.m[fmt.Sprint("k", rng.IntN(60))] = fmt.Sprint("v", rng.IntN(5))
+		}
+		baseLanes := scanLanes(base.m)
+		o := NewBlockOverlay(base)
+		after := map[string]string{}
+		for k, v := range base.m {
+			after[k] = v
+		}
+		readFirst, written := map[string]bool{}, map[string]bool{}
+		read := func(k string) { // a read reaches base only before the key's first write
+			o.Get([]byte(k))
+			if !written[k] {
+				readFirst[k] = true
+			}
+		}
+		for i := 0; i < 30; i++ {
+			k := fmt.Sprint("k", rng.IntN(60))
+			switch rng.IntN(4) {
+			case 0:
+				read(k)
+			case 1, 2:
+				if rng.IntN(2) == 0 {
+					read(k)
+				}
+				v := fmt.Sprint("v", rng.IntN(5)) // sometimes the value base holds
+				o.Set([]byte(k), []byte(v))
+				after[k] = v
+				written[k] = true
+			case 3:
+				o.Delete([]byte(k))
+				delete(after, k)
+				written[k] = true
+			}
+		}
+		want := scanLanes(after)
+		plain := ApplyOverlay(baseLanes, o, &mapReader{m: base.m})
+		before := base.reads
+		got := ApplyBlock(baseLanes, o)
+		if got != want || plain != want {
+			t.Fatalf("round %d: ApplyBlock %v, ApplyOverlay %v equal to the rescan", round, got == want, plain == want)
+		}
+		unread := 0
+		o.Entries(func(k, _ []byte, _ bool) {
+			if !readFirst[string(k)] {
+				unread++
+			}
+		})
+		if base.reads-before != unread {
+			t.Fatalf("round %d: ApplyBlock read base %d times, want %d (the written keys not read first)", round, base.reads-before, unread)
+		}
+	}
+}
