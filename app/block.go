@@ -59,8 +59,9 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, eviden
 	}))
 	res := &blockResult{height: height, time: time, overlay: bo, txResults: make([]*abcitypes.ExecTxResult, len(txs))}
 	pre := a.preverify(txs)
+	defer pre.close()
 	for i, raw := range txs {
-		res.txResults[i] = a.deliverTxPre(bo, raw, blk, m, pre[i])
+		res.txResults[i] = a.deliverTxPre(bo, raw, blk, m, pre.get(i))
 		if res.txResults[i].Code != wire.CodeOK {
 			res.rejected++
 			if stopAtReject {
@@ -106,12 +107,12 @@ func (a *App) env(o *store.Overlay, blk *track.Block) track.Env {
 // the block's budgets. In CheckTx a transaction that could fit no block is
 // refused instead.
 func (a *App) deliverTx(bo *store.Overlay, raw []byte, blk *track.Block, m *budget.Meter) *abcitypes.ExecTxResult {
-	return a.deliverTxPre(bo, raw, blk, m, sigUnknown)
+	return a.deliverTxPre(bo, raw, blk, m, nil)
 }
 
-// deliverTxPre is deliverTx with the signature's check already made, when
-// pre says so (preverify).
-func (a *App) deliverTxPre(bo *store.Overlay, raw []byte, blk *track.Block, m *budget.Meter, pre sigCheck) *abcitypes.ExecTxResult {
+// deliverTxPre is deliverTx with the signature's check made ahead, when
+// pre gives it (preverify; it may wait for the check to finish).
+func (a *App) deliverTxPre(bo *store.Overlay, raw []byte, blk *track.Block, m *budget.Meter, pre func() sigCheck) *abcitypes.ExecTxResult {
 	to := store.NewOverlay(bo)
 	env := a.env(to, blk)
 	tx, terr := a.validate(env, raw)
@@ -122,7 +123,11 @@ func (a *App) deliverTxPre(bo *store.Overlay, raw []byte, blk *track.Block, m *b
 		return txResult(wire.Reject(wire.CodeBlockFull, "the block's work budget is spent; send the transaction again"))
 	}
 	hash := txHash(raw)
-	if ok := pre == sigValid || (pre == sigUnknown && a.sigs.verify(hash, tx.Body.Sender, tx.Tx.Body, tx.Tx.Signature)); !ok {
+	check := sigUnknown
+	if pre != nil {
+		check = pre()
+	}
+	if ok := check == sigValid || (check == sigUnknown && a.sigs.verify(hash, tx.Body.Sender, tx.Tx.Body, tx.Tx.Signature)); !ok {
 		return txResult(wire.Reject(wire.CodeBadSignature, wire.BadSignatureLog))
 	}
 	if terr := a.verifyMsg(env, tx); terr != nil {

@@ -18,38 +18,67 @@ const (
 	sigInvalid sigCheck = -1
 )
 
-// preverify checks, on every core, the signatures of the block's
-// transactions that CheckTx did not already verify (x/sigverify): a pure
-// function of the bytes, so each tx's result is the one deliverTx would
-// compute itself, and deliverTx still applies it only at the tx's turn,
-// after the cheap checks and the budget charge. At most as many
-// transactions as the block's work budget can pay UnitsTx for are checked
-// (the rest could only be refused as block_full), so a block makes a node
-// verify no more signatures than before, only sooner and in parallel. A tx
-// that does not decode is left to deliverTx.
-func (a *App) preverify(txs [][]byte) []sigCheck {
-	out := make([]sigCheck, len(txs))
+// presigs are a block's signatures being checked ahead.
+type presigs struct {
+	cached []bool // the tx's signature is in the CheckTx cache
+	at     []int  // the tx's item in checks, or -1
+	checks *sigverify.Checks
+}
+
+// get returns the check of tx i as a function deliverTx calls at the tx's
+// turn, after its cheap checks and budget charge: it waits for the tx's
+// batch if that is still being verified.
+func (p *presigs) get(i int) func() sigCheck {
+	return func() sigCheck {
+		switch {
+		case p.cached[i]:
+			return sigValid
+		case p.at[i] < 0:
+			return sigUnknown
+		case p.checks.Valid(p.at[i]):
+			return sigValid
+		default:
+			return sigInvalid
+		}
+	}
+}
+
+// close stops the batches not started (a block rejected early needs no
+// more) and waits for the running ones.
+func (p *presigs) close() { p.checks.Close() }
+
+// preverify starts checking, in the background on every core
+// (x/sigverify, batches in block order), the signatures of the block's
+// transactions that CheckTx did not already verify: a pure function of the
+// bytes, so each tx's result is the one deliverTx would compute itself,
+// and deliverTx still applies it only at the tx's turn, after the cheap
+// checks and the budget charge; block execution runs beside the
+// verification of later batches. At most as many transactions as the
+// block's work budget can pay UnitsTx for are checked (the rest could only
+// be refused as block_full), so a block makes a node verify no more
+// signatures than before, only sooner and in parallel. A tx that does not
+// decode is left to deliverTx.
+func (a *App) preverify(txs [][]byte) *presigs {
+	p := &presigs{cached: make([]bool, len(txs)), at: make([]int, len(txs))}
 	limit := min(len(txs), int(a.limits.TxWork/budget.UnitsTx)+1)
 	var items []sigverify.Item
-	var at []int
-	for i := 0; i < limit; i++ {
+	for i := range txs {
+		p.at[i] = -1
+		if i >= limit {
+			continue
+		}
 		var tx subnetv1.Tx
 		var body subnetv1.TxBody
 		if tx.Unmarshal(txs[i]) != nil || body.Unmarshal(tx.Body) != nil {
 			continue
 		}
 		if a.sigs.known(txHash(txs[i])) {
-			out[i] = sigValid
+			p.cached[i] = true
 			continue
 		}
+		p.at[i] = len(items)
 		items = append(items, sigverify.Item{PubKey: body.Sender, Msg: wire.SignBytes(tx.Body), Sig: tx.Signature})
-		at = append(at, i)
 	}
-	for j, ok := range sigverify.Verify(items, runtime.GOMAXPROCS(0)) {
-		out[at[j]] = sigInvalid
-		if ok {
-			out[at[j]] = sigValid
-		}
-	}
-	return out
+	p.checks = sigverify.Start(items, runtime.GOMAXPROCS(0))
+	return p
 }

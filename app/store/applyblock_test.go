@@ -3,17 +3,18 @@ package store
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 )
 
 // mapReader is a base state in a map, counting its reads.
 type mapReader struct {
 	m     map[string]string
-	reads int
+	reads atomic.Int64 // ApplyBlock reads from several goroutines
 }
 
 func (r *mapReader) Get(k []byte) ([]byte, bool) {
-	r.reads++
+	r.reads.Add(1)
 	v, ok := r.m[string(k)]
 	if !ok {
 		return nil, false
@@ -75,7 +76,7 @@ func TestApplyBlockMatchesScan(t *testing.T) {
 		}
 		want := scanLanes(after)
 		plain := ApplyOverlay(baseLanes, o, &mapReader{m: base.m})
-		before := base.reads
+		before := base.reads.Load()
 		got := ApplyBlock(baseLanes, o)
 		if got != want || plain != want {
 			t.Fatalf("round %d: ApplyBlock %v, ApplyOverlay %v equal to the rescan", round, got == want, plain == want)
@@ -86,8 +87,37 @@ func TestApplyBlockMatchesScan(t *testing.T) {
 				unread++
 			}
 		})
-		if base.reads-before != unread {
-			t.Fatalf("round %d: ApplyBlock read base %d times, want %d (the written keys not read first)", round, base.reads-before, unread)
+		if got := base.reads.Load() - before; got != int64(unread) {
+			t.Fatalf("round %d: ApplyBlock read base %d times, want %d (the written keys not read first)", round, got, unread)
 		}
+	}
+}
+
+// TestApplyBlockParallelMatchesScan: a block large enough to be expanded on
+// several cores gives the lanes of a full rescan.
+func TestApplyBlockParallelMatchesScan(t *testing.T) {
+	base := &mapReader{m: map[string]string{}}
+	for i := 0; i < 3000; i++ {
+		base.m[fmt.Sprint("k", i)] = fmt.Sprint("v", i%7)
+	}
+	baseLanes := scanLanes(base.m)
+	o := NewBlockOverlay(base)
+	after := map[string]string{}
+	for k, v := range base.m {
+		after[k] = v
+	}
+	for i := 0; i < 5000; i += 2 { // rewrites, fresh keys, and a few deletions
+		k := fmt.Sprint("k", i)
+		if i%10 == 4 {
+			o.Delete([]byte(k))
+			delete(after, k)
+			continue
+		}
+		o.Get([]byte(k))
+		o.Set([]byte(k), []byte(fmt.Sprint("w", i%5)))
+		after[k] = fmt.Sprint("w", i%5)
+	}
+	if got := ApplyBlock(baseLanes, o); got != scanLanes(after) {
+		t.Fatal("lanes of a 2,500-write block differ from the rescan")
 	}
 }

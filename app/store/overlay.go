@@ -90,7 +90,8 @@ func (o *Overlay) Get(k []byte) ([]byte, bool) {
 }
 
 // before is what base holds at k: from the read cache of a block overlay,
-// else read from base.
+// else read from base. It writes nothing, so ApplyBlock may call it from
+// several goroutines once the block's execution is over.
 func (o *Overlay) before(k []byte) ([]byte, bool) {
 	if e, ok := o.reads[string(k)]; ok {
 		return e.val, !e.del

@@ -170,11 +170,11 @@ func (c *Checker) checkSelector(n *ast.SelectorExpr, info *types.Info, report fu
 }
 
 // parallelOK: the one package allowed a go statement, under a "det: pure
-// parallel" line: x/sigverify, whose workers compute pure functions of
-// their inputs into disjoint ranges of one result slice.
+// parallel" line: x/parallel, whose tasks compute pure functions of
+// immutable inputs into their own outputs, read by the caller in task order.
 func (c *Checker) parallelOK(f *ast.File) bool {
 	dir := filepath.ToSlash(filepath.Dir(c.fset.Position(f.Pos()).Filename))
-	return strings.HasSuffix(dir, "/x/sigverify")
+	return strings.HasSuffix(dir, "/x/parallel")
 }
 
 func annotations(fset *token.FileSet, f *ast.File, tag string) map[int]bool {

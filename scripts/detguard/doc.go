@@ -4,7 +4,7 @@
 //
 //   - float32 / float64 types and the math/rand packages,
 //   - time.Now (block time is an argument, never the clock),
-//   - go statements (no goroutines in block execution), except in x/sigverify under a line
+//   - go statements (no goroutines in block execution), except in x/parallel under a line
 //     "// det: pure parallel" (workers computing pure functions into disjoint result ranges),
 //   - ranging over a map, unless the line before says "// det: sorted" (keys collected and sorted
 //     before anything reaches state or output),

@@ -21,12 +21,12 @@
 // with an invalid signature needs a hash collision of the coefficients,
 // probability about 2^-128 per attempt, as with random ones).
 //
-// Whether a signature is valid is a pure function of its bytes, and the
-// results come back in the items' order, so the outcome is the same
-// whatever the number of workers or their scheduling: that is why this is
-// the one place of the consensus packages allowed to start goroutines (the
-// determinism guard accepts a go statement only under a "det: pure
-// parallel" line, and only in this package).
+// Whether a signature is valid is a pure function of its bytes, and each
+// batch writes only its own items' results, so the outcome is the same
+// whatever the number of workers or their scheduling: the batches run on
+// x/parallel, the one package allowed to start goroutines. Start checks in
+// the background, lowest batch first, so that block execution consumes
+// results in order while later batches are still being verified.
 //
 // Keys seen more than once are kept expanded (precomputed tables, about
 // 10 KB each) in a bounded two-generation cache: a registered miner's key

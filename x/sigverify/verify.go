@@ -3,9 +3,10 @@ package sigverify
 import (
 	"crypto/sha3"
 	"encoding/binary"
-	"sync"
 
 	voi "github.com/oasisprotocol/curve25519-voi/primitives/ed25519"
+
+	"github.com/scoringsubnet/validatord/x/parallel"
 )
 
 // Item is one signature to verify: sig by PubKey over Msg.
@@ -33,43 +34,47 @@ func Valid(it Item) bool {
 // enough that the shared multiplication pays (docs/performance.md).
 const BatchSize = 64
 
-// minPerWorker: below this many items per worker, a goroutine costs more
-// than it saves (one verification is about 15–40 µs).
-const minPerWorker = 16
-
-// Verify checks every item and returns out[i] = Valid(items[i]), using up
-// to workers goroutines on contiguous ranges of items, each range checked
-// in batches of at most BatchSize. workers < 2, or too few items, verifies
-// on the calling goroutine.
+// Verify checks every item and returns out[i] = Valid(items[i]), in
+// batches of at most BatchSize spread over up to workers goroutines
+// (x/parallel).
 func Verify(items []Item, workers int) []bool {
-	out := make([]bool, len(items))
-	workers = min(workers, len(items)/minPerWorker)
-	if workers < 2 {
-		verifyRange(items, out)
-		return out
+	c := Start(items, workers)
+	defer c.Close()
+	for i := range items {
+		c.Valid(i)
 	}
-	var wg sync.WaitGroup
-	per := (len(items) + workers - 1) / workers
-	for lo := 0; lo < len(items); lo += per {
-		hi := min(lo+per, len(items))
-		wg.Add(1)
-		// det: pure parallel — each worker writes only out[lo:hi], from its items alone.
-		go func() {
-			defer wg.Done()
-			verifyRange(items[lo:hi], out[lo:hi])
-		}()
-	}
-	wg.Wait()
-	return out
+	return c.out
 }
 
-// verifyRange sets out[i] for items[i], batch by batch.
-func verifyRange(items []Item, out []bool) {
-	for lo := 0; lo < len(items); lo += BatchSize {
-		hi := min(lo+BatchSize, len(items))
-		verifyBatch(items[lo:hi], out[lo:hi])
-	}
+// Checks is a list of signatures being verified in the background, batch
+// by batch in the list's order, so a caller that consumes the results in
+// order (block execution) runs beside the verification instead of after it.
+type Checks struct {
+	out []bool
+	run *parallel.Run
 }
+
+// Start begins verifying items on up to workers goroutines and returns at
+// once. Items must not change until Close.
+func Start(items []Item, workers int) *Checks {
+	c := &Checks{out: make([]bool, len(items))}
+	batches := (len(items) + BatchSize - 1) / BatchSize
+	c.run = parallel.Start(batches, workers, func(b int) {
+		lo := b * BatchSize
+		hi := min(lo+BatchSize, len(items))
+		verifyBatch(items[lo:hi], c.out[lo:hi])
+	})
+	return c
+}
+
+// Valid waits for item i's batch and returns Valid(items[i]).
+func (c *Checks) Valid(i int) bool {
+	c.run.Wait(i / BatchSize)
+	return c.out[i]
+}
+
+// Close stops the batches not yet started and waits for the running ones.
+func (c *Checks) Close() { c.run.Close() }
 
 // verifyBatch checks one batch. Items of the wrong length, or whose key is
 // no point, are invalid under ZIP-215 whatever the rest; they are decided
