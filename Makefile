@@ -19,7 +19,8 @@ build:
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
-	$(GO) test -count=1 -race -run 'TestQueriesDuringBlocks|TestQueryDoesNotTakeTheExecutionLock' ./app/
+	$(GO) test -count=1 -race -run 'TestQueriesDuringBlocks|TestQueryDoesNotTakeTheExecutionLock|TestCheckTxBesideBlocks|TestCheckTxDoesNotTakeTheExecutionLock|TestRecordedChain' ./app/
+	$(GO) test -count=1 -race ./app/store/ ./x/parallel/ ./x/sigverify/
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x $(PKGS)
 
 test-short:

@@ -27,8 +27,8 @@ func (a *App) Info(context.Context, *abcitypes.RequestInfo) (*abcitypes.Response
 // InitChain validates the app state and the validator set before anything
 // is written, then stages the genesis state (committed with the first block).
 func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*abcitypes.ResponseInitChain, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.lockAll()
+	defer a.unlockAll()
 	if a.height > 0 {
 		return nil, fmt.Errorf("app: InitChain at committed height %d", a.height)
 	}
@@ -79,10 +79,11 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 
 // CheckTx validates against the check state, which starts from the
 // committed state at every Commit and applies each accepted transaction, so
-// one sender can have several transactions in the mempool.
+// one sender can have several transactions in the mempool. It holds only
+// checkMu, so a proposal being executed does not hold it up.
 func (a *App) CheckTx(_ context.Context, req *abcitypes.RequestCheckTx) (*abcitypes.ResponseCheckTx, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.checkMu.Lock()
+	defer a.checkMu.Unlock()
 	if a.chain == nil {
 		return &abcitypes.ResponseCheckTx{Code: wire.CodeInternal, Log: errNotInitialised.Error(), Codespace: wire.Codespace}, nil
 	}

@@ -29,12 +29,19 @@ const Version = "validatord/app v1"
 // block's writes (docs/codes.md, "Block bound").
 const memTableSize = 128 << 20
 
-// App is the ABCI application. All ABCI methods hold one mutex: CometBFT's
-// local client already serialises them; the lock keeps that true for any client.
+// App is the ABCI application. CheckTx holds checkMu alone, so it runs
+// beside block execution (CometBFT gives each ABCI connection its own lock:
+// validatord start uses proxy.NewConnSyncLocalClientCreator); every other
+// ABCI method holds mu, and those that move the committed state (InitChain,
+// Commit, state sync, Close) hold mu and then checkMu, so CheckTx never sees
+// a half-moved state. What CheckTx shares with block execution is read-only
+// while both run (the committed snapshot, the rules in force) or has its
+// own lock (the signature caches).
 type App struct {
 	abcitypes.BaseApplication
 
 	mu      sync.Mutex
+	checkMu sync.Mutex   // CheckTx's state: check, and the committed fields it reads
 	closeMu sync.RWMutex // Query holds it shared, Close exclusively
 	view    atomic.Pointer[committed]
 	db      *badger.DB
@@ -146,8 +153,8 @@ func (a *App) load() error {
 // Close releases the database.
 func (a *App) Close() error {
 	a.snapWriter.Wait() // the snapshot writer reads through its own transaction
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.lockAll()
+	defer a.unlockAll()
 	a.abortRestore()
 	a.closeMu.Lock()
 	defer a.closeMu.Unlock()
@@ -234,3 +241,15 @@ func (b badgerLogger) Warningf(f string, args ...any) {
 }
 func (b badgerLogger) Infof(string, ...any)  {}
 func (b badgerLogger) Debugf(string, ...any) {}
+
+// lockAll takes both locks, in the one order used everywhere (mu, then
+// checkMu): for the methods that move the committed state CheckTx reads.
+func (a *App) lockAll() {
+	a.mu.Lock()
+	a.checkMu.Lock()
+}
+
+func (a *App) unlockAll() {
+	a.checkMu.Unlock()
+	a.mu.Unlock()
+}

@@ -15,8 +15,8 @@ import (
 // first block), the height, the app hash and the hash lanes in ONE badger
 // transaction with synchronous writes, then moves the committed view.
 func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.ResponseCommit, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.lockAll()
+	defer a.unlockAll()
 	res := a.pending
 	if res == nil {
 		return nil, errors.New("app: Commit without a finalized block")

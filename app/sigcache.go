@@ -2,6 +2,7 @@ package app
 
 import (
 	"crypto/sha256"
+	"sync"
 
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/sigverify"
@@ -14,8 +15,12 @@ const sigCacheSize = 100_000
 // signature CheckTx verified, so that block execution does not verify them
 // again. A signature's validity is a pure function of the bytes, so a hit
 // gives exactly the answer a verification would: the cache changes speed,
-// never a result. Only successful verifications are remembered.
-type sigCache struct{ seen map[[32]byte]struct{} }
+// never a result. Only successful verifications are remembered. CheckTx
+// writes it while block execution reads it, hence its own lock.
+type sigCache struct {
+	mu   sync.Mutex
+	seen map[[32]byte]struct{}
+}
 
 func newSigCache() *sigCache { return &sigCache{seen: make(map[[32]byte]struct{})} }
 
@@ -30,6 +35,8 @@ func (c *sigCache) verify(txHash [32]byte, sender, body, sig []byte) bool {
 
 // known reports whether CheckTx verified the transaction whose hash this is.
 func (c *sigCache) known(txHash [32]byte) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	_, ok := c.seen[txHash]
 	return ok
 }
@@ -37,6 +44,8 @@ func (c *sigCache) known(txHash [32]byte) bool {
 // remember records a transaction that CheckTx accepted whole (signature,
 // validity and budget), so that block execution need not verify it again.
 func (c *sigCache) remember(txHash [32]byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if len(c.seen) >= sigCacheSize {
 		clear(c.seen)
 	}

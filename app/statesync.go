@@ -69,8 +69,8 @@ func (a *App) LoadSnapshotChunk(_ context.Context, req *abcitypes.RequestLoadSna
 // OfferSnapshot accepts a snapshot for an empty store: its metadata must
 // name the trusted height and app hash CometBFT's light client verified.
 func (a *App) OfferSnapshot(_ context.Context, req *abcitypes.RequestOfferSnapshot) (*abcitypes.ResponseOfferSnapshot, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.lockAll()
+	defer a.unlockAll()
 	if a.height > 0 {
 		a.logger.Error("snapshot offered to a node that has state; refused", "height", a.height)
 		return &abcitypes.ResponseOfferSnapshot{Result: abcitypes.ResponseOfferSnapshot_ABORT}, nil
@@ -106,8 +106,8 @@ func (a *App) OfferSnapshot(_ context.Context, req *abcitypes.RequestOfferSnapsh
 // restored state's app hash must be the trusted one, and the node starts
 // from that height.
 func (a *App) ApplySnapshotChunk(_ context.Context, req *abcitypes.RequestApplySnapshotChunk) (*abcitypes.ResponseApplySnapshotChunk, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.lockAll()
+	defer a.unlockAll()
 	if a.restore == nil {
 		return &abcitypes.ResponseApplySnapshotChunk{Result: abcitypes.ResponseApplySnapshotChunk_ABORT}, nil
 	}

@@ -108,7 +108,7 @@ func startNode(t *testing.T) *testNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	node, err := nm.NewNode(conf, pv, nodeKey, proxy.NewLocalClientCreator(a), nm.DefaultGenesisDocProviderFunc(conf),
+	node, err := nm.NewNode(conf, pv, nodeKey, proxy.NewConnSyncLocalClientCreator(a), nm.DefaultGenesisDocProviderFunc(conf),
 		cfg.DefaultDBProvider, nm.DefaultMetricsProvider(conf.Instrumentation), log.NewNopLogger())
 	if err != nil {
 		t.Fatal(err)

@@ -179,7 +179,9 @@ func newNode(files *nodeFiles, application abcitypes.Application, logger cmtlog.
 		files.conf,
 		files.pv,
 		files.nodeKey,
-		proxy.NewLocalClientCreator(application),
+		// One lock per ABCI connection: CheckTx (mempool) runs beside block
+		// execution (consensus); the app orders what they share (app.App).
+		proxy.NewConnSyncLocalClientCreator(application),
 		func() (*types.GenesisDoc, error) { return genDoc, nil },
 		dbs.provider,
 		node.DefaultMetricsProvider(files.conf.Instrumentation),
