@@ -93,7 +93,7 @@ func New(cfg Config) (*App, error) {
 	if logger == nil {
 		logger = cmtlog.NewNopLogger()
 	}
-	opts := badger.DefaultOptions(cfg.DataDir).WithSyncWrites(true).WithMemTableSize(memTableSize).
+	opts := badger.DefaultOptions(cfg.DataDir).WithSyncWrites(!cfg.NoSync).WithMemTableSize(memTableSize).
 		WithLogger(badgerLogger{logger})
 	if cfg.DataDir == "" {
 		opts = opts.WithInMemory(true)

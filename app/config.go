@@ -35,6 +35,13 @@ type Config struct {
 	// EvidenceMaxAgeBlocks is the chain's consensus param
 	// evidence.max_age_num_blocks: blocks within it stay.
 	EvidenceMaxAgeBlocks int64
+	// NoSync: Commit does not wait for its writes to reach the disk (badger
+	// without synchronous writes; Close still flushes everything). Only for
+	// a scratch state that a crash may lose whole, such as replay's
+	// temporary directory: a node must never run with it, since CometBFT
+	// would find the app behind the blocks it stored as committed. Results
+	// and app hashes do not depend on it.
+	NoSync bool
 }
 
 // SnapshotConfig: every Interval-th height a snapshot is written under Dir,
