@@ -160,6 +160,16 @@ func createHome(o homeOptions, maxTxBytes int64) (homeSetup, error) {
 	conf.P2P.ListenAddress = o.P2PLaddr
 	conf.Consensus.TimeoutCommit = o.TimeoutCommit
 	conf.Mempool.MaxTxBytes = int(maxTxBytes)
+	// The mempool the app is made for (docs/performance.md, "Mempool
+	// settings"): flood with recheck (the app's check state is rebuilt from
+	// it after every block), 5,000 pending transactions (about 1.3 blocks
+	// at the work budget's 3,750: a recheck costs each pending tx a CheckTx
+	// without its signature), at most that many of the largest size in
+	// bytes, and a refused transaction not kept in the cache (a nonce_future
+	// one becomes valid once the gap before it fills).
+	conf.Mempool.Type, conf.Mempool.Recheck, conf.Mempool.Size = cfg.MempoolTypeFlood, true, 5000
+	conf.Mempool.MaxTxsBytes = int64(conf.Mempool.Size) * maxTxBytes
+	conf.Mempool.KeepInvalidTxsInCache = false
 	if o.Tune != nil {
 		o.Tune(conf)
 	}

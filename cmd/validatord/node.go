@@ -119,10 +119,21 @@ func checkValidatorsAgree(genDoc *types.GenesisDoc, st genesis.AppState) error {
 
 // checkMempoolConfig refuses a mempool that would accept transactions larger
 // than the app's chain.max_tx_bytes (the app refuses them anyway; the mempool
-// should not even hold them).
+// should not even hold them), and a mempool the app cannot work with: the
+// app's check state holds every pending transaction and is rebuilt after
+// each block by CometBFT's recheck of the flood mempool (docs/performance.md,
+// "Mempool settings"), so without recheck a sender's second pending
+// transaction would be refused as nonce_future; the "nop" mempool runs no
+// CheckTx, and the "app" mempool needs ABCI methods the app does not serve.
 func checkMempoolConfig(file string, conf *cfg.Config, st genesis.AppState) error {
 	if int64(conf.Mempool.MaxTxBytes) > st.Chain.MaxTxBytes {
 		return &ConfigError{File: file, Field: "mempool.max_tx_bytes", Reason: fmt.Sprintf("%d exceeds the genesis chain.max_tx_bytes %d", conf.Mempool.MaxTxBytes, st.Chain.MaxTxBytes)}
+	}
+	if conf.Mempool.Type != cfg.MempoolTypeFlood {
+		return &ConfigError{File: file, Field: "mempool.type", Reason: fmt.Sprintf("%q: validatord runs with the %q mempool only", conf.Mempool.Type, cfg.MempoolTypeFlood)}
+	}
+	if !conf.Mempool.Recheck {
+		return &ConfigError{File: file, Field: "mempool.recheck", Reason: "false: the app rebuilds its check state from the mempool's recheck after every block; set it to true"}
 	}
 	return nil
 }

@@ -116,6 +116,12 @@ func TestStartRefusesBadFiles(t *testing.T) {
 		{"config mempool above genesis", func(t *testing.T, home string) {
 			editText(t, configFile(home), "max_tx_bytes = 16384", "max_tx_bytes = 1048576")
 		}, "mempool.max_tx_bytes"},
+		{"config mempool without recheck", func(t *testing.T, home string) {
+			editText(t, configFile(home), "recheck = true", "recheck = false")
+		}, "mempool.recheck"},
+		{"config app-side mempool", func(t *testing.T, home string) {
+			editText(t, configFile(home), `type = "flood"`, `type = "app"`)
+		}, "mempool.type"},
 		{"config bad log level", func(t *testing.T, home string) {
 			editText(t, configFile(home), `log_level = "info"`, `log_level = "loud"`)
 		}, "log_level"},
