@@ -20,8 +20,9 @@
 #                           (default 5s; QUICK 2s)
 #   BENCH_APPS              default "validatord kvstore"
 #   BENCH_OUT               default bin/bench-localnet
-#   BENCH_PORT              first port (default 47000): validatord nodes use BENCH_PORT+10i..,
-#                           kvstore nodes BENCH_PORT+200+10i..
+#   BENCH_PORT              first port (default 29000, below Linux's ephemeral range 32768-60999,
+#                           so no outgoing connection holds one): validatord nodes use
+#                           BENCH_PORT+10i.., kvstore nodes BENCH_PORT+200+10i..
 #   BENCH_ARGS              extra benchnet flags (e.g. --async)
 #   BENCH_PPROF=1           node0 of each network serves pprof (BENCH_PORT+9 / +209) and a 20 s
 #                           CPU profile taken 10 s into each run goes to $BENCH_OUT/<level>-<app>.cpu.pprof
@@ -30,7 +31,7 @@ cd "$(dirname "$0")/.."
 
 COMETBFT_VERSION=v0.39.4
 out=${BENCH_OUT:-bin/bench-localnet}
-port=${BENCH_PORT:-47000}
+port=${BENCH_PORT:-29000}
 apps=${BENCH_APPS:-validatord kvstore}
 if [ "${QUICK:-0}" = 1 ]; then
   levels=${BENCH_LEVELS:-rate:500 inflight:32}
@@ -117,9 +118,10 @@ launch() {
   echo $!
 }
 
-# start_nodes APP DIR starts the nodes and waits until each reports height >= 1. The ports are in
-# Linux's ephemeral range (32768-60999), so an outgoing connection of the previous run may hold
-# one for a moment: a node that exits with "address already in use" is started again (5 times).
+# start_nodes APP DIR starts the nodes and waits until each reports height >= 1. A port may still
+# be held for a moment (by the previous run, or by an outgoing connection when BENCH_PORT lies in
+# Linux's ephemeral range 32768-60999): a node that logs "address already in use" is stopped and
+# started again (5 times).
 start_nodes() {
   local app=$1 dir=$2 i h addr k tries pid
   local -a mine=()
@@ -134,10 +136,13 @@ start_nodes() {
     for ((k = 0; k < 240; k++)); do
       h=$(curl -s --max-time 1 "http://$addr/status" | sed -n 's/.*"latest_block_height":"\([0-9]*\)".*/\1/p' || true)
       [ -n "$h" ] && [ "$h" -ge 1 ] && break
-      if ! kill -0 "${mine[$i]}" 2>/dev/null && grep -q "address already in use" "$dir/node$i/node.log" && ((tries < 5)); then
+      if grep -q "address already in use" "$dir/node$i/node.log" && ((tries < 5)); then
+        # cometbft may log the failed start and linger without serving: stop it either way.
         tries=$((tries + 1))
         log "$app node$i: a port was in use; starting it again ($tries)"
+        kill -KILL -- "-${mine[$i]}" 2>/dev/null || true
         sleep 1
+        : >"$dir/node$i/node.log"
         pid=$(launch "$app" "$dir/node$i")
         pids+=("$pid"); mine[i]=$pid
       fi
