@@ -111,8 +111,20 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 	return resp, nil
 }
 
+// querySubRoutes are paths "<first>/<arg>/<last>", keyed "<first>/<last>":
+// a view of one item beside the item itself.
+var querySubRoutes = map[string]queryHandler{
+	"task/results": answers((*querier).taskResults),
+}
+
 func (q *querier) route(path string) (any, *queryError) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
+	if h, ok := querySubRoutes[parts[0]+"/"+parts[len(parts)-1]]; ok && len(parts) == 3 {
+		if q.chain == nil {
+			return nil, notFound("the chain is not initialised yet")
+		}
+		return h(q, parts[1:2])
+	}
 	r, ok := queryRoutes[parts[0]]
 	if !ok {
 		return nil, badRequest("unknown query path %q (see docs/queries.md)", path)
