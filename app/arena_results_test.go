@@ -59,9 +59,13 @@ func resultsChain(t *testing.T) *node {
 	return n
 }
 
-func (n *node) answer(path string) []byte {
+func (n *node) answer(path string) []byte { return n.answerAt(path, 0) }
+
+// answerAt is the answer at height h (0: the last committed); a refused
+// query fails the test.
+func (n *node) answerAt(path string, h int64) []byte {
 	n.t.Helper()
-	resp, err := n.app.Query(context.Background(), &abcitypes.RequestQuery{Path: path})
+	resp, err := n.app.Query(context.Background(), &abcitypes.RequestQuery{Path: path, Height: h})
 	if err != nil || resp.Code != wire.QueryOK {
 		n.t.Fatalf("%s: %v, code %d: %s", path, err, resp.Code, resp.Log)
 	}

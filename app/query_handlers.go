@@ -501,3 +501,16 @@ func (q *querier) taskResults(args []string) (*wire.TaskResultsView, *queryError
 	at := t.GetArena()
 	return wire.TaskResultsViewOf(id, at.Category, at.Difficulty, scored), nil
 }
+
+// digest answers "digest": the score digest of the state the query reads
+// (store.ScoreDigest over the submissions, windows, gas agents and epochs,
+// the digest `validatord replay` prints) with its height and app hash. It
+// reads every score entry, so its cost grows with the state; it takes no
+// lock block execution holds.
+func (q *querier) digest(_ []string) (*wire.DigestView, *queryError) {
+	d := store.NewScoreDigest()
+	if q.snap != nil {
+		d = q.snap.DigestScores()
+	}
+	return &wire.DigestView{Height: q.height, AppHash: hex.EncodeToString(q.appHash), ScoreDigest: d.Hex(), ScoreEntries: d.Entries()}, nil
+}
