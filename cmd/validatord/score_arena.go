@@ -46,7 +46,8 @@ task's results are printed exactly as ` + "`query task/<id>/results`" + ` answer
 the rank (ties share it), percentile, category ranks, detect_outliers' flags
 against the task's median tokens, the receipt's flags against its baseline,
 validation warnings and the confidence interval of the overall scores.
-Submissions that did not score (expired, duplicate, ...) are not ranked.`
+Submissions that did not score (expired, duplicate, ...) are not ranked; the
+category and difficulty are those the receipts record ("" when none scored).`
 
 func init() {
 	registerScoreMode("arena", "agentic arena score (agentic-arena-metrics.md) of each JSON line", runScoreArena)
