@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -74,7 +76,7 @@ func (n *node) answerAt(path string, h int64) []byte {
 
 // TestTaskResultsQueryMatchesOfflineScorer: `query task/0/results` and the
 // offline scorer over the task's `query submission/<id>` answers (in any
-// order, pretty-printed as the CLI prints them) give the same bytes; the
+// order, pretty-printed as the CLI prints them) print the same bytes; the
 // results rank ties together, flag the outlier both against the task's
 // median and in its receipt, and leave the expired submission out.
 func TestTaskResultsQueryMatchesOfflineScorer(t *testing.T) {
@@ -93,12 +95,19 @@ func TestTaskResultsQueryMatchesOfflineScorer(t *testing.T) {
 	if err := offline.ArenaTask(&file, &out, nil); err != nil {
 		t.Fatal(err)
 	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, out.Bytes()); err != nil {
+	// `validatord query` prints the answer indented by two spaces, then a newline
+	var printed bytes.Buffer
+	if err := json.Indent(&printed, got, "", "  "); err != nil {
 		t.Fatal(err)
 	}
-	if compact.String() != string(got) {
-		t.Fatalf("offline scorer:\n%s\nquery:\n%s", compact.Bytes(), got)
+	printed.WriteByte('\n')
+	if out.String() != printed.String() {
+		t.Fatalf("offline scorer:\n%s\nquery:\n%s", out.Bytes(), printed.Bytes())
+	}
+	// a receipt whose overall score was raised does not verify: no results
+	tampered := strings.Replace(string(n.answer("submission/2")), `{"name":"overall","value":"60.23`, `{"name":"overall","value":"99.23`, 1)
+	if err := offline.ArenaTask(strings.NewReader(tampered), &out, nil); !errors.Is(err, offline.ErrNotVerified) {
+		t.Fatalf("tampered receipt: %v", err)
 	}
 	var v wire.TaskResultsView
 	if err := json.Unmarshal(got, &v); err != nil {
