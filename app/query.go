@@ -69,6 +69,7 @@ var queryRoutes = map[string]struct {
 	"truth":        {2, answers((*querier).truth)},
 	"leaderboard":  {1, answers((*querier).leaderboard)},
 	"epoch":        {1, answers((*querier).epoch)},
+	"digest":       {0, answers((*querier).digest)},
 }
 
 // Query answers JSON views of the committed state (the wire.…View types). Paths are listed in
@@ -111,8 +112,20 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 	return resp, nil
 }
 
+// querySubRoutes are paths "<first>/<arg>/<last>", keyed "<first>/<last>":
+// a view of one item beside the item itself.
+var querySubRoutes = map[string]queryHandler{
+	"task/results": answers((*querier).taskResults),
+}
+
 func (q *querier) route(path string) (any, *queryError) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
+	if h, ok := querySubRoutes[parts[0]+"/"+parts[len(parts)-1]]; ok && len(parts) == 3 {
+		if q.chain == nil {
+			return nil, notFound("the chain is not initialised yet")
+		}
+		return h(q, parts[1:2])
+	}
 	r, ok := queryRoutes[parts[0]]
 	if !ok {
 		return nil, badRequest("unknown query path %q (see docs/queries.md)", path)
@@ -132,6 +145,9 @@ type querier struct {
 	height  int64
 	appHash []byte
 	st      store.State
+	// snap reads the committed version the view answers from (nil before
+	// the first block): the digest query iterates it.
+	snap *store.Snapshot
 }
 
 // committed is what queries need of the last commit, swapped atomically by
@@ -155,7 +171,8 @@ func (a *App) committedView() (*querier, func()) {
 		return &querier{chain: c.chain, height: c.height, appHash: c.appHash, st: store.State{O: store.NewOverlay(c.genesis)}}, func() {}
 	}
 	txn := a.db.NewTransactionAt(store.Latest, false)
-	q := &querier{chain: c.chain, height: c.height, appHash: c.appHash, st: store.State{O: store.NewOverlay(store.Snapshot{Txn: txn})}}
+	snap := &store.Snapshot{Txn: txn}
+	q := &querier{chain: c.chain, height: c.height, appHash: c.appHash, st: store.State{O: store.NewOverlay(*snap)}, snap: snap}
 	meta := &subnetv1.Meta{}
 	if q.st.Load(store.KeyMeta, meta) { // the version this transaction reads, whatever Commit did since
 		q.height, q.appHash = meta.Height, meta.AppHash
@@ -182,7 +199,8 @@ func (a *App) viewAt(h int64) (*querier, func(), *queryError) {
 			"run `validatord export --height %d` over a block store, or ask an archive node (keep_versions 0)", h, oldest, latest, a.keepVersions, h)
 	}
 	txn := a.db.NewTransactionAt(uint64(h), false)
-	st := store.State{O: store.NewOverlay(store.Snapshot{Txn: txn})}
+	snap := &store.Snapshot{Txn: txn}
+	st := store.State{O: store.NewOverlay(*snap)}
 	meta := &subnetv1.Meta{}
 	if !st.Load(store.KeyMeta, meta) || meta.Height != h {
 		txn.Discard()
@@ -194,7 +212,7 @@ func (a *App) viewAt(h int64) (*querier, func(), *queryError) {
 		txn.Discard()
 		return nil, nil, internalErr("height %d: %v", h, err)
 	}
-	return &querier{chain: chain, height: h, appHash: meta.AppHash, st: st}, txn.Discard, nil
+	return &querier{chain: chain, height: h, appHash: meta.AppHash, st: st, snap: snap}, txn.Discard, nil
 }
 
 // publish makes the committed position visible to queries.

@@ -471,3 +471,46 @@ func (q *querier) retired(existed bool, what string) string {
 		"submissions, ended truth rounds and epochs that many blocks after they ended; docs/retention.md); "+
 		"`validatord export --height H` rebuilds the state of an earlier height H that still holds it", what, wire.RetiredNote, q.chain.Gen.Chain.RetainStateBlocks)
 }
+
+// taskResults answers "task/<id>/results": the arena task's scored
+// submissions evaluated at query time (wire.TaskResultsViewOf), from their
+// receipts. It reads the task's submissions, at most one per miner
+// (chain.max_uids), and no block work.
+func (q *querier) taskResults(args []string) (*wire.TaskResultsView, *queryError) {
+	id, qerr := parseU64("task id", args[0])
+	if qerr != nil {
+		return nil, qerr
+	}
+	t, ok := q.st.Task(id)
+	if !ok || t.GetArena() == nil {
+		return nil, notFound("no arena task %d%s", id, q.retired(!ok && id < q.st.Counters().NextTaskId, "task and its results"))
+	}
+	var scored []wire.ScoredArena
+	for i := uint64(0); i < t.Submissions; i++ {
+		sid := q.st.U64(store.KeyTaskSub(id, i))
+		s, ok := q.st.Submission(sid)
+		if !ok || s.Status != track.StatusScored {
+			continue
+		}
+		rec, err := receipt.ReadArena(s.Receipt)
+		if err != nil {
+			return nil, internalErr("task %d results: submission %d: %v", id, sid, err)
+		}
+		scored = append(scored, wire.ScoredArena{ID: s.Id, UID: s.Uid, Record: rec})
+	}
+	at := t.GetArena()
+	return wire.TaskResultsViewOf(id, at.Category, at.Difficulty, scored), nil
+}
+
+// digest answers "digest": the score digest of the state the query reads
+// (store.ScoreDigest over the submissions, windows, gas agents and epochs,
+// the digest `validatord replay` prints) with its height and app hash. It
+// reads every score entry, so its cost grows with the state; it takes no
+// lock block execution holds.
+func (q *querier) digest(_ []string) (*wire.DigestView, *queryError) {
+	d := store.NewScoreDigest()
+	if q.snap != nil {
+		d = q.snap.DigestScores()
+	}
+	return &wire.DigestView{Height: q.height, AppHash: hex.EncodeToString(q.appHash), ScoreDigest: d.Hex(), ScoreEntries: d.Entries()}, nil
+}

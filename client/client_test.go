@@ -185,6 +185,13 @@ func TestEveryTrackThroughTheClient(t *testing.T) {
 	if as == nil || as.Status != "scored" {
 		t.Fatalf("arena submission = %+v", as)
 	}
+	if r, err := c.TaskResults(ctx, atask); err != nil || r.Scored != 1 || len(r.Results) != 1 || r.Results[0].SubmissionID != asub ||
+		r.Results[0].Rank != 1 || r.Results[0].OverallScore != as.Receipt.Score || r.Category != arena.Categories[0].Name {
+		t.Fatalf("task %d results = %+v, %v", atask, r, err)
+	}
+	if _, err := c.TaskResults(ctx, 0); !isQueryNotFound(err) {
+		t.Fatalf("results of the workflow task: %v", err)
+	}
 	for _, track := range []string{"workflow", "arena"} { // gas scores once the memory is full
 		lb, err := c.Leaderboard(ctx, track)
 		if err != nil || lb.Track != track || len(lb.Miners) != 1 || lb.Miners[0].UID != uid {
@@ -205,6 +212,13 @@ func TestEveryTrackThroughTheClient(t *testing.T) {
 	}
 	if one, err := c.Epoch(ctx, 1); err != nil || one.Epoch.Number != 1 {
 		t.Fatalf("epoch 1 = %+v, %v", one, err)
+	}
+	w, err := client.Weights(ctx, c, client.WeightsRequest{Epoch: 1})
+	if err != nil || w.Epoch != 1 || len(w.UIDs) != len(w.Weights) || w.ScoreDigest == "" || w.AppHash == "" || w.NetUID != nil {
+		t.Fatalf("weights of epoch 1 = %+v, %v", w, err)
+	}
+	if d, err := c.Digest(ctx); err != nil || len(d.ScoreDigest) != 64 || d.ScoreEntries == 0 {
+		t.Fatalf("digest = %+v, %v", d, err)
 	}
 	if s, err := c.Status(ctx); err != nil || s.ChainID == nil || *s.ChainID != testChainID || s.AppHash == "" {
 		t.Fatalf("status = %+v, %v", s, err)

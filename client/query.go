@@ -140,6 +140,19 @@ func (c *Client) LatestEpoch(ctx context.Context) (*wire.EpochView, error) {
 	return query[wire.EpochView](ctx, c, "epoch/latest")
 }
 
+// TaskResults is an arena task's evaluation ("task/<id>/results"): ranks,
+// percentiles, category ranks, outlier flags and warnings of its scored
+// submissions.
+func (c *Client) TaskResults(ctx context.Context, id uint64) (*wire.TaskResultsView, error) {
+	return query[wire.TaskResultsView](ctx, c, "task/"+u64(id)+"/results")
+}
+
+// Digest is the score digest of the last committed state with its height
+// and app hash ("digest").
+func (c *Client) Digest(ctx context.Context) (*wire.DigestView, error) {
+	return query[wire.DigestView](ctx, c, "digest")
+}
+
 // Registration is what a registration pays in the next block
 // ("registration"): the difficulty and the recent block hashes work may bind.
 func (c *Client) Registration(ctx context.Context) (*wire.RegistrationView, error) {

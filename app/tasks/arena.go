@@ -143,7 +143,7 @@ func scoreArenaOne(env track.Env, sub *subnetv1.Submission, at *subnetv1.ArenaTa
 		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "score: "+err.Error()
 		return s, nil, false
 	}
-	r.Values = receipt.ArenaValues(res)
+	r.Values = receipt.ArenaValues(res, s, stats)
 	wevs, err := pushWindow(env, store.WindowArena, sub, scoring.Quo(res.Overall, scoring.Hundred))
 	if err != nil {
 		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "window: "+err.Error()

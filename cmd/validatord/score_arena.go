@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
 
 	"github.com/scoringsubnet/validatord/offline"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
 const arenaUsage = `score arena < submissions.jsonl
+       score arena --task FILE [--params FILE]
 
 Scores arena submissions against a task baseline with agentic-arena-metrics.md
 (x/scoring.ScoreArena: efficiency .35, speed .25, cost .20, correctness .20 or the
@@ -33,7 +36,18 @@ Output: one line per input line,
   {"overall_score": "...", "efficiency_score": "...", "speed_score": "...",
    "cost_score": "...", "correctness_score": "..."}
 with 18-place decimal strings; a bad line gets {"line": N, "error": "..."} and the
-exit status is 1 after every line has been read.`
+exit status is 1 after every line has been read.
+
+With --task FILE ("-" for stdin), FILE holds one arena task's submissions as
+` + "`validatord query submission/<id>`" + ` prints them (pretty-printed answers one
+after another, or one per line). Each scored submission's receipt is verified
+as ` + "`score receipt`" + ` does (with --params, against that app_state), and the
+task's results are printed exactly as ` + "`query task/<id>/results`" + ` answers:
+the rank (ties share it), percentile, category ranks, detect_outliers' flags
+against the task's median tokens, the receipt's flags against its baseline,
+validation warnings and the confidence interval of the overall scores.
+Submissions that did not score (expired, duplicate, ...) are not ranked; the
+category and difficulty are those the receipts record ("" when none scored).`
 
 func init() {
 	registerScoreMode("arena", "agentic arena score (agentic-arena-metrics.md) of each JSON line", runScoreArena)
@@ -41,8 +55,29 @@ func init() {
 
 func runScoreArena(_ context.Context, env Env, args []string) error {
 	fs := scoreFlags("arena")
+	taskFile := fs.String("task", "", "a file of one arena task's `query submission/<id>` answers (\"-\": stdin): print the task's results")
+	paramsFile := fs.String("params", "", "with --task: app_state to verify the receipts against (`query params` output or genesis.json)")
 	if done, err := parseScoreFlags(env, fs, arenaUsage, args); done || err != nil {
 		return err
 	}
-	return offline.Arena(env.Stdin, env.Stdout, scoring.DefaultArenaParams())
+	if *taskFile == "" {
+		if *paramsFile != "" {
+			return fmt.Errorf("--params applies to --task only")
+		}
+		return offline.Arena(env.Stdin, env.Stdout, scoring.DefaultArenaParams())
+	}
+	chain, err := paramsFlag(*paramsFile)
+	if err != nil {
+		return err
+	}
+	in := env.Stdin
+	if *taskFile != "-" {
+		f, err := os.Open(*taskFile)
+		if err != nil {
+			return fmt.Errorf("--task: %w", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	return offline.ArenaTask(in, env.Stdout, chain)
 }

@@ -2,8 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 const arenaTestBaseline = `"baseline": {"min_tokens": 1000, "median_tokens": 5000, "max_tokens": 11000,
@@ -77,5 +81,41 @@ func TestScoreArenaHelpAndFlags(t *testing.T) {
 	}
 	if _, _, code := runScoreIn(t, "", "arena", "extra"); code == 0 {
 		t.Error("a positional argument was accepted")
+	}
+}
+
+// TestScoreArenaTask: `score arena --task FILE` over the recorded answers of
+// the in-process chain (testdata/receipt_answers.jsonl: one arena task with
+// one scored submission beside workflow and gas ones) ranks the arena
+// submission; a file that mixes tracks is refused, and so is --params
+// without --task.
+func TestScoreArenaTask(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "receipt_answers.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	var arena []string
+	for _, l := range lines {
+		if strings.Contains(l, `"track":"arena"`) && strings.HasPrefix(l, `{"artifact_hash"`) {
+			arena = append(arena, l)
+		}
+	}
+	if len(arena) == 0 {
+		t.Fatal("no arena answer in testdata/receipt_answers.jsonl")
+	}
+	out, errOut, code := runScoreIn(t, strings.Join(arena, "\n"), "arena", "--task", "-")
+	var v wire.TaskResultsView
+	if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s %s", code, err, out, errOut)
+	}
+	if v.Scored != 1 || len(v.Results) != 1 || v.Results[0].Rank != 1 || v.ConfidenceInterval.High != "100.000000000000000000" {
+		t.Fatalf("results %+v", v)
+	}
+	if _, errOut, code := runScoreIn(t, strings.Join(lines, "\n"), "arena", "--task", "-"); code == 0 || !strings.Contains(errOut, "not an arena task's") {
+		t.Errorf("mixed tracks: exit %d, %s", code, errOut)
+	}
+	if _, errOut, code := runScoreIn(t, "", "arena", "--params", "x.json"); code == 0 || !strings.Contains(errOut, "--task only") {
+		t.Errorf("--params alone: exit %d, %s", code, errOut)
 	}
 }

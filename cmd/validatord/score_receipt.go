@@ -75,15 +75,24 @@ func runScoreReceipt(_ context.Context, env Env, args []string) error {
 	if done, err := parseScoreFlags(env, fs, receiptUsage, args); done || err != nil {
 		return err
 	}
-	var chain *genesis.AppState
-	if *paramsFile != "" {
-		st, err := loadReceiptParams(*paramsFile)
-		if err != nil {
-			return err
-		}
-		chain = &st
+	chain, err := paramsFlag(*paramsFile)
+	if err != nil {
+		return err
 	}
 	return offline.Receipts(env.Stdin, env.Stdout, chain)
+}
+
+// paramsFlag is the app_state of a --params FILE to check receipts
+// against; nil when the flag is not given.
+func paramsFlag(path string) (*genesis.AppState, error) {
+	if path == "" {
+		return nil, nil
+	}
+	st, err := loadReceiptParams(path)
+	if err != nil {
+		return nil, err
+	}
+	return &st, nil
 }
 
 // loadReceiptParams reads the app_state of --params FILE.

@@ -345,7 +345,8 @@ func TestReceiptVerifiesRealReceipts(t *testing.T) {
 		commit, reveal  int64
 	}{
 		{"workflow", 1 + 7 + 1 + commit, 1 + 8 + 7 + 1 + commit + answer, wfMedians, nil, 2, 6},
-		{"arena", 1 + 18 + 1 + commit, 1 + 6 + 18 + 1 + commit + answer, arMedians, nil, 2, 6},
+		// 18 values, then the review fields outlier_flags and outlier
+		{"arena", 1 + 18 + 2 + 1 + commit, 1 + 6 + 18 + 2 + 1 + commit + answer, arMedians, nil, 2, 6},
 		// memory.1 and slot.*
 		{"gas", 3 + 3 + commit, 3 + 3 + 2 + commit + answer, gasTruth, gasTruth, 2, 4},
 		// memory.1, history.0 (time, inclusion_rate, avg_overpayment), slot.*, 14 ScoreGas values, score
@@ -736,7 +737,7 @@ func TestReceiptParamsFlag(t *testing.T) {
 	// + the recorded params, powers and total_power; arena: 8 constants, 4
 	// weights, the multiplier, 3 powers, total_power; gas: 9 params (stale_prediction too).
 	// (Each whole answer's commit section adds 2 + 3 checks.)
-	if code != 0 || len(rows) != 5 || rows[0].Checked != 24+8+3+1 || rows[1].Checked != 33+8+4+1+3+1 || rows[4].Checked != 34+9 {
+	if code != 0 || len(rows) != 5 || rows[0].Checked != 24+8+3+1 || rows[1].Checked != 35+8+4+1+3+1 || rows[4].Checked != 34+9 {
 		t.Fatalf("the chain's own params: exit %d rows %+v", code, rows)
 	}
 	other := g

@@ -2,11 +2,11 @@ package statedump
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+
+	"github.com/scoringsubnet/validatord/app/store"
 )
 
 // KV is one stored entry (the same shape as replay.Entry, kept separate so that this package
@@ -82,21 +82,14 @@ func (d Document) Encode() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// ScoreDigest is the SHA-256, in hex, over the entries that hold scores or receipts (the
-// layout's Score prefixes), in key order, each as uvarint(len key) key uvarint(len value)
-// value. Two nodes with the same scores have the same digest.
+// ScoreDigest is the hex SHA-256 over the entries that hold scores or receipts (the layout's
+// Score prefixes), in key order, each as uvarint(len key) key uvarint(len value) value
+// (store.ScoreDigest, which the app's "digest" query computes too). Two nodes with the same
+// scores have the same digest.
 func ScoreDigest(kvs []KV) string {
-	h := sha256.New()
-	var n [binary.MaxVarintLen64]byte
+	d := store.NewScoreDigest()
 	for _, kv := range kvs {
-		p, ok := PrefixOf(kv.Key)
-		if !ok || !p.Score {
-			continue
-		}
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(kv.Key)))])
-		h.Write(kv.Key)
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(kv.Value)))])
-		h.Write(kv.Value)
+		d.Add(kv.Key, kv.Value)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return d.Hex()
 }

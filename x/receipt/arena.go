@@ -1,6 +1,8 @@
 package receipt
 
 import (
+	"strings"
+
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
@@ -88,7 +90,61 @@ func ArenaTables(p scoring.ArenaParams, category, difficulty string) []*subnetv1
 	return append(out, build([]binding{bDec(multiplierName, &m)})...)
 }
 
-// ArenaValues is an arena receipt's values: ScoreArena's intermediates.
-func ArenaValues(r scoring.ArenaResult) []*subnetv1.Field {
-	return build(arenaValueSchema(&r))
+// arenaReview is what an arena receipt records for review beside the
+// score: detect_outliers' flags of the submission against the baseline it
+// scored against (OutlierFlags with 0.1 × baseline.median_tokens), comma
+// separated ("" for none), and whether they make an outlier (two or more).
+type arenaReview struct {
+	flags   string
+	outlier bool
+}
+
+func reviewOf(s scoring.ArenaSubmission, b scoring.ArenaBaseline) arenaReview {
+	f := scoring.OutlierFlags(s, scoring.OutlierTokenThreshold(b.MedianTokens))
+	return arenaReview{flags: strings.Join(f, ","), outlier: scoring.IsOutlier(f)}
+}
+
+func arenaReviewSchema(v *arenaReview) []binding {
+	return []binding{bStr("outlier_flags", &v.flags), bBool("outlier", &v.outlier)}
+}
+
+// ArenaValues is an arena receipt's values: ScoreArena's intermediates, then
+// the review fields outlier_flags and outlier of s against b (the baseline
+// r was scored against).
+func ArenaValues(r scoring.ArenaResult, s scoring.ArenaSubmission, b scoring.ArenaBaseline) []*subnetv1.Field {
+	v := reviewOf(s, b)
+	return build(append(arenaValueSchema(&r), arenaReviewSchema(&v)...))
+}
+
+// ArenaRecord is what a scored arena receipt records of its submission.
+type ArenaRecord struct {
+	Entry                scoring.ArenaEntry // the inputs and the recorded values
+	Category, Difficulty string
+	// OutlierFlags and Outlier are the receipt's review fields (flags against
+	// the baseline the submission scored against).
+	OutlierFlags []string
+	Outlier      bool
+}
+
+// ReadArena reads a scored arena receipt's inputs and values by name,
+// without recomputing them (Verify does that). The error is a *NameError or
+// a *FieldError when a field is missing, unknown or malformed.
+func ReadArena(r *subnetv1.Receipt) (ArenaRecord, error) {
+	var out ArenaRecord
+	if r == nil {
+		return out, ErrNoReceipt
+	}
+	e := &out.Entry
+	if err := bind("inputs", fieldsOf(r.Inputs), arenaInputSchema(&e.Submission, &out.Category, &out.Difficulty)); err != nil {
+		return out, err
+	}
+	var v arenaReview
+	if err := bind("values", fieldsOf(r.Values), append(arenaValueSchema(&e.Result), arenaReviewSchema(&v)...)); err != nil {
+		return out, err
+	}
+	if v.flags != "" {
+		out.OutlierFlags = strings.Split(v.flags, ",")
+	}
+	out.Outlier = v.outlier
+	return out, nil
 }

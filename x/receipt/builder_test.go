@@ -104,7 +104,7 @@ func TestBuildersMatchTheApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFields(t, "arena values", receipt.ArenaValues(ar), []nv{
+	wantFields(t, "arena values", receipt.ArenaValues(ar, s, scoring.DefaultArenaBaseline()), []nv{
 		{"token_score", "85.714285714285714286"}, {"tool_call_score", "87.179487179487179487"},
 		{"iteration_score", "85.000000000000000000"}, {"efficiency_exact", "86.010989010989010989"},
 		{"speed_exact", "94.297355635191727300"}, {"cost_exact", "84.210526315789473684"},
@@ -112,7 +112,8 @@ func TestBuildersMatchTheApp(t *testing.T) {
 		{"correctness", "80.000000000000000000"}, {"weight_efficiency", "0.250000000000000000"},
 		{"weight_speed", "0.350000000000000000"}, {"weight_cost", "0.150000000000000000"},
 		{"weight_correctness", "0.250000000000000000"}, {"unadjusted", "87.138400672432778355"},
-		{"multiplier", "1.100000000000000000"}, {"adjusted", "95.852240739676056191"}, {"overall", "95.850000000000000000"}})
+		{"multiplier", "1.100000000000000000"}, {"adjusted", "95.852240739676056191"}, {"overall", "95.850000000000000000"},
+		{"outlier_flags", ""}, {"outlier", "false"}})
 	// an unknown category records no weights; an unknown difficulty multiplier 1
 	wantFields(t, "arena tables", receipt.ArenaTables(g.Arena, "nope", "nope"), []nv{{"difficulty_multiplier", "1.000000000000000000"}})
 }

@@ -35,7 +35,8 @@ func (c *check) arena(d doc) error {
 	if len(d.values) == 0 {
 		return c.noValues(d)
 	}
-	if err := c.compareValues(d.values, arenaValueSchema(&r)); err != nil {
+	review := reviewOf(s, t.baseline)
+	if err := c.compareValues(d.values, append(arenaValueSchema(&r), arenaReviewSchema(&review)...)); err != nil {
 		return err
 	}
 	if difficulty == "" {

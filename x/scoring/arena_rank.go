@@ -120,32 +120,41 @@ var (
 	outlierFastSeconds = seedConst("5")
 )
 
-// DetectOutliers is detect_outliers: tokens below 0.1 × the median tokens, execution time
-// below 5 s (a missing time, 0, counts, as in the seed) and exactly one tool call are flags;
-// two or more flags make an outlier. No submissions, no outliers.
+// OutlierTokenThreshold is detect_outliers' token threshold: 0.1 × the median tokens.
+func OutlierTokenThreshold(medianTokens decimal.Decimal) decimal.Decimal {
+	return medianTokens.Mul(outlierTokenFactor)
+}
+
+// OutlierFlags are detect_outliers' flags of one submission, in the seed's order: tokens below
+// threshold (OutlierTokenThreshold), execution time below 5 s (a missing time, 0, counts, as in
+// the seed) and exactly one tool call. Nil when none applies.
+func OutlierFlags(s ArenaSubmission, threshold decimal.Decimal) []string {
+	var flags []string
+	if decimal.NewFromInt(s.TotalTokens).Cmp(threshold) < 0 {
+		flags = append(flags, FlagEfficientTokens)
+	}
+	if s.ExecutionTime.Cmp(outlierFastSeconds) < 0 {
+		flags = append(flags, FlagFast)
+	}
+	if s.ToolCalls == 1 {
+		flags = append(flags, FlagMinimalTools)
+	}
+	return flags
+}
+
+// IsOutlier is detect_outliers' rule: two or more flags make an outlier.
+func IsOutlier(flags []string) bool { return len(flags) >= 2 }
+
+// DetectOutliers is detect_outliers over a sample: OutlierFlags against 0.1 × the sample's
+// median tokens, and the submissions with two or more flags. No submissions, no outliers.
 func DetectOutliers(subs []ArenaSubmission) []ArenaOutlier {
 	if len(subs) == 0 {
 		return nil
 	}
-	tokens := make([]decimal.Decimal, len(subs))
-	for i, s := range subs {
-		tokens[i] = decimal.NewFromInt(s.TotalTokens)
-	}
-	_, median, _ := spread(tokens)
-	threshold := median.Mul(outlierTokenFactor)
+	threshold := OutlierTokenThreshold(medianTokens(subs))
 	var out []ArenaOutlier
 	for i, s := range subs {
-		var flags []string
-		if tokens[i].Cmp(threshold) < 0 {
-			flags = append(flags, FlagEfficientTokens)
-		}
-		if s.ExecutionTime.Cmp(outlierFastSeconds) < 0 {
-			flags = append(flags, FlagFast)
-		}
-		if s.ToolCalls == 1 {
-			flags = append(flags, FlagMinimalTools)
-		}
-		if len(flags) >= 2 {
+		if flags := OutlierFlags(s, threshold); IsOutlier(flags) {
 			out = append(out, ArenaOutlier{Index: i, Flags: flags})
 		}
 	}
