@@ -99,7 +99,7 @@ var Codes = []CodeInfo{
 	{CodeTxTooLarge, "tx_too_large", "larger than `chain.max_tx_bytes` (default 16 KiB)"},
 	{CodeNonCanonical, "non_canonical", "decodes, but re-encodes to different bytes (unknown fields, non-minimal varints, …; a `Msg` that still carries a plaintext `submit`, field 3: commit and reveal instead)"},
 	{CodeBadSender, "bad_sender", "sender is not a 32-byte ed25519 public key"},
-	{CodeBadSignature, "bad_signature", "signature missing, not 64 bytes, or not valid over `\"validatord/tx/v3\\0\" ‖ body` (an older client's signature, such as v2's: upgrade the client)"},
+	{CodeBadSignature, "bad_signature", "signature missing, not 64 bytes, or not valid over `\"validatord/tx/v3\\0\" ‖ body` under ZIP-215 (docs/scoring.md, \"Envelope\") (an older client's signature, such as v2's: upgrade the client)"},
 	{CodeWrongChainID, "wrong_chain_id", "`body.chain_id` is not this chain's id"},
 	{CodeNonceUsed, "nonce_used", "nonce below the account's next nonce (replay)"},
 	{CodeNonceFuture, "nonce_future", "nonce above the account's next nonce (gap)"},

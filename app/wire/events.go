@@ -37,11 +37,26 @@ const (
 	EventStateRetired        = "state_retired" // what the end of block's retention deleted (docs/retention.md)
 )
 
-// Event builds an event from key, value pairs; every attribute is indexed.
+// IndexedKeys are the event attributes CometBFT's tx and block indexers
+// index (what /tx_search and /block_search can find by): the ones that
+// name a thing — a submission, task, uid, proposal, EVM block, validator,
+// epoch or key. Descriptive attributes (status, track, windows, counts)
+// are still in every event but not indexed: each indexed attribute is one
+// more index write per transaction on every node, and at load those writes
+// were 7% of a node's CPU (docs/performance.md, issue 13). Whether an
+// attribute is indexed is no part of any hash (CometBFT's results hash
+// covers a result's code and data only).
+var IndexedKeys = map[string]bool{
+	"submission_id": true, "task_id": true, "uid": true, "proposal_id": true, "evm_chain_id": true,
+	"evm_block": true, "validator": true, "epoch": true, "tx_key": true, "report_key": true,
+	"pub_key": true, "pubkey": true, "old_pubkey": true, "new_pubkey": true, "old_hotkey": true, "new_hotkey": true,
+}
+
+// Event builds an event from key, value pairs; IndexedKeys are indexed.
 func Event(typ string, kv ...string) abcitypes.Event {
 	ev := abcitypes.Event{Type: typ}
 	for i := 0; i+1 < len(kv); i += 2 {
-		ev.Attributes = append(ev.Attributes, abcitypes.EventAttribute{Key: kv[i], Value: kv[i+1], Index: true})
+		ev.Attributes = append(ev.Attributes, abcitypes.EventAttribute{Key: kv[i], Value: kv[i+1], Index: IndexedKeys[kv[i]]})
 	}
 	return ev
 }
