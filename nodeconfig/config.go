@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/viper"
 )
 
-// Config is app.toml's [state] section.
+// Config is app.toml: its [state] section, and [abci]'s one key.
 type Config struct {
 	// KeepVersions: the state as of each of the last KeepVersions heights
 	// can be queried (RequestQuery.Height); 0 keeps every version (an
@@ -25,6 +25,19 @@ type Config struct {
 	// blocks (Commit's RetainHeight); 0 keeps every block. The node never
 	// prunes below its oldest snapshot, nor within the evidence age.
 	RetainBlocks int64 `mapstructure:"retain_blocks"`
+	// ConcurrentCheckTx ([abci] concurrent_check_tx): CheckTx runs beside
+	// block execution (one lock per ABCI connection) instead of waiting for
+	// it. Off by default: measured on a 2-core machine running 4 validators
+	// it cost 5–11% of the committed tx/s and 30–45% more commit latency,
+	// since CheckTx then takes CPU from consensus and no longer slows
+	// senders down (docs/performance.md, issue 13); a node with cores to
+	// spare may gain from it.
+	ConcurrentCheckTx bool `mapstructure:"-"`
+}
+
+// abciSection is app.toml's [abci] section.
+type abciSection struct {
+	ConcurrentCheckTx bool `mapstructure:"concurrent_check_tx"`
 }
 
 // Defaults: a day of versions at 6 s blocks, a snapshot every 1000 heights
@@ -61,11 +74,12 @@ func (e *Error) Error() string {
 	if e.Key == "" {
 		return e.File + ": " + e.Reason
 	}
-	return fmt.Sprintf("%s: state.%s: %s", e.File, e.Key, e.Reason)
+	return fmt.Sprintf("%s: %s: %s", e.File, e.Key, e.Reason)
 }
 
+// fieldErr names a [state] key.
 func fieldErr(key string, v any, reason string) error {
-	return &Error{Key: key, Reason: fmt.Sprintf("%v: %s", v, reason)}
+	return &Error{Key: "state." + key, Reason: fmt.Sprintf("%v: %s", v, reason)}
 }
 
 // File is the path of a home's app.toml.
@@ -85,14 +99,26 @@ func Load(home string) (Config, error) {
 		return Config{}, &Error{File: path, Reason: oneLine(err.Error())}
 	}
 	for _, k := range v.AllKeys() {
-		if !strings.HasPrefix(k, "state.") {
-			return Config{}, &Error{File: path, Key: k, Reason: "unknown key (app.toml has one section, [state])"}
+		if !strings.HasPrefix(k, "state.") && !strings.HasPrefix(k, "abci.") {
+			return Config{}, &Error{File: path, Key: k, Reason: "unknown key (app.toml has two sections, [state] and [abci])"}
 		}
 	}
 	if sub := v.Sub("state"); sub != nil {
 		if err := sub.UnmarshalExact(&c); err != nil {
 			return Config{}, &Error{File: path, Reason: oneLine(err.Error())}
 		}
+	}
+	if raw := v.Get("abci.concurrent_check_tx"); raw != nil {
+		if _, ok := raw.(bool); !ok {
+			return Config{}, &Error{File: path, Key: "abci.concurrent_check_tx", Reason: fmt.Sprintf("%v: want true or false", raw)}
+		}
+	}
+	if sub := v.Sub("abci"); sub != nil {
+		a := abciSection{ConcurrentCheckTx: c.ConcurrentCheckTx}
+		if err := sub.UnmarshalExact(&a); err != nil {
+			return Config{}, &Error{File: path, Reason: oneLine(err.Error())}
+		}
+		c.ConcurrentCheckTx = a.ConcurrentCheckTx
 	}
 	if err := c.Validate(); err != nil {
 		var e *Error
@@ -122,7 +148,13 @@ snapshot_keep_recent = %d
 # Keep at least the last retain_blocks blocks in the block store (0: every block;
 # else at least %d). Blocks a kept snapshot or the evidence age needs are kept too.
 retain_blocks = %d
-`, c.KeepVersions, c.SnapshotInterval, c.SnapshotKeepRecent, MinRetainBlocks, c.RetainBlocks)
+
+[abci]
+# true: CheckTx runs beside block execution instead of waiting for it. On a machine
+# whose cores block execution already keeps busy it costs throughput and latency
+# (docs/performance.md); a node with cores to spare may gain from it.
+concurrent_check_tx = %t
+`, c.KeepVersions, c.SnapshotInterval, c.SnapshotKeepRecent, MinRetainBlocks, c.RetainBlocks, c.ConcurrentCheckTx)
 	return os.WriteFile(File(home), []byte(body), 0o600)
 }
 

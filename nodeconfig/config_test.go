@@ -31,7 +31,7 @@ func TestLoad(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(home, "config"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	want := Config{KeepVersions: 0, SnapshotInterval: 50, SnapshotKeepRecent: 3, RetainBlocks: 5000}
+	want := Config{KeepVersions: 0, SnapshotInterval: 50, SnapshotKeepRecent: 3, RetainBlocks: 5000, ConcurrentCheckTx: true}
 	if err := Write(home, want); err != nil {
 		t.Fatal(err)
 	}
@@ -39,8 +39,12 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("round trip: %+v %v", got, err)
 	}
 	got, err := Load(writeFile(t, "[state]\nsnapshot_interval = 7\n"))
-	if err != nil || got.SnapshotInterval != 7 || got.KeepVersions != Defaults().KeepVersions {
+	if err != nil || got.SnapshotInterval != 7 || got.KeepVersions != Defaults().KeepVersions || got.ConcurrentCheckTx {
 		t.Fatalf("partial file: %+v %v", got, err)
+	}
+	got, err = Load(writeFile(t, "[abci]\nconcurrent_check_tx = true\n"))
+	if err != nil || !got.ConcurrentCheckTx || got.KeepVersions != Defaults().KeepVersions {
+		t.Fatalf("[abci] alone: %+v %v", got, err)
 	}
 }
 
@@ -55,6 +59,8 @@ func TestLoadRefusals(t *testing.T) {
 		"[other]\nx = 1\n":                    "other.x",
 		"[state]\nkeep_versions = \"many\"\n": "keep_versions",
 		"[state\n":                            "",
+		"[abci]\nconcurrent_checktx = true\n": "concurrent_checktx",
+		"[abci]\nconcurrent_check_tx = 3\n":   "concurrent_check_tx",
 	} {
 		_, err := Load(writeFile(t, body))
 		var e *Error

@@ -182,17 +182,22 @@ func newLogger(conf *cfg.Config, w io.Writer) (cmtlog.Logger, error) {
 }
 
 // newNode wires CometBFT around the in-process application. The returned
-// dbs must be closed after the node stopped.
-func newNode(files *nodeFiles, application abcitypes.Application, logger cmtlog.Logger) (*node.Node, *openDBs, error) {
+// dbs must be closed after the node stopped. With concurrentCheckTx each
+// ABCI connection has its own lock, so CheckTx (mempool) runs beside block
+// execution (consensus), which the app allows (app.App orders what they
+// share); without it, one lock serialises them (app.toml [abci]).
+func newNode(files *nodeFiles, application abcitypes.Application, logger cmtlog.Logger, concurrentCheckTx bool) (*node.Node, *openDBs, error) {
+	creator := proxy.NewLocalClientCreator(application)
+	if concurrentCheckTx {
+		creator = proxy.NewConnSyncLocalClientCreator(application)
+	}
 	genDoc := files.genDoc
 	dbs := &openDBs{}
 	n, err := node.NewNode(
 		files.conf,
 		files.pv,
 		files.nodeKey,
-		// One lock per ABCI connection: CheckTx (mempool) runs beside block
-		// execution (consensus); the app orders what they share (app.App).
-		proxy.NewConnSyncLocalClientCreator(application),
+		creator,
 		func() (*types.GenesisDoc, error) { return genDoc, nil },
 		dbs.provider,
 		node.DefaultMetricsProvider(files.conf.Instrumentation),
