@@ -34,6 +34,10 @@ type sizeFunc func() int
 
 func (f sizeFunc) Size() int { return f() }
 
+// keysPerTx sizes a block overlay's maps: a commit or reveal writes and
+// reads about this many keys (account, submission, task, task indexes).
+const keysPerTx = 6
+
 // executeBlock runs the block's transactions in order, each validated
 // against the state left by the ones before it and applied through its own
 // overlay (a rejected transaction leaves nothing behind, not even its
@@ -42,7 +46,7 @@ func (f sizeFunc) Size() int { return f() }
 // is then only good for counting the rejection).
 func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, evidence []abcitypes.Misbehavior, stopAtReject bool) *blockResult {
 	base, baseLanes := a.base()
-	bo := store.NewBlockOverlay(base)
+	bo := store.NewBlockOverlay(base, keysPerTx*len(txs)) // about what a submission touches
 	var eo *store.Overlay // the end of block's writes, over the transactions'
 	chain, err := a.chainAt(store.State{O: bo}, a.chain.ID, height)
 	if err != nil {

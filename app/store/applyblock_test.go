@@ -43,7 +43,7 @@ func TestApplyBlockMatchesScan(t *testing.T) {
 			base.m[fmt.Sprint("k", rng.IntN(60))] = fmt.Sprint("v", rng.IntN(5))
 		}
 		baseLanes := scanLanes(base.m)
-		o := NewBlockOverlay(base)
+		o := NewBlockOverlay(base, 0)
 		after := map[string]string{}
 		for k, v := range base.m {
 			after[k] = v
@@ -101,7 +101,7 @@ func TestApplyBlockParallelMatchesScan(t *testing.T) {
 		base.m[fmt.Sprint("k", i)] = fmt.Sprint("v", i%7)
 	}
 	baseLanes := scanLanes(base.m)
-	o := NewBlockOverlay(base)
+	o := NewBlockOverlay(base, 0)
 	after := map[string]string{}
 	for k, v := range base.m {
 		after[k] = v

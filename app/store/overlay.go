@@ -64,10 +64,10 @@ func NewOverlay(base Reader) *Overlay {
 // the block read before writing it without reading base again (a badger
 // lookup). base must not change while the overlay lives; a block's base
 // does not. Such an overlay is for one goroutine (a read writes the cache).
-func NewBlockOverlay(base Reader) *Overlay {
-	o := NewOverlay(base)
-	o.reads = make(map[string]entry)
-	return o
+// hint is the number of keys the block is expected to touch (its maps are
+// sized for it, so they do not grow step by step).
+func NewBlockOverlay(base Reader, hint int) *Overlay {
+	return &Overlay{base: base, writes: make(map[string]entry, hint), reads: make(map[string]entry, hint)}
 }
 
 // Get reads k through the overlay.
