@@ -46,7 +46,7 @@ const keysPerTx = 6
 // is then only good for counting the rejection).
 func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, evidence []abcitypes.Misbehavior, stopAtReject bool) *blockResult {
 	base, baseLanes := a.base()
-	bo := store.NewBlockOverlay(base, keysPerTx*len(txs)) // about what a submission touches
+	bo := store.NewBlockOverlay(base, keysPerTx*len(txs))
 	var eo *store.Overlay // the end of block's writes, over the transactions'
 	chain, err := a.chainAt(store.State{O: bo}, a.chain.ID, height)
 	if err != nil {
