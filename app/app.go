@@ -64,7 +64,8 @@ type App struct {
 	pending   *blockResult            // FinalizeBlock's result awaiting Commit
 	proposals map[string]*blockResult // ProcessProposal results by block hash
 	check     *store.Overlay          // CheckTx state, reset on Commit
-	sigs      *sigCache               // signatures verified by CheckTx
+	sigs      *sigCache               // signatures verified by CheckTx (or Prefetch)
+	ahead     *ahead                  // a later block's signatures being checked (Prefetch)
 	chains    *chainCache             // the last chain in force built (govstate.go)
 
 	keepVersions int64 // Config.KeepVersions
@@ -155,6 +156,10 @@ func (a *App) Close() error {
 	a.snapWriter.Wait() // the snapshot writer reads through its own transaction
 	a.lockAll()
 	defer a.unlockAll()
+	if a.ahead != nil {
+		a.ahead.checks.Close()
+		a.ahead = nil
+	}
 	a.abortRestore()
 	a.closeMu.Lock()
 	defer a.closeMu.Unlock()

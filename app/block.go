@@ -62,7 +62,7 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, eviden
 		return bo.Size() + eo.Size()
 	}))
 	res := &blockResult{height: height, time: time, overlay: bo, txResults: make([]*abcitypes.ExecTxResult, len(txs))}
-	pre := a.preverify(txs)
+	pre := a.preverify(height, txs)
 	defer pre.close()
 	for i, raw := range txs {
 		res.txResults[i] = a.deliverTxPre(bo, raw, blk, m, pre.get(i))

@@ -58,7 +58,8 @@ func (p *presigs) close() { p.checks.Close() }
 // be refused as block_full), so a block makes a node verify no more
 // signatures than before, only sooner and in parallel. A tx that does not
 // decode is left to deliverTx.
-func (a *App) preverify(txs [][]byte) *presigs {
+func (a *App) preverify(height int64, txs [][]byte) *presigs {
+	a.takeAhead(height)
 	p := &presigs{cached: make([]bool, len(txs)), at: make([]int, len(txs))}
 	limit := min(len(txs), int(a.limits.TxWork/budget.UnitsTx)+1)
 	var items []sigverify.Item
@@ -81,4 +82,61 @@ func (a *App) preverify(txs [][]byte) *presigs {
 	}
 	p.checks = sigverify.Start(items, runtime.GOMAXPROCS(0))
 	return p
+}
+
+// ahead is a later block's signatures being checked in the background
+// (Prefetch): the valid ones go to the signature cache before the next
+// block's execution looks there.
+type ahead struct {
+	height int64 // the block the transactions are in
+	checks *sigverify.Checks
+	hashes [][32]byte // per item, its tx's hash
+}
+
+// Prefetch starts checking, on every core in the background, the
+// signatures of transactions the app will execute in a later block — what
+// replay knows while it runs the block before: that block's verification
+// then overlaps this one's execution and commit. It changes no result: the
+// next block's execution first waits for these checks and puts the valid
+// signatures in the signature cache (validity is a pure function of the
+// bytes), and anything not found there is verified as usual. height is the
+// block the transactions are in: blocks below it leave the work running.
+// Calling it again replaces the earlier call's work.
+func (a *App) Prefetch(height int64, txs [][]byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ahead != nil {
+		a.ahead.checks.Close()
+	}
+	next := &ahead{height: height}
+	var items []sigverify.Item
+	for _, raw := range txs {
+		var tx subnetv1.Tx
+		var body subnetv1.TxBody
+		h := txHash(raw)
+		if tx.Unmarshal(raw) != nil || body.Unmarshal(tx.Body) != nil || a.sigs.known(h) {
+			continue
+		}
+		items = append(items, sigverify.Item{PubKey: body.Sender, Msg: wire.SignBytes(tx.Body), Sig: tx.Signature})
+		next.hashes = append(next.hashes, h)
+	}
+	next.checks = sigverify.Start(items, runtime.GOMAXPROCS(0))
+	a.ahead = next
+}
+
+// takeAhead, before the execution of the block at height, waits for a
+// Prefetch of that block (or an earlier one) and caches its valid
+// signatures; a prefetch of a later block keeps running. Called with a.mu
+// held.
+func (a *App) takeAhead(height int64) {
+	if a.ahead == nil || a.ahead.height > height {
+		return
+	}
+	for i, h := range a.ahead.hashes {
+		if a.ahead.checks.Valid(i) {
+			a.sigs.remember(h)
+		}
+	}
+	a.ahead.checks.Close()
+	a.ahead = nil
 }

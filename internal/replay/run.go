@@ -14,6 +14,7 @@ import (
 	"github.com/cometbft/cometbft/libs/log"
 	"github.com/cometbft/cometbft/proxy"
 	sm "github.com/cometbft/cometbft/state"
+	"github.com/cometbft/cometbft/types"
 )
 
 // Options tune a replay.
@@ -126,11 +127,12 @@ func drive(ctx context.Context, src *Source, o Options, res *Result, check bool)
 	}
 	res.AppHash = hash
 	p := newProgress(o.Progress, o.Now, o.ProgressEvery, from, res.To)
+	loader := &blockLoader{src: src}
 	for h := from; h <= res.To; h++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := step(conn, src, res, h, check); err != nil {
+		if err := step(conn, src, res, h, check, loader); err != nil {
 			return err
 		}
 		if check {
@@ -152,11 +154,43 @@ func initChain(ctx context.Context, conn proxy.AppConnConsensus, src *Source) ([
 	return src.Genesis.AppHash, nil
 }
 
+// blockLoader loads blocks from the block store, keeping the last one
+// loaded (step loads block h + 1 for Prefetch, then needs it as block h).
+type blockLoader struct {
+	src    *Source
+	height int64
+	block  *types.Block
+}
+
+func (l *blockLoader) load(h int64) *types.Block {
+	if l.block == nil || l.height != h {
+		l.block, l.height = l.src.Blocks.LoadBlock(h), h
+	}
+	return l.block
+}
+
+// Prefetcher is an application that can start checking a later block's
+// transactions in the background (app.App does: their signatures).
+type Prefetcher interface {
+	Prefetch(height int64, txs [][]byte)
+}
+
 // step executes and commits block h, then checks its app hash when asked.
-func step(conn proxy.AppConnConsensus, src *Source, res *Result, h int64, check bool) error {
-	block := src.Blocks.LoadBlock(h)
+func step(conn proxy.AppConnConsensus, src *Source, res *Result, h int64, check bool, loader *blockLoader) error {
+	block := loader.load(h)
 	if block == nil {
 		return fmt.Errorf("block %d is missing from the block store", h)
+	}
+	// An app that can check the next block's signatures while this one
+	// executes is given them (app.App.Prefetch): the same results, sooner.
+	if p, ok := res.App.(Prefetcher); ok && h < res.To {
+		if next := loader.load(h + 1); next != nil {
+			txs := make([][]byte, len(next.Txs))
+			for i, tx := range next.Txs {
+				txs[i] = tx
+			}
+			p.Prefetch(h+1, txs)
+		}
 	}
 	hash, err := execCommit(h, func() ([]byte, error) {
 		return sm.ExecCommitBlock(conn, block, log.NewNopLogger(), src.States, initialHeight(src.Genesis))
