@@ -1,0 +1,135 @@
+package oracle_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/oracle"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// fakeRPC is a tiny JSON-RPC endpoint: blocks given as JSON, no
+// eth_getBlockReceipts (the oracle falls back to the fee fields).
+func fakeRPC(t *testing.T, head uint64, blocks map[uint64]string) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params []json.RawMessage
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		res, rpcErr := "null", ""
+		switch req.Method {
+		case "eth_blockNumber":
+			res = fmt.Sprintf(`"0x%x"`, head)
+		case "eth_getBlockByNumber":
+			var n string
+			_ = json.Unmarshal(req.Params[0], &n)
+			var num uint64
+			fmt.Sscanf(n, "0x%x", &num)
+			if b, ok := blocks[num]; ok {
+				res = b
+			}
+		default:
+			rpcErr = `{"code":-32601,"message":"the method ` + req.Method + ` does not exist/is not available"}`
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if rpcErr != "" {
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":%s}`, req.ID, rpcErr)
+			return
+		}
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, res)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// fakeChain closes nothing; fakeSender records the truths and accepts them.
+type fakeChain struct{ k uint64 }
+
+func (c fakeChain) GasChain(context.Context, uint64) (*wire.GasChainView, error) {
+	return &wire.GasChainView{EvmChainID: 10, WindowBlocks: c.k}, nil
+}
+
+type fakeSender struct {
+	mu     sync.Mutex
+	truths []*subnetv1.MsgTruth
+}
+
+func (s *fakeSender) SendWait(_ context.Context, m *subnetv1.Msg, _ time.Duration) (client.TxResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.truths = append(s.truths, m.GetTruth())
+	return client.TxResult{Height: int64(len(s.truths))}, nil
+}
+
+// TestOracleUnknownTxType: an endpoint whose blocks carry an OP-stack
+// deposit (type 0x7e, zero-priced), a type no one knows (0x6f, with a price
+// lower than any real one) and a transaction without a type field (a
+// legacy one on an old endpoint): the oracle skips the first two, prices
+// the others, and reports the window (k = 2) without failing.
+func TestOracleUnknownTxType(t *testing.T) {
+	blocks := map[uint64]string{
+		4: `{"number":"0x4","hash":"0x0400000000000000000000000000000000000000000000000000000000000000","parentHash":"0x0300000000000000000000000000000000000000000000000000000000000000","timestamp":"0x64","baseFeePerGas":"0x3b9aca00","transactions":[
+			{"type":"0x7e","gasPrice":"0x0","sourceHash":"0xab","mint":"0x0"},
+			{"type":"0x6f","gasPrice":"0x1","weird":{"a":[1,2]}},
+			{"type":"0x2","maxFeePerGas":"0x77359400","maxPriorityFeePerGas":"0x3b9aca00"}]}`,
+		5: `{"number":"0x5","hash":"0x0500000000000000000000000000000000000000000000000000000000000000","parentHash":"0x0400000000000000000000000000000000000000000000000000000000000000","timestamp":"0x70","baseFeePerGas":"0x3b9aca00","transactions":[
+			{"gasPrice":"0x6fc23ac00"},
+			{"type":"0x7e","gasPrice":"0x0"},
+			{"type":"0x2","maxFeePerGas":"0x59682f00","maxPriorityFeePerGas":"0x77359400"}]}`,
+	}
+	srv := fakeRPC(t, 7, blocks)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	evm, err := oracle.DialEVM(ctx, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer evm.Close()
+	b4, err := evm.Block(ctx, 4)
+	if err != nil {
+		t.Fatalf("a block with unknown transaction types: %v", err)
+	}
+	// 0x2: min(2 gwei, 1 + 1 gwei) = 2 gwei; 0x7e and 0x6f skipped
+	if b4.MinPrice.Int64() != 2_000_000_000 || b4.Skipped != 2 {
+		t.Fatalf("block 4: min %s, skipped %d; want 2 gwei, 2 skipped", b4.MinPrice, b4.Skipped)
+	}
+	sender := &fakeSender{}
+	done := make(chan oracle.Report, 1)
+	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 2, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
+		Logf: t.Logf, OnReport: func(r oracle.Report) {
+			select {
+			case done <- r:
+			default:
+			}
+		}}, evm, fakeChain{k: 2}, sender)
+	go func() { _ = o.Run(ctx) }()
+	var r oracle.Report
+	select {
+	case r = <-done:
+		cancel()
+	case <-ctx.Done():
+		t.Fatal("no report")
+	}
+	// window 4 (blocks 4, 5): block 5's 0x2 pays min(1.5, 1 + 2) = 1.5 gwei,
+	// its untyped legacy 30 gwei: the window's min is 1.5 gwei at block 5's time
+	if r.Outcome != oracle.Sent || len(sender.truths) != 1 {
+		t.Fatalf("report %+v, %d truths", r, len(sender.truths))
+	}
+	got := sender.truths[0]
+	if got.EvmChainId != 10 || got.EvmBlock != 4 || got.MinPrice != "1.5" || got.Timestamp != 0x70 {
+		t.Fatalf("truth %+v, want chain 10 window 4 min 1.5 gwei at %d", got, 0x70)
+	}
+}
