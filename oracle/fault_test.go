@@ -49,7 +49,7 @@ func TestOracleEndpointDown(t *testing.T) {
 // TestOracleReorgBeforeFinality: with 2 confirmations, block N holds one
 // transaction at the lowest price; before N is 2 deep the chain reorgs to
 // N' whose replacement transaction pays twice as much. The oracle never
-// reports N's price: the truth of N is N''s.
+// reports N's price: the truth of N is N”s.
 func TestOracleReorgBeforeFinality(t *testing.T) {
 	s := newSim(t)
 	n := startChain(t, simChainID, 1)
