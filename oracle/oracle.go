@@ -311,7 +311,7 @@ func (o *Oracle) logReport(r Report) {
 	line := fmt.Sprintf("oracle gas: EVM chain %d %s: min_price %s, timestamp %d, head %d: %s", o.cfg.EvmChainID, t.Window, price, t.Timestamp, r.Head, r.Outcome)
 	switch r.Outcome {
 	case Sent:
-		line += fmt.Sprintf(" at height %d (%d attempts)", r.Height, r.Attempts)
+		line += fmt.Sprintf(" at height %d (send attempt %d)", r.Height, r.Attempts)
 	case Closed, Refused:
 		line += ": " + r.Log
 	case Empty:
