@@ -18,7 +18,7 @@ type chainNode struct {
 
 // startChain starts a node following EVM chain evmChainID with windows of
 // k blocks.
-func startChain(t *testing.T, evmChainID, k uint64) *chainNode {
+func startChain(t testing.TB, evmChainID, k uint64) *chainNode {
 	t.Helper()
 	const chainID = "oracle-test"
 	n := testnode.Start(t, testnode.Options{ChainID: chainID, Edit: func(g *genesis.AppState) {

@@ -15,7 +15,7 @@ import (
 const simChainID = oracletest.ChainID
 
 // runOracle runs an oracle until the test ends; it returns its stop.
-func runOracle(t *testing.T, s *oracletest.Sim, n *chainNode, conf oracle.Config) (stop func()) {
+func runOracle(t testing.TB, s *oracletest.Sim, n *chainNode, conf oracle.Config) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	evm, err := oracle.DialEVM(ctx, s.URL)
@@ -47,7 +47,7 @@ func runOracle(t *testing.T, s *oracletest.Sim, n *chainNode, conf oracle.Config
 }
 
 // waitClosed waits until the chain has closed EVM window first.
-func waitClosed(t *testing.T, n *chainNode, first uint64) {
+func waitClosed(t testing.TB, n *chainNode, first uint64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
