@@ -11,7 +11,9 @@
 // (EffectivePrice); zero-priced system transactions and transaction types
 // it does not know are skipped. Restart-safe: Run begins after the chain's
 // last closed window (query gaschain/<id>), and a truth the chain already
-// holds from this validator counts as sent.
+// holds from this validator counts as sent. A sent window's round that the
+// chain dropped at its deadline (too little power reported in time) while
+// the window is still open is sent again.
 //
 // go-ethereum enters here and in cmd/validatord only: never in a consensus
 // package (scripts/detguard's TestConsensusImportsNoSidecar).

@@ -19,10 +19,11 @@ type Source interface {
 	Block(ctx context.Context, n uint64) (Block, error)
 }
 
-// Chain answers how far the chain has closed an EVM chain (*client.Client
-// is one).
+// Chain answers how far the chain has closed an EVM chain and what became
+// of a truth round (*client.Client is one).
 type Chain interface {
 	GasChain(ctx context.Context, evmChainID uint64) (*wire.GasChainView, error)
+	Truth(ctx context.Context, evmChainID, evmBlock uint64) (*wire.TruthRoundView, error)
 }
 
 // Sender signs a message, broadcasts it and waits for its block
@@ -74,6 +75,10 @@ const (
 	Empty Outcome = "empty"
 	// Refused: the chain refused the truth for good (its log says why).
 	Refused Outcome = "refused"
+	// Resent: the window's round was dropped at its deadline (too little
+	// power reported in time) while the window is still open, and the
+	// truth was sent again.
+	Resent Outcome = "resent"
 )
 
 // Report is the outcome of one window.
@@ -95,6 +100,9 @@ type Oracle struct {
 	src    Source
 	chain  Chain
 	sender Sender
+	// open are the truths this oracle sent whose windows the chain has not
+	// closed yet, oldest first (recheck).
+	open []Truth
 }
 
 // New makes an oracle; Run starts it.
@@ -145,12 +153,66 @@ func (o *Oracle) Run(ctx context.Context) error {
 			return ignoreDone(ctx, err)
 		}
 		r.Head = head
-		o.logReport(r)
-		if o.cfg.OnReport != nil {
-			o.cfg.OnReport(r)
+		o.done(r)
+		if r.Outcome == Sent {
+			o.open = append(o.open, t)
 		}
 		next = after
+		if err := o.recheck(ctx); err != nil {
+			return ignoreDone(ctx, err)
+		}
 	}
+}
+
+// done logs a window's outcome and hands it to OnReport.
+func (o *Oracle) done(r Report) {
+	o.logReport(r)
+	if o.cfg.OnReport != nil {
+		o.cfg.OnReport(r)
+	}
+}
+
+// recheck forgets the sent truths of windows the chain has closed, and
+// sends again the truth of a window whose round was dropped at its
+// deadline while the window is still open: with several validators, a
+// round that too few of them reported in time is dropped and must be
+// opened again, or the window would never close. Errors of the queries
+// leave the list for the next call.
+func (o *Oracle) recheck(ctx context.Context) error {
+	if len(o.open) == 0 {
+		return nil
+	}
+	gc, err := o.chain.GasChain(ctx, o.cfg.EvmChainID)
+	if err != nil {
+		return nil
+	}
+	keep := o.open[:0]
+	for _, t := range o.open {
+		if gc.LastClosedBlock != nil && t.Window.First <= *gc.LastClosedBlock {
+			continue
+		}
+		r, err := o.chain.Truth(ctx, o.cfg.EvmChainID, t.Window.First)
+		var qe *client.QueryError
+		switch {
+		case errors.As(err, &qe) && qe.Code == wire.QueryNotFound:
+			rep, _, err := o.report(ctx, t)
+			if err != nil {
+				return err
+			}
+			switch rep.Outcome {
+			case Sent:
+				rep.Outcome = Resent
+				keep = append(keep, t)
+			case AlreadyReported: // a round opened again meanwhile
+				keep = append(keep, t)
+			}
+			o.done(rep)
+		case err != nil || r.Status == "pending":
+			keep = append(keep, t)
+		}
+	}
+	o.open = keep
+	return nil
 }
 
 func ignoreDone(ctx context.Context, err error) error {
@@ -308,9 +370,13 @@ func (o *Oracle) logReport(r Report) {
 	if t.MinPrice != nil {
 		price = Gwei(t.MinPrice).String() + " gwei (" + new(big.Int).Set(t.MinPrice).String() + " wei)"
 	}
-	line := fmt.Sprintf("oracle gas: EVM chain %d %s: min_price %s, timestamp %d, head %d: %s", o.cfg.EvmChainID, t.Window, price, t.Timestamp, r.Head, r.Outcome)
+	head := ""
+	if r.Head > 0 {
+		head = fmt.Sprintf(", head %d", r.Head)
+	}
+	line := fmt.Sprintf("oracle gas: EVM chain %d %s: min_price %s, timestamp %d%s: %s", o.cfg.EvmChainID, t.Window, price, t.Timestamp, head, r.Outcome)
 	switch r.Outcome {
-	case Sent:
+	case Sent, Resent:
 		line += fmt.Sprintf(" at height %d (send attempt %d)", r.Height, r.Attempts)
 	case Closed, Refused:
 		line += ": " + r.Log

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -55,11 +56,27 @@ func fakeRPC(t *testing.T, head uint64, blocks map[uint64]string) *httptest.Serv
 	return srv
 }
 
-// fakeChain closes nothing; fakeSender records the truths and accepts them.
-type fakeChain struct{ k uint64 }
+// fakeChain closes nothing; its rounds stay pending, but the first
+// `dropped` answers for a block are "not found" (a round dropped at its
+// deadline). fakeSender records the truths and accepts them.
+type fakeChain struct {
+	k       uint64
+	mu      sync.Mutex
+	dropped map[uint64]int
+}
 
-func (c fakeChain) GasChain(context.Context, uint64) (*wire.GasChainView, error) {
+func (c *fakeChain) GasChain(context.Context, uint64) (*wire.GasChainView, error) {
 	return &wire.GasChainView{EvmChainID: 10, WindowBlocks: c.k}, nil
+}
+
+func (c *fakeChain) Truth(_ context.Context, chain, block uint64) (*wire.TruthRoundView, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dropped[block] > 0 {
+		c.dropped[block]--
+		return nil, &client.QueryError{Code: wire.QueryNotFound, Log: "no truth round"}
+	}
+	return &wire.TruthRoundView{EvmChainID: chain, EvmBlock: block, Status: "pending"}, nil
 }
 
 type fakeSender struct {
@@ -114,7 +131,7 @@ func TestOracleUnknownTxType(t *testing.T) {
 			case done <- r:
 			default:
 			}
-		}}, evm, fakeChain{k: 2}, sender)
+		}}, evm, &fakeChain{k: 2}, sender)
 	go func() { _ = o.Run(ctx) }()
 	var r oracle.Report
 	select {
@@ -131,5 +148,46 @@ func TestOracleUnknownTxType(t *testing.T) {
 	got := sender.truths[0]
 	if got.EvmChainId != 10 || got.EvmBlock != 4 || got.MinPrice != "1.5" || got.Timestamp != 0x70 {
 		t.Fatalf("truth %+v, want chain 10 window 4 min 1.5 gwei at %d", got, 0x70)
+	}
+}
+
+// TestOracleResendsDroppedRound: the round of block 4 is dropped at its
+// deadline (not found while the chain has not closed block 4): the oracle
+// sends block 4's truth again, once, and goes on with block 5.
+func TestOracleResendsDroppedRound(t *testing.T) {
+	block := func(n int, price string) string {
+		return fmt.Sprintf(`{"number":"0x%x","hash":"0x%064x","parentHash":"0x%064x","timestamp":"0x%x","baseFeePerGas":"0x1","transactions":[{"type":"0x0","gasPrice":"%s"}]}`,
+			n, n, n-1, 100+n, price)
+	}
+	srv := fakeRPC(t, 6, map[uint64]string{4: block(4, "0x64"), 5: block(5, "0x65")})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	evm, err := oracle.DialEVM(ctx, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer evm.Close()
+	sender := &fakeSender{}
+	var mu sync.Mutex
+	var outcomes []string
+	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
+		BackoffMin: time.Millisecond, Logf: t.Logf, OnReport: func(r oracle.Report) {
+			mu.Lock()
+			defer mu.Unlock()
+			outcomes = append(outcomes, fmt.Sprintf("%d %s", r.Truth.Window.First, r.Outcome))
+			if len(outcomes) == 3 {
+				cancel()
+			}
+		}}, evm, &fakeChain{k: 1, dropped: map[uint64]int{4: 1}}, sender)
+	if err := o.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(outcomes, ", "); got != "4 sent, 4 resent, 5 sent" {
+		t.Fatalf("outcomes %q, want block 4 sent, then resent, then block 5", got)
+	}
+	if len(sender.truths) != 3 || sender.truths[1].EvmBlock != 4 || sender.truths[1].MinPrice != "0.0000001" {
+		t.Fatalf("truths %v", sender.truths)
 	}
 }
