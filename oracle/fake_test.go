@@ -17,6 +17,9 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
+// The tests on a fake endpoint and a fake chain: unknown transaction types
+// and a dropped round.
+
 // fakeRPC is a tiny JSON-RPC endpoint: blocks given as JSON, no
 // eth_getBlockReceipts (the oracle falls back to the fee fields).
 func fakeRPC(t *testing.T, head uint64, blocks map[uint64]string) *httptest.Server {
