@@ -3,6 +3,7 @@ package oracle_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -66,10 +67,13 @@ type fakeChain struct {
 	k       uint64
 	mu      sync.Mutex
 	dropped map[uint64]int
+	closed  *uint64 // the last closed block, when set
 }
 
 func (c *fakeChain) GasChain(context.Context, uint64) (*wire.GasChainView, error) {
-	return &wire.GasChainView{EvmChainID: 10, WindowBlocks: c.k}, nil
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &wire.GasChainView{EvmChainID: 10, WindowBlocks: c.k, LastClosedBlock: c.closed}, nil
 }
 
 func (c *fakeChain) Truth(_ context.Context, chain, block uint64) (*wire.TruthRoundView, error) {
@@ -85,12 +89,19 @@ func (c *fakeChain) Truth(_ context.Context, chain, block uint64) (*wire.TruthRo
 type fakeSender struct {
 	mu     sync.Mutex
 	truths []*subnetv1.MsgTruth
+	// refuse, when set, answers each send first (nil: accepted).
+	refuse func(m *subnetv1.MsgTruth) error
 }
 
 func (s *fakeSender) SendWait(_ context.Context, m *subnetv1.Msg, _ time.Duration) (client.TxResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.truths = append(s.truths, m.GetTruth())
+	if s.refuse != nil {
+		if err := s.refuse(m.GetTruth()); err != nil {
+			return client.TxResult{}, err
+		}
+	}
 	return client.TxResult{Height: int64(len(s.truths))}, nil
 }
 
@@ -192,5 +203,85 @@ func TestOracleResendsDroppedRound(t *testing.T) {
 	}
 	if len(sender.truths) != 3 || sender.truths[1].EvmBlock != 4 || sender.truths[1].MinPrice != "0.0000001" {
 		t.Fatalf("truths %v", sender.truths)
+	}
+}
+
+// TestOracleRefusals: what each refusal of a truth makes of its window.
+// Too far ahead or too many open rounds (the chain has not caught up) is
+// tried again, never skipped; already reported counts as done; closed by
+// the chain jumps past the chain's last closed block; not a validator stops
+// the oracle.
+func TestOracleRefusals(t *testing.T) {
+	block := func(n int) string {
+		return fmt.Sprintf(`{"number":"0x%x","hash":"0x%064x","parentHash":"0x%064x","timestamp":"0x%x","baseFeePerGas":"0x1","transactions":[{"type":"0x0","gasPrice":"0x%x"}]}`,
+			n, n, n-1, 100+n, 100+n)
+	}
+	blocks := map[uint64]string{}
+	for n := 1; n <= 12; n++ {
+		blocks[uint64(n)] = block(n)
+	}
+	srv := fakeRPC(t, 12, blocks)
+	refusal := func(code uint32) error {
+		return &client.TxError{Code: code, Name: wire.CodeName(code), Log: "refused (test)"}
+	}
+	cases := []struct {
+		name   string
+		refuse map[uint64][]uint32 // block → codes answered to its first sends
+		closed uint64              // the chain's last closed block after a 33
+		want   string              // outcomes of blocks from 4, until 3 of them or the end
+		sent   int                 // sends in all
+		fatal  bool
+	}{
+		{"too far, then accepted", map[uint64][]uint32{4: {wire.CodeTruthTooFar, wire.CodeTooManyOpenRounds}}, 0, "4 sent, 5 sent, 6 sent", 5, false},
+		{"already reported", map[uint64][]uint32{4: {wire.CodeDuplicateTruth}}, 0, "4 already reported, 5 sent, 6 sent", 3, false},
+		{"closed by the chain past it", map[uint64][]uint32{4: {wire.CodeEVMBlockClosed}}, 9, "4 closed, 10 sent, 11 sent", 3, false},
+		{"not a validator", map[uint64][]uint32{4: {wire.CodeNotValidator}}, 0, "", 1, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			evm, err := oracle.DialEVM(ctx, srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer evm.Close()
+			chain := &fakeChain{k: 1}
+			var mu sync.Mutex
+			left := map[uint64][]uint32{}
+			for b, codes := range c.refuse {
+				left[b] = append([]uint32(nil), codes...)
+			}
+			sender := &fakeSender{refuse: func(m *subnetv1.MsgTruth) error {
+				mu.Lock()
+				defer mu.Unlock()
+				codes := left[m.EvmBlock]
+				if len(codes) == 0 {
+					return nil
+				}
+				left[m.EvmBlock] = codes[1:]
+				if codes[0] == wire.CodeEVMBlockClosed {
+					chain.mu.Lock()
+					chain.closed = &c.closed
+					chain.mu.Unlock()
+				}
+				return refusal(codes[0])
+			}}
+			var outcomes []string
+			o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
+				BackoffMin: time.Millisecond, BackoffMax: 2 * time.Millisecond, Logf: t.Logf, OnReport: func(r oracle.Report) {
+					outcomes = append(outcomes, fmt.Sprintf("%d %s", r.Truth.Window.First, r.Outcome))
+					if len(outcomes) == 3 {
+						cancel()
+					}
+				}}, evm, chain, sender)
+			err = o.Run(ctx)
+			if c.fatal != errors.Is(err, oracle.ErrFatal) {
+				t.Fatalf("Run: %v, want fatal %v", err, c.fatal)
+			}
+			if got := strings.Join(outcomes, ", "); got != c.want || len(sender.truths) != c.sent {
+				t.Fatalf("outcomes %q after %d sends, want %q after %d", got, len(sender.truths), c.want, c.sent)
+			}
+		})
 	}
 }
