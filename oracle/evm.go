@@ -44,6 +44,9 @@ func NewEVM(c *rpc.Client) *EVM { return &EVM{eth: ethclient.NewClient(c), rpc: 
 // the endpoint has eth_getBlockReceipts.
 func (e *EVM) ForcePerTx() { e.noReceipts.Store(true) }
 
+// UsesReceipts reports whether prices still come from eth_getBlockReceipts.
+func (e *EVM) UsesReceipts() bool { return !e.noReceipts.Load() }
+
 // Close closes the connection.
 func (e *EVM) Close() { e.rpc.Close() }
 

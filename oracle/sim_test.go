@@ -2,7 +2,7 @@ package oracle_test
 
 import (
 	"context"
-	"strconv"
+	"fmt"
 	"testing"
 	"time"
 
@@ -15,12 +15,15 @@ import (
 const simChainID = oracletest.ChainID
 
 // runOracle runs an oracle until the test ends; it returns its stop.
-func runOracle(t testing.TB, s *oracletest.Sim, n *chainNode, conf oracle.Config) (stop func()) {
+func runOracle(t testing.TB, s *oracletest.Sim, n *chainNode, conf oracle.Config, edits ...func(*oracle.EVM)) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	evm, err := oracle.DialEVM(ctx, s.URL)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, e := range edits {
+		e(evm)
 	}
 	conf.EvmChainID = simChainID
 	if conf.Poll == 0 {
@@ -91,20 +94,29 @@ func checkTruths(t *testing.T, s *oracletest.Sim, n *chainNode, first, last, k u
 
 // TestOracleSimulatedChain: legacy and EIP-1559 transactions on the
 // simulated backend, the oracle with 1 confirmation and a real node: every
-// block's truth on chain equals the test's own computation (windows of one
-// block, then of three).
+// window's truth on chain equals the test's own computation, for windows
+// of one block and of three, with prices from the receipts (the simulated
+// endpoint serves eth_getBlockReceipts) and from the fee fields.
 func TestOracleSimulatedChain(t *testing.T) {
-	for _, k := range []uint64{1, 3} {
-		t.Run("window_blocks="+strconv.FormatUint(k, 10), func(t *testing.T) {
+	for _, c := range []struct {
+		k     uint64
+		perTx bool
+	}{{1, false}, {3, false}, {1, true}} {
+		k := c.k
+		t.Run(fmt.Sprintf("window_blocks=%d,per_tx=%v", k, c.perTx), func(t *testing.T) {
 			s := oracletest.NewSim(t)
 			n := startChain(t, simChainID, k)
+			var edits []func(*oracle.EVM)
+			if c.perTx {
+				edits = append(edits, (*oracle.EVM).ForcePerTx)
+			}
 			first := uint64(0)
 			for i := range 3 {
 				first = s.Mine(i)
 			}
 			first = first - first%k + k // a whole window after what was mined
 			var lags []time.Duration
-			runOracle(t, s, n, oracle.Config{Confirmations: 1, StartBlock: first, HasStart: true})
+			runOracle(t, s, n, oracle.Config{Confirmations: 1, StartBlock: first, HasStart: true}, edits...)
 			last := first + 4*k - 1
 			for i := 3; ; i++ {
 				b := s.Mine(i)
@@ -120,5 +132,40 @@ func TestOracleSimulatedChain(t *testing.T) {
 			checkTruths(t, s, n, first, last, k)
 			t.Logf("windows of %d: oracle lag (a window's confirming block mined → its truth final on chain): %v", k, lags)
 		})
+	}
+}
+
+// TestEVMBlockOnSimulatedChain: a block read from go-ethereum's endpoint,
+// by receipts (which it serves: the oracle keeps using them) and by fee
+// fields, has the test's own minimum price and time.
+func TestEVMBlockOnSimulatedChain(t *testing.T) {
+	s := oracletest.NewSim(t)
+	var last uint64
+	for i := range 5 {
+		last = s.Mine(i)
+	}
+	ctx := context.Background()
+	for _, perTx := range []bool{false, true} {
+		evm, err := oracle.DialEVM(ctx, s.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if perTx {
+			evm.ForcePerTx()
+		}
+		for n := uint64(1); n <= last; n++ {
+			b, err := evm.Block(ctx, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			price, ts := s.WindowWant(n, 1)
+			if !oracle.Gwei(b.MinPrice).Equal(price) || b.Time != ts || b.Skipped != 0 {
+				t.Fatalf("per tx %v, block %d: %s gwei at %d (%d skipped), the test computed %s at %d", perTx, n, oracle.Gwei(b.MinPrice), b.Time, b.Skipped, price, ts)
+			}
+		}
+		if evm.UsesReceipts() == perTx {
+			t.Fatalf("per tx %v: uses receipts %v", perTx, evm.UsesReceipts())
+		}
+		evm.Close()
 	}
 }
