@@ -60,6 +60,24 @@ func fakeRPC(t *testing.T, head uint64, blocks map[uint64]string) *httptest.Serv
 	return srv
 }
 
+// fakeBlock is block n as JSON: the child of block n − 1 at time 100 + n,
+// with one legacy transaction paying wei per gas.
+func fakeBlock(n, wei int) string {
+	return fmt.Sprintf(`{"number":"0x%x","hash":"0x%064x","parentHash":"0x%064x","timestamp":"0x%x","baseFeePerGas":"0x1","transactions":[{"type":"0x0","gasPrice":"0x%x"}]}`,
+		n, n, n-1, 100+n, wei)
+}
+
+// dialFake connects to a fake endpoint until the test ends.
+func dialFake(t *testing.T, srv *httptest.Server) *oracle.EVM {
+	t.Helper()
+	evm, err := oracle.DialEVM(context.Background(), srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(evm.Close)
+	return evm
+}
+
 // fakeChain closes nothing; its rounds stay pending, but the first
 // `dropped` answers for a block are "not found" (a round dropped at its
 // deadline). fakeSender records the truths and accepts them.
@@ -124,11 +142,7 @@ func TestOracleUnknownTxType(t *testing.T) {
 	srv := fakeRPC(t, 7, blocks)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	evm, err := oracle.DialEVM(ctx, srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer evm.Close()
+	evm := dialFake(t, srv)
 	b4, err := evm.Block(ctx, 4)
 	if err != nil {
 		t.Fatalf("a block with unknown transaction types: %v", err)
@@ -169,18 +183,10 @@ func TestOracleUnknownTxType(t *testing.T) {
 // deadline (not found while the chain has not closed block 4): the oracle
 // sends block 4's truth again, once, and goes on with block 5.
 func TestOracleResendsDroppedRound(t *testing.T) {
-	block := func(n int, price string) string {
-		return fmt.Sprintf(`{"number":"0x%x","hash":"0x%064x","parentHash":"0x%064x","timestamp":"0x%x","baseFeePerGas":"0x1","transactions":[{"type":"0x0","gasPrice":"%s"}]}`,
-			n, n, n-1, 100+n, price)
-	}
-	srv := fakeRPC(t, 6, map[uint64]string{4: block(4, "0x64"), 5: block(5, "0x65")})
+	srv := fakeRPC(t, 6, map[uint64]string{4: fakeBlock(4, 100), 5: fakeBlock(5, 101)})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	evm, err := oracle.DialEVM(ctx, srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer evm.Close()
+	evm := dialFake(t, srv)
 	sender := &fakeSender{}
 	var mu sync.Mutex
 	var outcomes []string
@@ -212,13 +218,9 @@ func TestOracleResendsDroppedRound(t *testing.T) {
 // the chain jumps past the chain's last closed block; not a validator stops
 // the oracle.
 func TestOracleRefusals(t *testing.T) {
-	block := func(n int) string {
-		return fmt.Sprintf(`{"number":"0x%x","hash":"0x%064x","parentHash":"0x%064x","timestamp":"0x%x","baseFeePerGas":"0x1","transactions":[{"type":"0x0","gasPrice":"0x%x"}]}`,
-			n, n, n-1, 100+n, 100+n)
-	}
 	blocks := map[uint64]string{}
 	for n := 1; n <= 12; n++ {
-		blocks[uint64(n)] = block(n)
+		blocks[uint64(n)] = fakeBlock(n, 100+n)
 	}
 	srv := fakeRPC(t, 12, blocks)
 	refusal := func(code uint32) error {
@@ -241,11 +243,7 @@ func TestOracleRefusals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			evm, err := oracle.DialEVM(ctx, srv.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer evm.Close()
+			evm := dialFake(t, srv)
 			chain := &fakeChain{k: 1}
 			var mu sync.Mutex
 			left := map[uint64][]uint32{}
@@ -275,7 +273,7 @@ func TestOracleRefusals(t *testing.T) {
 						cancel()
 					}
 				}}, evm, chain, sender)
-			err = o.Run(ctx)
+			err := o.Run(ctx)
 			if c.fatal != errors.Is(err, oracle.ErrFatal) {
 				t.Fatalf("Run: %v, want fatal %v", err, c.fatal)
 			}
