@@ -29,9 +29,11 @@ const Version = "validatord/app v1"
 // block's writes (docs/codes.md, "Block bound").
 const memTableSize = 128 << 20
 
-// App is the ABCI application. CheckTx holds checkMu alone, so it runs
-// beside block execution (CometBFT gives each ABCI connection its own lock:
-// validatord start uses proxy.NewConnSyncLocalClientCreator); every other
+// App is the ABCI application. CheckTx holds checkMu alone, so it may run
+// beside block execution (when CometBFT gives each ABCI connection its own
+// lock: validatord start does with app.toml's concurrent_check_tx, through
+// proxy.NewConnSyncLocalClientCreator; by default one lock serialises the
+// connections, which measured faster on a busy machine); every other
 // ABCI method holds mu, and those that move the committed state (InitChain,
 // Commit, state sync, Close) hold mu and then checkMu, so CheckTx never sees
 // a half-moved state. What CheckTx shares with block execution is read-only

@@ -234,6 +234,8 @@ func TestRejectionCatalogue(t *testing.T) {
 		wire.CodeProposalClosed:    "TestGovernanceRejections",
 		wire.CodeDuplicateApproval: "TestGovernanceRejections",
 		wire.CodeTooManyProposals:  "TestGovernanceRejections",
+		// the catalogue chain's windows are one block: every block is aligned
+		wire.CodeEVMWindowMisaligned: "TestGasWindows",
 	}
 	// The mirror mode's codes need a chain in mirror mode (and 63 one in
 	// each mode): TestMirrorRejections provokes each.

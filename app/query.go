@@ -67,6 +67,7 @@ var queryRoutes = map[string]struct {
 	"baseline":     {1, answers((*querier).baseline)},
 	"gas":          {2, answers((*querier).gas)},
 	"truth":        {2, answers((*querier).truth)},
+	"gaschain":     {1, answers((*querier).gasChain)},
 	"leaderboard":  {1, answers((*querier).leaderboard)},
 	"epoch":        {1, answers((*querier).epoch)},
 	"digest":       {0, answers((*querier).digest)},

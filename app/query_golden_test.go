@@ -133,6 +133,7 @@ var answerViews = map[string]func() any{
 	"leaderboard": func() any { return new(wire.LeaderboardView) }, "epoch": func() any { return new(wire.EpochView) },
 	"truth": func() any { return new(wire.TruthRoundView) }, "proposal": func() any { return new(wire.ProposalView) },
 	"proposals": func() any { return new(wire.ProposalsView) }, "misbehaviour": func() any { return new(wire.MisbehaviourView) },
+	"gaschain": func() any { return new(wire.GasChainView) },
 }
 
 // TestQueryParamsAndStatusGolden: before any upgrade, params is the

@@ -36,6 +36,7 @@ import (
 //	     [cutoff=B (every track's activity_cutoff_blocks)] [stale=miss|carry]
 //	     [reveal=R (every track's reveal_blocks; default 1)]
 //	     [margin=S (the gas track's commit_margin_seconds; default 2)]
+//	     [gas-windows=C:K,... (chain.gas_windows: EVM chain C has windows of K blocks)]
 //	register miner=m1 | miners=m1,m2,...
 //	post-task workflow [by=v1] steps= budget= latency= [submit=3] [report=3]
 //	post-task arena [by=v1] criteria= [category=] [difficulty=] [submit=3] [report=3]
@@ -269,10 +270,27 @@ func scenarioParams(g *genesis.AppState, a args) error {
 	if sp, ok := a["stale"]; ok {
 		g.Gas.StalePrediction = scoring.StalePolicy(sp)
 	}
+	if err := scenarioGasWindows(g, a); err != nil {
+		return err
+	}
 	if c, ok := a["cap"]; ok {
 		if g.Window.Cap, err = decimal.NewFromString(c); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// scenarioGasWindows reads gas-windows=C:K,... into chain.gas_windows.
+func scenarioGasWindows(g *genesis.AppState, a args) error {
+	for _, f := range a.list("", "gas-windows") {
+		c, k, ok := strings.Cut(f, ":")
+		chain, err1 := strconv.ParseUint(c, 10, 64)
+		blocks, err2 := strconv.ParseUint(k, 10, 64)
+		if !ok || err1 != nil || err2 != nil {
+			return fmt.Errorf("gas-windows: %q is not chain:blocks", f)
+		}
+		g.Chain.GasWindows = append(g.Chain.GasWindows, genesis.GasWindow{EvmChainID: chain, WindowBlocks: blocks})
 	}
 	return nil
 }

@@ -110,6 +110,12 @@ func (c *Client) Truth(ctx context.Context, evmChainID, evmBlock uint64) (*wire.
 	return query[wire.TruthRoundView](ctx, c, "truth/"+u64(evmChainID)+"/"+u64(evmBlock))
 }
 
+// GasChain is how far the chain has closed an EVM chain of the gas track,
+// and its window size ("gaschain/<evm chain id>").
+func (c *Client) GasChain(ctx context.Context, evmChainID uint64) (*wire.GasChainView, error) {
+	return query[wire.GasChainView](ctx, c, "gaschain/"+u64(evmChainID))
+}
+
 // Window is a miner's workflow and arena windows ("window/<uid>").
 func (c *Client) Window(ctx context.Context, uid uint32) (*wire.WindowView, error) {
 	return query[wire.WindowView](ctx, c, "window/"+u64(uint64(uid)))

@@ -74,6 +74,10 @@ type ChainParams struct {
 	// when the step runs decides, so a params proposal may change it at
 	// any height.
 	RetainStateBlocks int64 `json:"retain_state_blocks,omitempty"`
+	// GasWindows are the EVM chains whose windows are longer than one
+	// block, ascending by chain id (gaswindow.go); absent, every chain's
+	// window is one block.
+	GasWindows []GasWindow `json:"gas_windows,omitempty"`
 }
 
 // DefaultChainParams: 16 KiB transactions, 256 uids, tasks open for up to
@@ -132,7 +136,10 @@ func (c ChainParams) Validate() error {
 	if err := validateDeadlineQuorum(c.DeadlineQuorum); err != nil {
 		return err
 	}
-	return validateGasChains(c.GasChains)
+	if err := validateGasChains(c.GasChains); err != nil {
+		return err
+	}
+	return c.validateGasWindows()
 }
 
 // validateDeadlineQuorum applies quorum.NewRule, the one check of the range.

@@ -103,6 +103,9 @@ func CheckTransition(old, next AppState) error {
 			return fieldErr("params.chain.gas_chains", fmt.Sprint(next.Chain.GasChains), fmt.Sprintf("drops EVM chain %d: chains may be added, not removed", c))
 		}
 	}
+	if err := checkGasWindows(old.Chain, next.Chain); err != nil {
+		return err
+	}
 	for _, t := range old.Tracks {
 		if !next.HasTrack(t.Name) {
 			return fieldErr("params.tracks", t.Name, "drops a track: tracks may be added, not removed")

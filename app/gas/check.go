@@ -23,6 +23,9 @@ func checkCommit(env track.Env, g *subnetv1.GasTarget, commitment []byte, uid ui
 	if !env.Chain.HasGasChain(g.EvmChainId) {
 		return wire.Reject(wire.CodeUnknownEVMChain, fmt.Sprintf("evm_chain_id = %d: not in chain.gas_chains", g.EvmChainId))
 	}
+	if terr := checkWindow(env, g.EvmChainId, g.EvmBlock); terr != nil {
+		return terr
+	}
 	gc := st.GasChain(g.EvmChainId)
 	if !gc.HasClosed {
 		return wire.Reject(wire.CodeEVMChainUnanchored, fmt.Sprintf("evm_chain_id = %d: no EVM block closed yet; predictions open once validators' truth closes the first one", g.EvmChainId))
@@ -80,6 +83,9 @@ func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxErr
 	if !env.Chain.HasGasChain(g.EvmChainId) {
 		return wire.Reject(wire.CodeUnknownEVMChain, fmt.Sprintf("evm_chain_id = %d: not in chain.gas_chains", g.EvmChainId))
 	}
+	if terr := checkWindow(env, g.EvmChainId, g.EvmBlock); terr != nil {
+		return terr
+	}
 	if _, terr := wire.PositiveAmount("price", g.Price); terr != nil {
 		return terr
 	}
@@ -130,6 +136,9 @@ func checkTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) *wire.TxError
 	if !env.Chain.HasGasChain(m.EvmChainId) {
 		return wire.Reject(wire.CodeUnknownEVMChain, fmt.Sprintf("evm_chain_id = %d: not in chain.gas_chains", m.EvmChainId))
 	}
+	if terr := checkWindow(env, m.EvmChainId, m.EvmBlock); terr != nil {
+		return terr
+	}
 	gc := st.GasChain(m.EvmChainId)
 	if gc.HasClosed && m.EvmBlock <= gc.LastClosedBlock {
 		return wire.Reject(wire.CodeEVMBlockClosed, fmt.Sprintf("evm_block = %d: chain %d is closed up to block %d", m.EvmBlock, m.EvmChainId, gc.LastClosedBlock))
@@ -164,6 +173,20 @@ func checkTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) *wire.TxError
 	if open := st.U64(store.KeyOpenRounds(tx.Validator, m.EvmChainId)); open >= ahead {
 		return wire.Reject(wire.CodeTooManyOpenRounds, fmt.Sprintf("validator %q votes in %d pending rounds of chain %d; max_prediction_ahead is %d",
 			env.Chain.ValidatorName(tx.Validator), open, m.EvmChainId, ahead))
+	}
+	return nil
+}
+
+// checkWindow: evm_block names a window of its EVM chain, i.e. is a
+// multiple of the chain's window_blocks (always so with windows of one
+// block). The chain cannot see the EVM chain, so this is all it checks of
+// the window itself; the truth's price and timestamp are the validators'
+// (docs/scoring.md, block windows).
+func checkWindow(env track.Env, chain, block uint64) *wire.TxError {
+	k := env.Chain.Gen.Chain.WindowBlocks(chain)
+	if block%k != 0 {
+		return wire.Reject(wire.CodeEVMWindowMisaligned, fmt.Sprintf("evm_block = %d: chain %d has windows of %d blocks, named by their first block (a multiple of %d): this one is in window %d",
+			block, chain, k, k, block-block%k))
 	}
 	return nil
 }

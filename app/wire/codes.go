@@ -82,6 +82,7 @@ const (
 	CodeBindNotNewer            uint32 = 73
 	CodeBindBadSignature        uint32 = 74
 	CodeTxKeyBound              uint32 = 75
+	CodeEVMWindowMisaligned     uint32 = 76
 )
 
 // CodeInfo is one row of the code table: the number, the short name used in
@@ -170,6 +171,7 @@ var Codes = []CodeInfo{
 	{CodeBindNotNewer, "bind_not_newer", "BindHotkey whose parent block is not after the uid's current binding's"},
 	{CodeBindBadSignature, "bind_bad_signature", "BindHotkey whose sr25519 signature is not 64 bytes or does not verify under the uid's hotkey (over the binding message, raw or `<Bytes>`-wrapped), or whose hotkey is no sr25519 key; verified last, after the block's work budget paid for it"},
 	{CodeTxKeyBound, "tx_key_bound", "BindHotkey from a tx key that is bound to another uid"},
+	{CodeEVMWindowMisaligned, "evm_window_misaligned", "a gas commit, reveal or truth whose `evm_block` is not the first block of one of its EVM chain's windows (a multiple of the chain's `window_blocks`, `chain.gas_windows`)"},
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).

@@ -324,3 +324,16 @@ type MirrorView struct {
 	OpenBlocks        []uint64 `json:"open_blocks"`
 	OpenRounds        int      `json:"open_rounds"`
 }
+
+// GasChainView answers "gaschain/<evm chain id>": how far the chain has
+// closed an EVM chain of the gas track. LastClosedBlock (the first block of
+// the last closed window), LastMinPrice and LastTimestamp are null before the
+// first close; WindowBlocks is the chain's window size k in force. A truth
+// oracle resumes from LastClosedBlock + WindowBlocks.
+type GasChainView struct {
+	EvmChainID      uint64  `json:"evm_chain_id"`
+	WindowBlocks    uint64  `json:"window_blocks"`
+	LastClosedBlock *uint64 `json:"last_closed_block"`
+	LastMinPrice    *string `json:"last_min_price"`
+	LastTimestamp   *int64  `json:"last_timestamp"`
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/internal/testnode"
 
 	"github.com/shopspring/decimal"
 
@@ -261,15 +261,7 @@ type submissionView struct {
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 // freeAddr returns a loopback tcp://127.0.0.1:port that was free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return "tcp://" + l.Addr().String()
-}
+func freeAddr(t *testing.T) string { return testnode.FreeAddr(t) }
 
 // runningNode is a `validatord start` running in this process.
 type runningNode struct {

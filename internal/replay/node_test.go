@@ -88,7 +88,7 @@ func runChain(t *testing.T, conf *cfg.Config, txs int, minHeight int64, check fu
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := nm.NewNode(conf, pv, nodeKey, proxy.NewConnSyncLocalClientCreator(app), nm.DefaultGenesisDocProviderFunc(conf),
+	n, err := nm.NewNode(conf, pv, nodeKey, proxy.NewLocalClientCreator(app), nm.DefaultGenesisDocProviderFunc(conf),
 		cfg.DefaultDBProvider, nm.DefaultMetricsProvider(conf.Instrumentation), log.NewNopLogger())
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ var sidecarImports = []string{
 	"github.com/scoringsubnet/validatord/scripts/",
 	"github.com/scoringsubnet/validatord/offline",
 	"github.com/scoringsubnet/validatord/internal/",
+	"github.com/scoringsubnet/validatord/oracle",
 }
 
 // TestConsensusImportsNoSidecar: no consensus package depends, directly or

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/scoringsubnet/validatord/oracle"
+)
+
+func init() {
+	register(Command{Name: "oracle", Summary: "run a validator's sidecar: `oracle gas` reports EVM gas truths", Run: runOracle})
+}
+
+const oracleUsage = "oracle gas --evm-rpc URL --from KEY [--evm-chain-id N] [--confirmations D] [--start-block B] [--home DIR] [--node ADDR]"
+
+// runOracle is `oracle gas`: a flag shim over oracle.Oracle, which runs
+// until interrupted.
+func runOracle(ctx context.Context, env Env, args []string) error {
+	if len(args) == 0 || args[0] != "gas" {
+		return fmt.Errorf("usage: validatord %s", oracleUsage)
+	}
+	fs := newFlags("oracle gas")
+	rpcURL := fs.String("evm-rpc", "", "EVM JSON-RPC endpoint (http(s)://, ws(s):// or an IPC path; required)")
+	evmChain := fs.Uint64("evm-chain-id", 0, "the EVM chain id (default: ask the endpoint; when given, the endpoint must agree)")
+	depth := fs.Uint64("confirmations", 2, "blocks a window's last block must be below the EVM head before it is reported")
+	start := fs.Int64("start-block", -1, "where to begin when the chain has closed no window of this EVM chain yet (default: the latest confirmed window)")
+	poll := fs.Duration("poll", time.Second, "how often to read the EVM head")
+	perTx := fs.Bool("per-tx", false, "price from the transactions' fee fields even when the endpoint has eth_getBlockReceipts")
+	nonce, wait := int64(-1), false
+	f := txFlags{from: fs.String("from", "", "name of the validator's report key in <home>/keys (required)"), home: homeFlag(fs), node: nodeFlag(fs),
+		chainID: fs.String("chain-id", "", "chain id (default: ask the node)"), nonce: &nonce, wait: &wait}
+	pos, ok, err := parseFlags(env, fs, oracleUsage, args[1:])
+	if !ok || err != nil {
+		return err
+	}
+	if err := wantArgs(pos, 0, oracleUsage); err != nil {
+		return err
+	}
+	if *rpcURL == "" {
+		return fmt.Errorf("--evm-rpc: an EVM JSON-RPC endpoint is required")
+	}
+	evm, err := oracle.DialEVM(ctx, *rpcURL)
+	if err != nil {
+		return oneLine(err)
+	}
+	defer evm.Close()
+	if *perTx {
+		evm.ForcePerTx()
+	}
+	id, err := evm.ChainID(ctx)
+	if err != nil {
+		return oneLine(fmt.Errorf("--evm-rpc %s: eth_chainId: %w", *rpcURL, err))
+	}
+	if *evmChain != 0 && *evmChain != id {
+		return fmt.Errorf("--evm-chain-id %d: the endpoint %s serves chain %d", *evmChain, *rpcURL, id)
+	}
+	s, err := openTx(ctx, f)
+	if err != nil {
+		return oneLine(err)
+	}
+	logger := log.New(env.Stderr, "", log.LstdFlags|log.LUTC)
+	conf := oracle.Config{EvmChainID: id, Confirmations: *depth, Poll: *poll, Logf: logger.Printf,
+		StartBlock: uint64(max(*start, 0)), HasStart: *start >= 0}
+	return oneLine(oracle.New(conf, evm, s.node, s.signer).Run(ctx))
+}

@@ -1,0 +1,142 @@
+// Package testnode starts, for a test, a one-validator CometBFT node that
+// runs the real app in the test's process, its RPC on a free loopback
+// port, and stops it when the test ends. Tests of client/ and oracle/ use
+// it; the e2e and CLI tests run `validatord start` instead.
+//
+//	n := testnode.Start(t, testnode.Options{ChainID: "x", Edit: func(g *genesis.AppState) { g.Window.EpochBlocks = 5 }})
+//	c, _ := client.Dial(n.Addr)
+package testnode
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"net"
+	"testing"
+	"time"
+
+	cfg "github.com/cometbft/cometbft/config"
+	"github.com/cometbft/cometbft/libs/log"
+	nm "github.com/cometbft/cometbft/node"
+	"github.com/cometbft/cometbft/p2p"
+	"github.com/cometbft/cometbft/privval"
+	"github.com/cometbft/cometbft/proxy"
+	"github.com/cometbft/cometbft/types"
+	cmttime "github.com/cometbft/cometbft/types/time"
+
+	"github.com/scoringsubnet/validatord/app"
+	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/genesis"
+)
+
+// Options shape the node: its chain id and edits to the default genesis
+// (whose validators the node sets).
+type Options struct {
+	ChainID string
+	Edit    func(*genesis.AppState)
+}
+
+// Node is a started node: its RPC address, the validator's report key
+// (Key("report")) and the genesis it runs.
+type Node struct {
+	Addr      string
+	ReportKey ed25519.PrivateKey
+	Gen       genesis.AppState
+}
+
+// Key derives a fixed ed25519 key from a label.
+func Key(label string) ed25519.PrivateKey {
+	seed := sha256.Sum256([]byte(label))
+	return ed25519.NewKeyFromSeed(seed[:])
+}
+
+// FreeAddr is a loopback tcp://127.0.0.1:port that was free a moment ago.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return "tcp://" + l.Addr().String()
+}
+
+// Start writes a home, starts the node, waits for its app's first block
+// and stops it when the test ends. Blocks come every ~50 ms, not as fast
+// as they can be made, so that a window of a few blocks can be polled.
+// Skipped under -short.
+func Start(t testing.TB, o Options) *Node {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a CometBFT node")
+	}
+	root := t.TempDir()
+	cfg.EnsureRoot(root)
+	conf := cfg.DefaultConfig()
+	conf.Consensus = cfg.TestConsensusConfig()
+	conf.Consensus.TimeoutCommit = 50 * time.Millisecond
+	conf.Consensus.SkipTimeoutCommit = false
+	conf.SetRoot(root) // after replacing Consensus, or its WAL lands in the package directory
+	conf.RPC.ListenAddress = FreeAddr(t)
+	conf.P2P.ListenAddress = FreeAddr(t)
+	pv := privval.LoadOrGenFilePV(conf.PrivValidatorKeyFile(), conf.PrivValidatorStateFile())
+	nodeKey, err := p2p.LoadOrGenNodeKey(conf.NodeKeyFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := pv.GetPubKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &Node{Addr: conf.RPC.ListenAddress, ReportKey: Key("report"), Gen: genesis.DefaultGenesis()}
+	if o.Edit != nil {
+		o.Edit(&n.Gen)
+	}
+	n.Gen.Validators = []genesis.Validator{{Name: "val0", Address: hex.EncodeToString(pub.Address()),
+		PubKey: base64.StdEncoding.EncodeToString(pub.Bytes()), Power: 10,
+		ReportKey: hex.EncodeToString(n.ReportKey.Public().(ed25519.PublicKey))}}
+	state, err := n.Gen.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, err := genesis.ConsensusParams()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := types.GenesisDoc{ChainID: o.ChainID, GenesisTime: cmttime.Now(), ConsensusParams: params,
+		Validators: []types.GenesisValidator{{Address: pub.Address(), PubKey: pub, Power: 10, Name: "val0"}},
+		AppState:   json.RawMessage(state)}
+	if err := doc.SaveAs(conf.GenesisFile()); err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(app.Config{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := nm.NewNode(conf, pv, nodeKey, proxy.NewLocalClientCreator(a), nm.DefaultGenesisDocProviderFunc(conf),
+		cfg.DefaultDBProvider, nm.DefaultMetricsProvider(conf.Instrumentation), log.NewNopLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := node.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = node.Stop()
+		node.Wait()
+		_ = a.Close()
+	})
+	c, err := client.Dial(n.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := c.WaitAppHeight(ctx, 1, 50*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

@@ -1,0 +1,285 @@
+package oracle_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/oracle"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// The tests on a fake endpoint and a fake chain: unknown transaction types
+// and a dropped round.
+
+// fakeRPC is a tiny JSON-RPC endpoint: blocks given as JSON, no
+// eth_getBlockReceipts (the oracle falls back to the fee fields).
+func fakeRPC(t *testing.T, head uint64, blocks map[uint64]string) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params []json.RawMessage
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		res, rpcErr := "null", ""
+		switch req.Method {
+		case "eth_blockNumber":
+			res = fmt.Sprintf(`"0x%x"`, head)
+		case "eth_getBlockByNumber":
+			var n string
+			_ = json.Unmarshal(req.Params[0], &n)
+			var num uint64
+			fmt.Sscanf(n, "0x%x", &num)
+			if b, ok := blocks[num]; ok {
+				res = b
+			}
+		default:
+			rpcErr = `{"code":-32601,"message":"the method ` + req.Method + ` does not exist/is not available"}`
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if rpcErr != "" {
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":%s}`, req.ID, rpcErr)
+			return
+		}
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, res)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// fakeBlock is block n as JSON: the child of block n − 1 at time 100 + n,
+// with one legacy transaction paying wei per gas.
+func fakeBlock(n, wei int) string {
+	return fmt.Sprintf(`{"number":"0x%x","hash":"0x%064x","parentHash":"0x%064x","timestamp":"0x%x","baseFeePerGas":"0x1","transactions":[{"type":"0x0","gasPrice":"0x%x"}]}`,
+		n, n, n-1, 100+n, wei)
+}
+
+// dialFake connects to a fake endpoint until the test ends.
+func dialFake(t *testing.T, srv *httptest.Server) *oracle.EVM {
+	t.Helper()
+	evm, err := oracle.DialEVM(context.Background(), srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(evm.Close)
+	return evm
+}
+
+// fakeChain closes nothing; its rounds stay pending, but the first
+// `dropped` answers for a block are "not found" (a round dropped at its
+// deadline). fakeSender records the truths and accepts them.
+type fakeChain struct {
+	k       uint64
+	mu      sync.Mutex
+	dropped map[uint64]int
+	closed  *uint64 // the last closed block, when set
+}
+
+func (c *fakeChain) GasChain(context.Context, uint64) (*wire.GasChainView, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &wire.GasChainView{EvmChainID: 10, WindowBlocks: c.k, LastClosedBlock: c.closed}, nil
+}
+
+func (c *fakeChain) Truth(_ context.Context, chain, block uint64) (*wire.TruthRoundView, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dropped[block] > 0 {
+		c.dropped[block]--
+		return nil, &client.QueryError{Code: wire.QueryNotFound, Log: "no truth round"}
+	}
+	return &wire.TruthRoundView{EvmChainID: chain, EvmBlock: block, Status: "pending"}, nil
+}
+
+type fakeSender struct {
+	mu     sync.Mutex
+	truths []*subnetv1.MsgTruth
+	// refuse, when set, answers each send first (nil: accepted).
+	refuse func(m *subnetv1.MsgTruth) error
+}
+
+func (s *fakeSender) SendWait(_ context.Context, m *subnetv1.Msg, _ time.Duration) (client.TxResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.truths = append(s.truths, m.GetTruth())
+	if s.refuse != nil {
+		if err := s.refuse(m.GetTruth()); err != nil {
+			return client.TxResult{}, err
+		}
+	}
+	return client.TxResult{Height: int64(len(s.truths))}, nil
+}
+
+// TestOracleUnknownTxType: an endpoint whose blocks carry an OP-stack
+// deposit (type 0x7e, zero-priced), a type no one knows (0x6f, with a price
+// lower than any real one) and a transaction without a type field (a
+// legacy one on an old endpoint): the oracle skips the first two, prices
+// the others, and reports the window (k = 2) without failing.
+func TestOracleUnknownTxType(t *testing.T) {
+	blocks := map[uint64]string{
+		4: `{"number":"0x4","hash":"0x0400000000000000000000000000000000000000000000000000000000000000","parentHash":"0x0300000000000000000000000000000000000000000000000000000000000000","timestamp":"0x64","baseFeePerGas":"0x3b9aca00","transactions":[
+			{"type":"0x7e","gasPrice":"0x0","sourceHash":"0xab","mint":"0x0"},
+			{"type":"0x6f","gasPrice":"0x1","weird":{"a":[1,2]}},
+			{"type":"0x2","maxFeePerGas":"0x77359400","maxPriorityFeePerGas":"0x3b9aca00"}]}`,
+		5: `{"number":"0x5","hash":"0x0500000000000000000000000000000000000000000000000000000000000000","parentHash":"0x0400000000000000000000000000000000000000000000000000000000000000","timestamp":"0x70","baseFeePerGas":"0x3b9aca00","transactions":[
+			{"gasPrice":"0x6fc23ac00"},
+			{"type":"0x7e","gasPrice":"0x0"},
+			{"type":"0x2","maxFeePerGas":"0x59682f00","maxPriorityFeePerGas":"0x77359400"}]}`,
+	}
+	srv := fakeRPC(t, 7, blocks)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	evm := dialFake(t, srv)
+	b4, err := evm.Block(ctx, 4)
+	if err != nil {
+		t.Fatalf("a block with unknown transaction types: %v", err)
+	}
+	// 0x2: min(2 gwei, 1 + 1 gwei) = 2 gwei; 0x7e and 0x6f skipped
+	if b4.MinPrice.Int64() != 2_000_000_000 || b4.Skipped != 2 {
+		t.Fatalf("block 4: min %s, skipped %d; want 2 gwei, 2 skipped", b4.MinPrice, b4.Skipped)
+	}
+	sender := &fakeSender{}
+	done := make(chan oracle.Report, 1)
+	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 2, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
+		Logf: t.Logf, OnReport: func(r oracle.Report) {
+			select {
+			case done <- r:
+			default:
+			}
+		}}, evm, &fakeChain{k: 2}, sender)
+	go func() { _ = o.Run(ctx) }()
+	var r oracle.Report
+	select {
+	case r = <-done:
+		cancel()
+	case <-ctx.Done():
+		t.Fatal("no report")
+	}
+	// window 4 (blocks 4, 5): block 5's 0x2 pays min(1.5, 1 + 2) = 1.5 gwei,
+	// its untyped legacy 30 gwei: the window's min is 1.5 gwei at block 5's time
+	if r.Outcome != oracle.Sent || len(sender.truths) != 1 {
+		t.Fatalf("report %+v, %d truths", r, len(sender.truths))
+	}
+	got := sender.truths[0]
+	if got.EvmChainId != 10 || got.EvmBlock != 4 || got.MinPrice != "1.5" || got.Timestamp != 0x70 {
+		t.Fatalf("truth %+v, want chain 10 window 4 min 1.5 gwei at %d", got, 0x70)
+	}
+}
+
+// TestOracleResendsDroppedRound: the round of block 4 is dropped at its
+// deadline (not found while the chain has not closed block 4): the oracle
+// sends block 4's truth again, once, and goes on with block 5.
+func TestOracleResendsDroppedRound(t *testing.T) {
+	srv := fakeRPC(t, 6, map[uint64]string{4: fakeBlock(4, 100), 5: fakeBlock(5, 101)})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	evm := dialFake(t, srv)
+	sender := &fakeSender{}
+	var mu sync.Mutex
+	var outcomes []string
+	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
+		BackoffMin: time.Millisecond, Logf: t.Logf, OnReport: func(r oracle.Report) {
+			mu.Lock()
+			defer mu.Unlock()
+			outcomes = append(outcomes, fmt.Sprintf("%d %s", r.Truth.Window.First, r.Outcome))
+			if len(outcomes) == 3 {
+				cancel()
+			}
+		}}, evm, &fakeChain{k: 1, dropped: map[uint64]int{4: 1}}, sender)
+	if err := o.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(outcomes, ", "); got != "4 sent, 4 resent, 5 sent" {
+		t.Fatalf("outcomes %q, want block 4 sent, then resent, then block 5", got)
+	}
+	if len(sender.truths) != 3 || sender.truths[1].EvmBlock != 4 || sender.truths[1].MinPrice != "0.0000001" {
+		t.Fatalf("truths %v", sender.truths)
+	}
+}
+
+// TestOracleRefusals: what each refusal of a truth makes of its window.
+// Too far ahead or too many open rounds (the chain has not caught up) is
+// tried again, never skipped; already reported counts as done; closed by
+// the chain jumps past the chain's last closed block; not a validator stops
+// the oracle.
+func TestOracleRefusals(t *testing.T) {
+	blocks := map[uint64]string{}
+	for n := 1; n <= 12; n++ {
+		blocks[uint64(n)] = fakeBlock(n, 100+n)
+	}
+	srv := fakeRPC(t, 12, blocks)
+	refusal := func(code uint32) error {
+		return &client.TxError{Code: code, Name: wire.CodeName(code), Log: "refused (test)"}
+	}
+	cases := []struct {
+		name   string
+		refuse map[uint64][]uint32 // block → codes answered to its first sends
+		closed uint64              // the chain's last closed block after a 33
+		want   string              // outcomes of blocks from 4, until 3 of them or the end
+		sent   int                 // sends in all
+		fatal  bool
+	}{
+		{"too far, then accepted", map[uint64][]uint32{4: {wire.CodeTruthTooFar, wire.CodeTooManyOpenRounds}}, 0, "4 sent, 5 sent, 6 sent", 5, false},
+		{"already reported", map[uint64][]uint32{4: {wire.CodeDuplicateTruth}}, 0, "4 already reported, 5 sent, 6 sent", 3, false},
+		{"closed by the chain past it", map[uint64][]uint32{4: {wire.CodeEVMBlockClosed}}, 9, "4 closed, 10 sent, 11 sent", 3, false},
+		{"not a validator", map[uint64][]uint32{4: {wire.CodeNotValidator}}, 0, "", 1, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			evm := dialFake(t, srv)
+			chain := &fakeChain{k: 1}
+			var mu sync.Mutex
+			left := map[uint64][]uint32{}
+			for b, codes := range c.refuse {
+				left[b] = append([]uint32(nil), codes...)
+			}
+			sender := &fakeSender{refuse: func(m *subnetv1.MsgTruth) error {
+				mu.Lock()
+				defer mu.Unlock()
+				codes := left[m.EvmBlock]
+				if len(codes) == 0 {
+					return nil
+				}
+				left[m.EvmBlock] = codes[1:]
+				if codes[0] == wire.CodeEVMBlockClosed {
+					chain.mu.Lock()
+					chain.closed = &c.closed
+					chain.mu.Unlock()
+				}
+				return refusal(codes[0])
+			}}
+			var outcomes []string
+			o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
+				BackoffMin: time.Millisecond, BackoffMax: 2 * time.Millisecond, Logf: t.Logf, OnReport: func(r oracle.Report) {
+					outcomes = append(outcomes, fmt.Sprintf("%d %s", r.Truth.Window.First, r.Outcome))
+					if len(outcomes) == 3 {
+						cancel()
+					}
+				}}, evm, chain, sender)
+			err := o.Run(ctx)
+			if c.fatal != errors.Is(err, oracle.ErrFatal) {
+				t.Fatalf("Run: %v, want fatal %v", err, c.fatal)
+			}
+			if got := strings.Join(outcomes, ", "); got != c.want || len(sender.truths) != c.sent {
+				t.Fatalf("outcomes %q after %d sends, want %q after %d", got, len(sender.truths), c.want, c.sent)
+			}
+		})
+	}
+}

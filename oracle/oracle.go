@@ -1,0 +1,428 @@
+package oracle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// Source is what the oracle reads of the EVM chain (*EVM is one).
+type Source interface {
+	Head(ctx context.Context) (uint64, error)
+	Block(ctx context.Context, n uint64) (Block, error)
+}
+
+// Chain answers how far the chain has closed an EVM chain and what became
+// of a truth round (*client.Client is one).
+type Chain interface {
+	GasChain(ctx context.Context, evmChainID uint64) (*wire.GasChainView, error)
+	Truth(ctx context.Context, evmChainID, evmBlock uint64) (*wire.TruthRoundView, error)
+}
+
+// Sender signs a message, broadcasts it and waits for its block
+// (*client.Signer is one).
+type Sender interface {
+	SendWait(ctx context.Context, msg *subnetv1.Msg, timeout time.Duration) (client.TxResult, error)
+}
+
+// Config is one oracle's settings; zero durations take the defaults.
+type Config struct {
+	// EvmChainID is the gas track's id of the EVM chain the Source reads.
+	EvmChainID uint64
+	// Confirmations is the depth d: a block is read once the head is at
+	// least d blocks past it (head − n ≥ d), so a reorg of the last d
+	// blocks never reaches a truth.
+	Confirmations uint64
+	// StartBlock, when HasStart, is where an oracle begins on a chain that
+	// has closed no window yet (else: the latest whole confirmed window).
+	StartBlock uint64
+	HasStart   bool
+	// Poll is how often the head is read while waiting (default 1 s).
+	Poll time.Duration
+	// BackoffMin and BackoffMax bound the wait between retries of a failed
+	// read or send, doubled from min to max (defaults 250 ms, 30 s).
+	BackoffMin, BackoffMax time.Duration
+	// TxTimeout bounds the wait for a truth's block (default 30 s).
+	TxTimeout time.Duration
+	// Logf receives one line per window and one per failed attempt
+	// (default: none).
+	Logf func(format string, args ...any)
+	// OnReport, when set, is called with each window's outcome.
+	OnReport func(Report)
+}
+
+// Outcome is what became of a window.
+type Outcome string
+
+// The outcomes of a window.
+const (
+	// Sent: the truth was committed in a block.
+	Sent Outcome = "sent"
+	// AlreadyReported: this validator's truth for the window is on chain
+	// already (a restart after a send).
+	AlreadyReported Outcome = "already reported"
+	// Closed: the chain closed the window (or a later one) without it.
+	Closed Outcome = "closed"
+	// Empty: no block of the window holds a priced transaction; there is
+	// no truth to report.
+	Empty Outcome = "empty"
+	// Refused: the chain refused the truth for good (its log says why).
+	Refused Outcome = "refused"
+	// Resent: the window's round was dropped at its deadline (too little
+	// power reported in time) while the window is still open, and the
+	// truth was sent again.
+	Resent Outcome = "resent"
+)
+
+// Report is the outcome of one window.
+type Report struct {
+	Truth   Truth
+	Outcome Outcome
+	// Height is the truth's block (Sent); Log the chain's refusal.
+	Height int64
+	Log    string
+	// Attempts counts the sends.
+	Attempts int
+	// Head is the EVM head seen when the window was read.
+	Head uint64
+}
+
+// Oracle follows one EVM chain and reports each window's truth once.
+type Oracle struct {
+	cfg    Config
+	src    Source
+	chain  Chain
+	sender Sender
+	// open are the truths this oracle sent whose windows the chain has not
+	// closed yet, oldest first (recheck).
+	open []Truth
+}
+
+// New makes an oracle; Run starts it.
+func New(cfg Config, src Source, chain Chain, sender Sender) *Oracle {
+	if cfg.Poll <= 0 {
+		cfg.Poll = time.Second
+	}
+	if cfg.BackoffMin <= 0 {
+		cfg.BackoffMin = 250 * time.Millisecond
+	}
+	if cfg.BackoffMax < cfg.BackoffMin {
+		cfg.BackoffMax = max(30*time.Second, cfg.BackoffMin)
+	}
+	if cfg.TxTimeout <= 0 {
+		cfg.TxTimeout = 30 * time.Second
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	return &Oracle{cfg: cfg, src: src, chain: chain, sender: sender}
+}
+
+// ErrFatal wraps a refusal that no retry can change (not a validator, an
+// EVM chain the gas track does not follow): Run returns it.
+var ErrFatal = errors.New("oracle cannot report")
+
+// Run reports window after window until ctx ends (then it returns nil) or
+// a fatal refusal. It resumes after the chain's last closed window, so a
+// restart neither skips nor repeats one.
+func (o *Oracle) Run(ctx context.Context) error {
+	k, next, err := o.resume(ctx)
+	if err != nil {
+		return ignoreDone(ctx, err)
+	}
+	o.cfg.Logf("oracle gas: EVM chain %d, windows of %d blocks, %d confirmations: starting at %s", o.cfg.EvmChainID, k, o.cfg.Confirmations, Window{next, k})
+	for {
+		w := Window{First: next, K: k}
+		head, err := o.waitConfirmed(ctx, w)
+		if err != nil {
+			return ignoreDone(ctx, err)
+		}
+		t, err := o.readWindow(ctx, w)
+		if err != nil {
+			return ignoreDone(ctx, err)
+		}
+		r, after, err := o.report(ctx, t)
+		if err != nil {
+			return ignoreDone(ctx, err)
+		}
+		r.Head = head
+		o.done(r)
+		if r.Outcome == Sent {
+			o.open = append(o.open, t)
+		}
+		next = after
+		if err := o.recheck(ctx); err != nil {
+			return ignoreDone(ctx, err)
+		}
+	}
+}
+
+// done logs a window's outcome and hands it to OnReport.
+func (o *Oracle) done(r Report) {
+	o.logReport(r)
+	if o.cfg.OnReport != nil {
+		o.cfg.OnReport(r)
+	}
+}
+
+// recheck forgets the sent truths of windows the chain has closed, and
+// sends again the truth of a window whose round was dropped at its
+// deadline while the window is still open: with several validators, a
+// round that too few of them reported in time is dropped and must be
+// opened again, or the window would never close. Errors of the queries
+// leave the list for the next call.
+func (o *Oracle) recheck(ctx context.Context) error {
+	if len(o.open) == 0 {
+		return nil
+	}
+	gc, err := o.chain.GasChain(ctx, o.cfg.EvmChainID)
+	if err != nil {
+		return nil
+	}
+	keep := o.open[:0]
+	for _, t := range o.open {
+		if gc.LastClosedBlock != nil && t.Window.First <= *gc.LastClosedBlock {
+			continue
+		}
+		r, err := o.chain.Truth(ctx, o.cfg.EvmChainID, t.Window.First)
+		var qe *client.QueryError
+		switch {
+		case errors.As(err, &qe) && qe.Code == wire.QueryNotFound:
+			rep, _, err := o.report(ctx, t)
+			if err != nil {
+				return err
+			}
+			switch rep.Outcome {
+			case Sent:
+				rep.Outcome = Resent
+				keep = append(keep, t)
+			case AlreadyReported: // a round opened again meanwhile
+				keep = append(keep, t)
+			}
+			o.done(rep)
+		case err != nil || r.Status == "pending":
+			keep = append(keep, t)
+		}
+	}
+	o.open = keep
+	return nil
+}
+
+func ignoreDone(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// resume finds the window size and the first window to report: after the
+// chain's last closed one, else StartBlock's, else the latest whole
+// confirmed window.
+func (o *Oracle) resume(ctx context.Context) (k, next uint64, err error) {
+	var gc *wire.GasChainView
+	err = o.retry(ctx, "read the chain's last closed window", func() error {
+		var err error
+		gc, err = o.chain.GasChain(ctx, o.cfg.EvmChainID)
+		var qe *client.QueryError
+		if errors.As(err, &qe) {
+			return fmt.Errorf("%w: %v", ErrFatal, err)
+		}
+		return err
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	k = max(gc.WindowBlocks, 1)
+	switch {
+	case gc.LastClosedBlock != nil:
+		return k, *gc.LastClosedBlock + k, nil
+	case o.cfg.HasStart:
+		return k, WindowOf(o.cfg.StartBlock, k).First, nil
+	}
+	head, err := o.head(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	confirmed := head - min(head, o.cfg.Confirmations)
+	w := WindowOf(confirmed, k)
+	if w.Last() > confirmed && w.First >= k {
+		w.First -= k
+	}
+	return k, w.First, nil
+}
+
+// head reads the EVM head, retrying until it answers.
+func (o *Oracle) head(ctx context.Context) (uint64, error) {
+	var head uint64
+	err := o.retry(ctx, "read the EVM head", func() error {
+		var err error
+		head, err = o.src.Head(ctx)
+		return err
+	})
+	return head, err
+}
+
+// waitConfirmed waits until the window's last block is Confirmations deep
+// and returns the head it saw.
+func (o *Oracle) waitConfirmed(ctx context.Context, w Window) (uint64, error) {
+	for {
+		head, err := o.head(ctx)
+		if err != nil {
+			return 0, err
+		}
+		if head >= w.Last() && head-w.Last() >= o.cfg.Confirmations {
+			return head, nil
+		}
+		if err := sleep(ctx, o.cfg.Poll); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// readWindow reads the window's blocks and folds them (retrying until the
+// reads agree with each other).
+func (o *Oracle) readWindow(ctx context.Context, w Window) (Truth, error) {
+	var t Truth
+	err := o.retry(ctx, "read "+w.String(), func() error {
+		blocks := make([]Block, 0, w.K)
+		for n := w.First; n <= w.Last(); n++ {
+			b, err := o.src.Block(ctx, n)
+			if err != nil {
+				return err
+			}
+			blocks = append(blocks, b)
+		}
+		var err error
+		t, err = WindowTruth(w, blocks)
+		return err
+	})
+	return t, err
+}
+
+// report sends the window's truth until the chain has it (or has moved
+// past it) and returns the outcome and the next window's first block.
+func (o *Oracle) report(ctx context.Context, t Truth) (Report, uint64, error) {
+	w := t.Window
+	r := Report{Truth: t}
+	if t.MinPrice == nil {
+		r.Outcome = Empty
+		return r, w.First + w.K, nil
+	}
+	msg := client.Truth(o.cfg.EvmChainID, w.First, Gwei(t.MinPrice).String(), int64(t.Timestamp))
+	b := o.backoff()
+	for {
+		r.Attempts++
+		res, err := o.sender.SendWait(ctx, msg, o.cfg.TxTimeout)
+		var te *client.TxError
+		switch {
+		case err == nil:
+			r.Outcome, r.Height = Sent, res.Height
+			return r, w.First + w.K, nil
+		case ctx.Err() != nil:
+			return r, 0, ctx.Err()
+		case !errors.As(err, &te):
+			o.cfg.Logf("oracle gas: %s: send attempt %d: %v (retrying)", w, r.Attempts, err)
+		default:
+			switch te.Code {
+			case wire.CodeDuplicateTruth:
+				r.Outcome = AlreadyReported
+				return r, w.First + w.K, nil
+			case wire.CodeEVMBlockClosed:
+				r.Outcome, r.Log = Closed, te.Log
+				return r, o.afterClosed(ctx, w), nil
+			case wire.CodeTruthTooFar, wire.CodeTooManyOpenRounds, wire.CodeTruthTimeFuture:
+				// the chain has not caught up with this window yet
+				o.cfg.Logf("oracle gas: %s: not yet (code %d, %s): %s (retrying)", w, te.Code, wire.CodeName(te.Code), te.Log)
+			case wire.CodeNotValidator, wire.CodeUnknownEVMChain, wire.CodeTrackDisabled, wire.CodeEVMWindowMisaligned:
+				return r, 0, fmt.Errorf("%w: %s: code %d (%s): %s", ErrFatal, w, te.Code, wire.CodeName(te.Code), te.Log)
+			default:
+				r.Outcome, r.Log = Refused, fmt.Sprintf("code %d (%s): %s", te.Code, wire.CodeName(te.Code), te.Log)
+				return r, w.First + w.K, nil
+			}
+		}
+		if err := b.wait(ctx); err != nil {
+			return r, 0, err
+		}
+	}
+}
+
+// afterClosed is the window after the chain's last closed one, at least
+// the one after w.
+func (o *Oracle) afterClosed(ctx context.Context, w Window) uint64 {
+	next := w.First + w.K
+	gc, err := o.chain.GasChain(ctx, o.cfg.EvmChainID)
+	if err == nil && gc.LastClosedBlock != nil {
+		next = max(next, *gc.LastClosedBlock+w.K)
+	}
+	return next
+}
+
+func (o *Oracle) logReport(r Report) {
+	t := r.Truth
+	price := "none"
+	if t.MinPrice != nil {
+		price = Gwei(t.MinPrice).String() + " gwei (" + new(big.Int).Set(t.MinPrice).String() + " wei)"
+	}
+	head := ""
+	if r.Head > 0 {
+		head = fmt.Sprintf(", head %d", r.Head)
+	}
+	line := fmt.Sprintf("oracle gas: EVM chain %d %s: min_price %s, timestamp %d%s: %s", o.cfg.EvmChainID, t.Window, price, t.Timestamp, head, r.Outcome)
+	switch r.Outcome {
+	case Sent, Resent:
+		line += fmt.Sprintf(" at height %d (send attempt %d)", r.Height, r.Attempts)
+	case Closed, Refused:
+		line += ": " + r.Log
+	case Empty:
+		line += ": no priced transaction, nothing to report"
+	}
+	o.cfg.Logf("%s", line)
+}
+
+// retry runs f until it succeeds, ctx ends or it returns an ErrFatal,
+// waiting a growing backoff between attempts and logging each failure.
+func (o *Oracle) retry(ctx context.Context, what string, f func() error) error {
+	b := o.backoff()
+	for attempt := 1; ; attempt++ {
+		err := f()
+		if err == nil || errors.Is(err, ErrFatal) {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		o.cfg.Logf("oracle gas: %s: attempt %d: %s (retrying)", what, attempt, strings.TrimSpace(err.Error()))
+		if err := b.wait(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+type backoff struct{ cur, max time.Duration }
+
+func (o *Oracle) backoff() *backoff { return &backoff{cur: o.cfg.BackoffMin, max: o.cfg.BackoffMax} }
+
+// wait sleeps the current delay and doubles it, up to max.
+func (b *backoff) wait(ctx context.Context) error {
+	d := b.cur
+	b.cur = min(2*b.cur, b.max)
+	return sleep(ctx, d)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
