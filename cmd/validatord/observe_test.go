@@ -8,12 +8,15 @@ import (
 	"testing"
 
 	cfg "github.com/cometbft/cometbft/config"
+
+	"github.com/scoringsubnet/validatord/nodeconfig"
 )
 
-// TestStartServesMetrics: with [instrumentation] prometheus = true, `start`
-// wraps the app, and CometBFT's endpoint serves the validatord series beside
-// its own.
-func TestStartServesMetrics(t *testing.T) {
+// TestStartServesMetricsAndLeaderboard: with [instrumentation] prometheus =
+// true, `start` wraps the app, and CometBFT's endpoint serves the validatord
+// series beside its own; the leaderboard page is served on app.toml's
+// [leaderboard] laddr, until the node stops.
+func TestStartServesMetricsAndLeaderboard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a CometBFT node")
 	}
@@ -28,17 +31,47 @@ func TestStartServesMetrics(t *testing.T) {
 	conf.Instrumentation.Prometheus = true
 	conf.Instrumentation.PrometheusListenAddr = promAddr
 	cfg.WriteConfigFile(configFile(home), conf)
+	nc, err := nodeconfig.Load(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc.LeaderboardAddr = strings.TrimPrefix(freeAddr(t), "tcp://")
+	if err := nodeconfig.Write(home, nc); err != nil {
+		t.Fatal(err)
+	}
 	n := startNode(t, home)
 	n.waitHeight(t, node, 3)
-	resp, err := http.Get("http://" + promAddr + "/metrics")
+	body := get(t, "http://"+promAddr+"/metrics", http.StatusOK)
+	for _, want := range []string{"\nvalidatord_height ", "\nvalidatord_block_work_limit_units{part=\"tx\"} ", "\ncometbft_consensus_height{"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	page := "http://" + nc.LeaderboardAddr
+	if body := get(t, page+"/", http.StatusOK); !strings.Contains(body, `href="/track/workflow"`) {
+		t.Errorf("index page: %s", body)
+	}
+	if body := get(t, page+"/track/workflow.json", http.StatusOK); !strings.Contains(body, `"track": "workflow"`) {
+		t.Errorf("track json: %s", body)
+	}
+	if code := n.stop(t); code != 0 {
+		t.Fatalf("stop: exit %d", code)
+	}
+	if _, err := http.Get(page + "/"); err == nil {
+		t.Error("the page is still served after the node stopped")
+	}
+}
+
+func get(t *testing.T, url string, status int) string {
+	t.Helper()
+	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	for _, want := range []string{"\nvalidatord_height ", "\nvalidatord_block_work_limit_units{part=\"tx\"} ", "\ncometbft_consensus_height{"} {
-		if !strings.Contains(string(body), want) {
-			t.Errorf("metrics lack %q", want)
-		}
+	if resp.StatusCode != status {
+		t.Fatalf("GET %s: %s, want %d: %s", url, resp.Status, status, body)
 	}
+	return string(body)
 }
