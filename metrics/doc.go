@@ -9,7 +9,8 @@
 // own Query and its read-only accessors (app.App.PendingWork, app.App.Backlog).
 // Nothing here runs inside block execution, so consensus never depends on it.
 //
-//	m := metrics.Default() // registered once per process on prometheus' default registry
+//	m, err := metrics.Default() // registered once per process on prometheus' default registry
+//	...
 //	node.NewNode(..., proxy.NewLocalClientCreator(metrics.Wrap(application, m)), ...)
 //
 // docs/metrics.md lists every series.

@@ -147,30 +147,16 @@ func Load(home string) (Config, error) {
 			return Config{}, &Error{File: path, Reason: oneLine(err.Error())}
 		}
 	}
-	if raw := v.Get("abci.concurrent_check_tx"); raw != nil {
-		if _, ok := raw.(bool); !ok {
-			return Config{}, &Error{File: path, Key: "abci.concurrent_check_tx", Reason: fmt.Sprintf("%v: want true or false", raw)}
-		}
+	a := abciSection{ConcurrentCheckTx: c.ConcurrentCheckTx}
+	if err := section[bool](v, path, "abci", "concurrent_check_tx", "want true or false", &a); err != nil {
+		return Config{}, err
 	}
-	if sub := v.Sub("abci"); sub != nil {
-		a := abciSection{ConcurrentCheckTx: c.ConcurrentCheckTx}
-		if err := sub.UnmarshalExact(&a); err != nil {
-			return Config{}, &Error{File: path, Reason: oneLine(err.Error())}
-		}
-		c.ConcurrentCheckTx = a.ConcurrentCheckTx
+	c.ConcurrentCheckTx = a.ConcurrentCheckTx
+	l := leaderboardSection{Laddr: c.LeaderboardAddr}
+	if err := section[string](v, path, "leaderboard", "laddr", `want a string (host:port, or "")`, &l); err != nil {
+		return Config{}, err
 	}
-	if raw := v.Get("leaderboard.laddr"); raw != nil {
-		if _, ok := raw.(string); !ok {
-			return Config{}, &Error{File: path, Key: "leaderboard.laddr", Reason: fmt.Sprintf("%v: want a string (host:port, or \"\")", raw)}
-		}
-	}
-	if sub := v.Sub("leaderboard"); sub != nil {
-		l := leaderboardSection{Laddr: c.LeaderboardAddr}
-		if err := sub.UnmarshalExact(&l); err != nil {
-			return Config{}, &Error{File: path, Reason: oneLine(err.Error())}
-		}
-		c.LeaderboardAddr = l.Laddr
-	}
+	c.LeaderboardAddr = l.Laddr
 	if err := c.Validate(); err != nil {
 		var e *Error
 		if errors.As(err, &e) {
@@ -179,6 +165,23 @@ func Load(home string) (Config, error) {
 		return Config{}, err
 	}
 	return c, nil
+}
+
+// section decodes the one-key section name into dst when the file has it.
+// The key's value must already be a T: viper would turn 3 into true or
+// into "3" without a word.
+func section[T any](v *viper.Viper, path, name, key, want string, dst any) error {
+	if raw := v.Get(name + "." + key); raw != nil {
+		if _, ok := raw.(T); !ok {
+			return &Error{File: path, Key: name + "." + key, Reason: fmt.Sprintf("%v: %s", raw, want)}
+		}
+	}
+	if sub := v.Sub(name); sub != nil {
+		if err := sub.UnmarshalExact(dst); err != nil {
+			return &Error{File: path, Reason: oneLine(err.Error())}
+		}
+	}
+	return nil
 }
 
 // Write writes c as a home's app.toml, with a comment per key.
