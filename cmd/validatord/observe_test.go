@@ -2,7 +2,9 @@ package main
 
 import (
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,4 +76,33 @@ func get(t *testing.T, url string, status int) string {
 		t.Fatalf("GET %s: %s, want %d: %s", url, resp.Status, status, body)
 	}
 	return string(body)
+}
+
+// TestStartRunsWhenThePagePortIsTaken: a leaderboard port another process
+// holds is logged and the node makes blocks all the same.
+func TestStartRunsWhenThePagePortIsTaken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a CometBFT node")
+	}
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	home := filepath.Join(t.TempDir(), "home")
+	node, p2p := freeAddr(t), freeAddr(t)
+	cli(t, "init", "--home", home, "--chain-id", "itest-page", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
+	nc, err := nodeconfig.Load(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc.LeaderboardAddr = held.Addr().String()
+	if err := nodeconfig.Write(home, nc); err != nil {
+		t.Fatal(err)
+	}
+	n := startNode(t, home)
+	n.waitHeight(t, node, 2)
+	if bz, _ := os.ReadFile(n.log); !strings.Contains(string(bz), "leaderboard page not served") {
+		t.Errorf("no log line for the taken port:\n%s", n.tail())
+	}
 }
