@@ -9,11 +9,11 @@ import (
 	"github.com/scoringsubnet/validatord/x/budget"
 )
 
-// TestSettlementCarryOver: when the end of block runs out of write budget,
-// settlement continues at the next height (one submission per block with a
-// budget of 1 byte), reports for carried submissions are refused with
-// report_deadline, and every submission ends settled.
-func TestSettlementCarryOver(t *testing.T) {
+// carriedSettlement is a chain whose end of block may write 1 byte, with 3
+// miners' revealed submissions to task 0 (commit ≤ h2, reveal h3, report
+// ≤ h4): its settlement at h4 carries one submission per block.
+func carriedSettlement(t *testing.T) *node {
+	t.Helper()
 	n := newNodeLimits(t, "", testGenesis(4), budget.Limits{EndWrites: 1})
 	r := reporter(0)
 	miners := make([]*signer, 3)
@@ -34,6 +34,15 @@ func TestSettlementCarryOver(t *testing.T) {
 		}
 		mustOK(t, n.block(txs...))
 	}
+	return n
+}
+
+// TestSettlementCarryOver: when the end of block runs out of write budget,
+// settlement continues at the next height (one submission per block with a
+// budget of 1 byte), reports for carried submissions are refused with
+// report_deadline, and every submission ends settled.
+func TestSettlementCarryOver(t *testing.T) {
+	n := carriedSettlement(t)
 	n.block() // h4: settles submission 0 only
 	want := []string{track.StatusExpired, track.StatusPending, track.StatusPending}
 	for id, w := range want {

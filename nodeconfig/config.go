@@ -3,14 +3,17 @@ package nodeconfig
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/viper"
 )
 
-// Config is app.toml: its [state] section, and [abci]'s one key.
+// Config is app.toml: its [state] section, [abci]'s one key and
+// [leaderboard]'s.
 type Config struct {
 	// KeepVersions: the state as of each of the last KeepVersions heights
 	// can be queried (RequestQuery.Height); 0 keeps every version (an
@@ -33,6 +36,18 @@ type Config struct {
 	// senders down (docs/performance.md, issue 13); a node with cores to
 	// spare may gain from it.
 	ConcurrentCheckTx bool `mapstructure:"-"`
+	// LeaderboardAddr ([leaderboard] laddr): the loopback host:port the
+	// leaderboard page is served on (package leaderboard); "" serves none.
+	LeaderboardAddr string `mapstructure:"-"`
+}
+
+// DefaultLeaderboardAddr is where a node serves its leaderboard page unless
+// app.toml says otherwise.
+const DefaultLeaderboardAddr = "127.0.0.1:26680"
+
+// leaderboardSection is app.toml's [leaderboard] section.
+type leaderboardSection struct {
+	Laddr string `mapstructure:"laddr"`
 }
 
 // abciSection is app.toml's [abci] section.
@@ -41,9 +56,10 @@ type abciSection struct {
 }
 
 // Defaults: a day of versions at 6 s blocks, a snapshot every 1000 heights
-// (2 kept), every block kept.
+// (2 kept), every block kept, the leaderboard page on DefaultLeaderboardAddr.
 func Defaults() Config {
-	return Config{KeepVersions: 14_400, SnapshotInterval: 1000, SnapshotKeepRecent: 2, RetainBlocks: 0}
+	return Config{KeepVersions: 14_400, SnapshotInterval: 1000, SnapshotKeepRecent: 2, RetainBlocks: 0,
+		LeaderboardAddr: DefaultLeaderboardAddr}
 }
 
 // MinRetainBlocks is the least non-zero retain_blocks: a node must keep
@@ -61,6 +77,29 @@ func (c Config) Validate() error {
 		return fieldErr("snapshot_keep_recent", c.SnapshotKeepRecent, "must be in [1, 100]")
 	case c.RetainBlocks < 0 || (c.RetainBlocks > 0 && c.RetainBlocks < MinRetainBlocks):
 		return fieldErr("retain_blocks", c.RetainBlocks, fmt.Sprintf("must be 0 (keep every block) or ≥ %d", MinRetainBlocks))
+	}
+	return validateLoopback(c.LeaderboardAddr)
+}
+
+// validateLoopback accepts "" or a host:port whose host is a loopback
+// address or localhost, with a port in [1, 65535]: the page is for the
+// operator's machine (a reverse proxy may publish it).
+func validateLoopback(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	bad := func(reason string) error {
+		return &Error{Key: "leaderboard.laddr", Reason: fmt.Sprintf("%q: %s", addr, reason)}
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return bad("want host:port, such as " + DefaultLeaderboardAddr + ", or \"\" to serve no page")
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
+		return bad("the port must be in [1, 65535]")
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return bad("the host must be a loopback address (127.0.0.1, ::1 or localhost); publish the page through a reverse proxy")
 	}
 	return nil
 }
@@ -99,8 +138,8 @@ func Load(home string) (Config, error) {
 		return Config{}, &Error{File: path, Reason: oneLine(err.Error())}
 	}
 	for _, k := range v.AllKeys() {
-		if !strings.HasPrefix(k, "state.") && !strings.HasPrefix(k, "abci.") {
-			return Config{}, &Error{File: path, Key: k, Reason: "unknown key (app.toml has two sections, [state] and [abci])"}
+		if !strings.HasPrefix(k, "state.") && !strings.HasPrefix(k, "abci.") && !strings.HasPrefix(k, "leaderboard.") {
+			return Config{}, &Error{File: path, Key: k, Reason: "unknown key (app.toml has three sections, [state], [abci] and [leaderboard])"}
 		}
 	}
 	if sub := v.Sub("state"); sub != nil {
@@ -108,18 +147,16 @@ func Load(home string) (Config, error) {
 			return Config{}, &Error{File: path, Reason: oneLine(err.Error())}
 		}
 	}
-	if raw := v.Get("abci.concurrent_check_tx"); raw != nil {
-		if _, ok := raw.(bool); !ok {
-			return Config{}, &Error{File: path, Key: "abci.concurrent_check_tx", Reason: fmt.Sprintf("%v: want true or false", raw)}
-		}
+	a := abciSection{ConcurrentCheckTx: c.ConcurrentCheckTx}
+	if err := section[bool](v, path, "abci", "concurrent_check_tx", "want true or false", &a); err != nil {
+		return Config{}, err
 	}
-	if sub := v.Sub("abci"); sub != nil {
-		a := abciSection{ConcurrentCheckTx: c.ConcurrentCheckTx}
-		if err := sub.UnmarshalExact(&a); err != nil {
-			return Config{}, &Error{File: path, Reason: oneLine(err.Error())}
-		}
-		c.ConcurrentCheckTx = a.ConcurrentCheckTx
+	c.ConcurrentCheckTx = a.ConcurrentCheckTx
+	l := leaderboardSection{Laddr: c.LeaderboardAddr}
+	if err := section[string](v, path, "leaderboard", "laddr", `want a string (host:port, or "")`, &l); err != nil {
+		return Config{}, err
 	}
+	c.LeaderboardAddr = l.Laddr
 	if err := c.Validate(); err != nil {
 		var e *Error
 		if errors.As(err, &e) {
@@ -128,6 +165,23 @@ func Load(home string) (Config, error) {
 		return Config{}, err
 	}
 	return c, nil
+}
+
+// section decodes the one-key section name into dst when the file has it.
+// The key's value must already be a T: viper would turn 3 into true or
+// into "3" without a word.
+func section[T any](v *viper.Viper, path, name, key, want string, dst any) error {
+	if raw := v.Get(name + "." + key); raw != nil {
+		if _, ok := raw.(T); !ok {
+			return &Error{File: path, Key: name + "." + key, Reason: fmt.Sprintf("%v: %s", raw, want)}
+		}
+	}
+	if sub := v.Sub(name); sub != nil {
+		if err := sub.UnmarshalExact(dst); err != nil {
+			return &Error{File: path, Reason: oneLine(err.Error())}
+		}
+	}
+	return nil
 }
 
 // Write writes c as a home's app.toml, with a comment per key.
@@ -154,7 +208,12 @@ retain_blocks = %d
 # whose cores block execution already keeps busy it costs throughput and latency
 # (docs/performance.md); a node with cores to spare may gain from it.
 concurrent_check_tx = %t
-`, c.KeepVersions, c.SnapshotInterval, c.SnapshotKeepRecent, MinRetainBlocks, c.RetainBlocks, c.ConcurrentCheckTx)
+
+[leaderboard]
+# The leaderboard page (per track, per arena task, the epoch, and the JSON behind
+# each; docs/cli.md) on this loopback host:port; "" serves no page.
+laddr = %q
+`, c.KeepVersions, c.SnapshotInterval, c.SnapshotKeepRecent, MinRetainBlocks, c.RetainBlocks, c.ConcurrentCheckTx, c.LeaderboardAddr)
 	return os.WriteFile(File(home), []byte(body), 0o600)
 }
 

@@ -31,7 +31,8 @@ func TestLoad(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(home, "config"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	want := Config{KeepVersions: 0, SnapshotInterval: 50, SnapshotKeepRecent: 3, RetainBlocks: 5000, ConcurrentCheckTx: true}
+	want := Config{KeepVersions: 0, SnapshotInterval: 50, SnapshotKeepRecent: 3, RetainBlocks: 5000, ConcurrentCheckTx: true,
+		LeaderboardAddr: "127.0.0.1:36680"}
 	if err := Write(home, want); err != nil {
 		t.Fatal(err)
 	}
@@ -46,21 +47,47 @@ func TestLoad(t *testing.T) {
 	if err != nil || !got.ConcurrentCheckTx || got.KeepVersions != Defaults().KeepVersions {
 		t.Fatalf("[abci] alone: %+v %v", got, err)
 	}
+	if got.LeaderboardAddr != DefaultLeaderboardAddr {
+		t.Fatalf("leaderboard default: %q", got.LeaderboardAddr)
+	}
+	for body, addr := range map[string]string{
+		"[leaderboard]\nladdr = \"\"\n":               "",
+		"[leaderboard]\nladdr = \"localhost:8080\"\n": "localhost:8080",
+		"[leaderboard]\nladdr = \"[::1]:26680\"\n":    "[::1]:26680",
+	} {
+		got, err = Load(writeFile(t, body))
+		if err != nil || got.LeaderboardAddr != addr || got.KeepVersions != Defaults().KeepVersions {
+			t.Fatalf("%q: %+v %v, want laddr %q", body, got, err, addr)
+		}
+	}
+	off := Defaults()
+	off.LeaderboardAddr = ""
+	if err := Write(home, off); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Load(home); err != nil || got != off {
+		t.Fatalf("a disabled page round trip: %+v %v", got, err)
+	}
 }
 
 // TestLoadRefusals: each bad file names its key.
 func TestLoadRefusals(t *testing.T) {
 	for body, key := range map[string]string{
-		"[state]\nkeep_versions = -1\n":       "keep_versions",
-		"[state]\nsnapshot_interval = -5\n":   "snapshot_interval",
-		"[state]\nsnapshot_keep_recent = 0\n": "snapshot_keep_recent",
-		"[state]\nretain_blocks = 10\n":       "retain_blocks",
-		"[state]\nretain_block = 10\n":        "retain_block",
-		"[other]\nx = 1\n":                    "other.x",
-		"[state]\nkeep_versions = \"many\"\n": "keep_versions",
-		"[state\n":                            "",
-		"[abci]\nconcurrent_checktx = true\n": "concurrent_checktx",
-		"[abci]\nconcurrent_check_tx = 3\n":   "concurrent_check_tx",
+		"[state]\nkeep_versions = -1\n":              "keep_versions",
+		"[state]\nsnapshot_interval = -5\n":          "snapshot_interval",
+		"[state]\nsnapshot_keep_recent = 0\n":        "snapshot_keep_recent",
+		"[state]\nretain_blocks = 10\n":              "retain_blocks",
+		"[state]\nretain_block = 10\n":               "retain_block",
+		"[other]\nx = 1\n":                           "other.x",
+		"[state]\nkeep_versions = \"many\"\n":        "keep_versions",
+		"[state\n":                                   "",
+		"[abci]\nconcurrent_checktx = true\n":        "concurrent_checktx",
+		"[abci]\nconcurrent_check_tx = 3\n":          "concurrent_check_tx",
+		"[leaderboard]\nladdr = 26680\n":             "leaderboard.laddr",
+		"[leaderboard]\nladdr = \"0.0.0.0:26680\"\n": "leaderboard.laddr",
+		"[leaderboard]\nladdr = \"127.0.0.1\"\n":     "leaderboard.laddr",
+		"[leaderboard]\nladdr = \"127.0.0.1:0\"\n":   "leaderboard.laddr",
+		"[leaderboard]\nport = 1\n":                  "port",
 	} {
 		_, err := Load(writeFile(t, body))
 		var e *Error

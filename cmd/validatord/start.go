@@ -58,7 +58,11 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(fmt.Errorf("app: %w", err))
 	}
-	n, dbs, err := newNode(files, application, logger, nc.ConcurrentCheckTx)
+	abciApp, err := observed(files.conf, application)
+	if err != nil {
+		return oneLine(errors.Join(err, application.Close()))
+	}
+	n, dbs, err := newNode(files, abciApp, logger, nc.ConcurrentCheckTx)
 	if err != nil {
 		return oneLine(errors.Join(fmt.Errorf("node: %w", err), application.Close()))
 	}
@@ -66,11 +70,13 @@ func runStart(ctx context.Context, env Env, args []string) error {
 		dbs.closeAll()
 		return oneLine(errors.Join(fmt.Errorf("node start: %w", err), application.Close()))
 	}
+	stopPage := serveLeaderboard(nc.LeaderboardAddr, application, logger.With("module", "leaderboard"))
 	select {
 	case <-ctx.Done():
 		logger.Info("stopping the node", "reason", "signal")
 	case <-n.Quit():
 	}
+	stopPage()
 	stopErr := n.Stop()
 	if errors.Is(stopErr, service.ErrAlreadyStopped) {
 		stopErr = nil

@@ -11,6 +11,7 @@ import (
 	cmttime "github.com/cometbft/cometbft/types/time"
 
 	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/nodeconfig"
 )
 
 func init() {
@@ -20,16 +21,16 @@ func init() {
 const testnetUsage = "testnet --output DIR [--v 4] [--starting-port 26656] [--chain-id ID] [--timeout-commit 500ms] [--registration-difficulty 256] [--registrations-per-block 256] [--force]"
 
 // Each node uses portStride ports from startingPort+i*portStride: p2p at +0,
-// RPC at +1 and (when enabled) Prometheus at +4, so node0 has CometBFT's
-// default ports.
+// RPC at +1, (when enabled) Prometheus at +4 and the leaderboard page at +5,
+// so node0 has CometBFT's default ports.
 const portStride = 10
 
 // testnetPorts are the loopback ports of node i.
-type testnetPorts struct{ P2P, RPC, Prometheus int }
+type testnetPorts struct{ P2P, RPC, Prometheus, Leaderboard int }
 
 func portsOf(start, i int) testnetPorts {
 	base := start + i*portStride
-	return testnetPorts{P2P: base, RPC: base + 1, Prometheus: base + 4}
+	return testnetPorts{P2P: base, RPC: base + 1, Prometheus: base + 4, Leaderboard: base + 5}
 }
 
 // testnetNode is what testnet prints about one node.
@@ -102,8 +103,11 @@ func createTestnet(output string, n, start int, chainID string, timeoutCommit ti
 		return nil, err
 	}
 	nodes := make([]testnetNode, 0, n)
-	for _, s := range setups {
+	for i, s := range setups {
 		if err := saveConfig(s.Home, s.Config); err != nil {
+			return nil, err
+		}
+		if err := setLeaderboardAddr(s.Home, fmt.Sprintf("127.0.0.1:%d", portsOf(start, i).Leaderboard)); err != nil {
 			return nil, err
 		}
 		if err := genDoc.SaveAs(s.Config.GenesisFile()); err != nil {
@@ -134,4 +138,15 @@ func wirePeers(setups []homeSetup, start int) {
 		}
 		s.Config.P2P.PersistentPeers = strings.Join(peers, ",")
 	}
+}
+
+// setLeaderboardAddr gives a home's app.toml its own leaderboard port, so
+// the nodes of one machine do not all ask for the default one.
+func setLeaderboardAddr(home, addr string) error {
+	nc, err := nodeconfig.Load(home)
+	if err != nil {
+		return err
+	}
+	nc.LeaderboardAddr = addr
+	return nodeconfig.Write(home, nc)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
+	"github.com/scoringsubnet/validatord/nodeconfig"
 )
 
 func TestTestnetCreatesFourWiredHomes(t *testing.T) {
@@ -45,6 +46,11 @@ func TestTestnetCreatesFourWiredHomes(t *testing.T) {
 		claim(c.P2P.ListenAddress, fmt.Sprintf("node%d p2p", i))
 		claim(c.RPC.ListenAddress, fmt.Sprintf("node%d rpc", i))
 		claim(c.Instrumentation.PrometheusListenAddr, fmt.Sprintf("node%d prometheus", i))
+		nc, err := nodeconfig.Load(home)
+		if err != nil || nc.LeaderboardAddr != fmt.Sprintf("127.0.0.1:%d", want.Leaderboard) {
+			t.Errorf("node%d leaderboard laddr %q (%v), want port %d", i, nc.LeaderboardAddr, err, want.Leaderboard)
+		}
+		claim(nc.LeaderboardAddr, fmt.Sprintf("node%d leaderboard", i))
 		if c.RPC.PprofListenAddress != "" {
 			claim(c.RPC.PprofListenAddress, fmt.Sprintf("node%d pprof", i))
 		}
@@ -122,7 +128,7 @@ func TestPortsOfAreDistinct(t *testing.T) {
 	seen := map[int]bool{}
 	for i := 0; i < 64; i++ {
 		p := portsOf(26656, i)
-		for _, port := range []int{p.P2P, p.RPC, p.Prometheus} {
+		for _, port := range []int{p.P2P, p.RPC, p.Prometheus, p.Leaderboard} {
 			if seen[port] {
 				t.Fatalf("port %d used twice (node %d)", port, i)
 			}

@@ -1,7 +1,8 @@
 // Package testnode starts, for a test, a one-validator CometBFT node that
 // runs the real app in the test's process, its RPC on a free loopback
 // port, and stops it when the test ends. Tests of client/ and oracle/ use
-// it; the e2e and CLI tests run `validatord start` instead.
+// it, and (drive.go) those of metrics/ and leaderboard/, which Drive a miner
+// through it; the e2e and CLI tests run `validatord start` instead.
 //
 //	n := testnode.Start(t, testnode.Options{ChainID: "x", Edit: func(g *genesis.AppState) { g.Window.EpochBlocks = 5 }})
 //	c, _ := client.Dial(n.Addr)
@@ -15,6 +16,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,6 +29,8 @@ import (
 	"github.com/cometbft/cometbft/types"
 	cmttime "github.com/cometbft/cometbft/types/time"
 
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+
 	"github.com/scoringsubnet/validatord/app"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
@@ -37,14 +41,26 @@ import (
 type Options struct {
 	ChainID string
 	Edit    func(*genesis.AppState)
+	// Prometheus turns on CometBFT's instrumentation endpoint
+	// (Node.MetricsAddr). Only one node per process may have it: CometBFT
+	// registers its own series on prometheus' default registry.
+	Prometheus bool
+	// Wrap, if set, is what CometBFT calls instead of the app (metrics.Wrap).
+	Wrap func(abcitypes.Application) abcitypes.Application
 }
 
 // Node is a started node: its RPC address, the validator's report key
-// (Key("report")) and the genesis it runs.
+// (Key("report")) and the genesis it runs, the app, a client and the
+// validator's signer.
 type Node struct {
-	Addr      string
-	ReportKey ed25519.PrivateKey
-	Gen       genesis.AppState
+	Addr        string
+	ReportKey   ed25519.PrivateKey
+	Gen         genesis.AppState
+	ChainID     string
+	App         *app.App
+	MetricsAddr string // host:port of the Prometheus endpoint ("" without Options.Prometheus)
+	Client      *client.Client
+	Validator   *client.Signer
 }
 
 // Key derives a fixed ed25519 key from a label.
@@ -91,7 +107,12 @@ func Start(t testing.TB, o Options) *Node {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := &Node{Addr: conf.RPC.ListenAddress, ReportKey: Key("report"), Gen: genesis.DefaultGenesis()}
+	n := &Node{Addr: conf.RPC.ListenAddress, ReportKey: Key("report"), Gen: genesis.DefaultGenesis(), ChainID: o.ChainID}
+	if o.Prometheus {
+		n.MetricsAddr = strings.TrimPrefix(FreeAddr(t), "tcp://")
+		conf.Instrumentation.Prometheus = true
+		conf.Instrumentation.PrometheusListenAddr = n.MetricsAddr
+	}
 	if o.Edit != nil {
 		o.Edit(&n.Gen)
 	}
@@ -116,7 +137,12 @@ func Start(t testing.TB, o Options) *Node {
 	if err != nil {
 		t.Fatal(err)
 	}
-	node, err := nm.NewNode(conf, pv, nodeKey, proxy.NewLocalClientCreator(a), nm.DefaultGenesisDocProviderFunc(conf),
+	n.App = a
+	var abci abcitypes.Application = a
+	if o.Wrap != nil {
+		abci = o.Wrap(a)
+	}
+	node, err := nm.NewNode(conf, pv, nodeKey, proxy.NewLocalClientCreator(abci), nm.DefaultGenesisDocProviderFunc(conf),
 		cfg.DefaultDBProvider, nm.DefaultMetricsProvider(conf.Instrumentation), log.NewNopLogger())
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +159,7 @@ func Start(t testing.TB, o Options) *Node {
 	if err != nil {
 		t.Fatal(err)
 	}
+	n.Client, n.Validator = c, client.NewSigner(c, o.ChainID, n.ReportKey)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := c.WaitAppHeight(ctx, 1, 50*time.Millisecond); err != nil {

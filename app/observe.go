@@ -1,0 +1,118 @@
+package app
+
+import (
+	"github.com/scoringsubnet/validatord/app/store"
+)
+
+// Observation: read-only accessors for a process that watches the node
+// (package metrics). They read what the block execution already computed or
+// the committed state; none of them changes a thing, so whether anything
+// calls them is no part of consensus.
+
+// BlockWork is what the block awaiting Commit used of its budgets
+// (x/budget.Limits): units of work of its transactions and of its end of
+// block, the bytes it writes, and the end-of-block steps that carried work
+// to the next block.
+type BlockWork struct {
+	Height       int64
+	TxWork       int64
+	TxWorkLimit  int64
+	EndWork      int64
+	EndWorkLimit int64
+	Written      int
+	WriteLimit   int // BlockWrites + EndWrites: what a block's transactions and end may write
+	Carried      []string
+	Starved      bool
+	Rejected     int
+}
+
+// PendingWork is the BlockWork of the block FinalizeBlock executed and
+// Commit has not written yet; false when there is none (call it between the
+// two).
+func (a *App) PendingWork() (BlockWork, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	res := a.pending
+	if res == nil {
+		return BlockWork{}, false
+	}
+	return BlockWork{Height: res.height, TxWork: res.txWork, TxWorkLimit: a.limits.TxWork, EndWork: res.endWork,
+		EndWorkLimit: a.limits.EndWork, Written: res.written, WriteLimit: a.limits.BlockWrites + a.limits.EndWrites,
+		Carried: append([]string(nil), res.carried...), Starved: res.starved, Rejected: res.rejected}, true
+}
+
+// DueQueues names the end of block's schedules (store.Due kinds), in the
+// order of their kinds.
+var DueQueues = []struct {
+	Name string
+	Kind byte
+}{
+	{"tasks", store.DueTasks},
+	{"truths", store.DueTruths},
+	{"arena", store.DueArena},
+	{"gas_close", store.DueGasClose},
+	{"proposals", store.DueProposals},
+	{"retire", store.DueRetire},
+}
+
+// QueueBacklog is one schedule's work that is due by the committed height
+// and not done: the work the end of block carried over.
+type QueueBacklog struct {
+	Name   string
+	Items  int   // entries due at or before the committed height, not done
+	Oldest int64 // the height the oldest of them fell due at (0: none)
+	Capped bool  // counting stopped at the limit: at least Items
+}
+
+// Backlog counts, in the committed state, each schedule's entries that fell
+// due at or before the committed height and are still undone: what the end
+// of block carried to the next block (retire: due retain_state_blocks
+// after the entry's height, as app/retain takes them). It walks the schedules in a throwaway
+// overlay (nothing is written) and stops a schedule at limit entries.
+func (a *App) Backlog(limit int) (height int64, out []QueueBacklog) {
+	q, done := a.committedView()
+	defer done()
+	if q.chain == nil {
+		return q.height, nil
+	}
+	for _, dq := range DueQueues {
+		by := q.height
+		if dq.Kind == store.DueRetire { // retention takes an entry retain_state_blocks after its height
+			r := q.chain.Gen.Chain.RetainStateBlocks
+			if r <= 0 || by <= r {
+				out = append(out, QueueBacklog{Name: dq.Name})
+				continue
+			}
+			by -= r
+		}
+		out = append(out, backlogOf(q.st, dq.Name, dq.Kind, by, limit))
+	}
+	return q.height, out
+}
+
+// backlogOf takes the schedule's due entries one by one (store.Due.Next),
+// marking each done in an overlay of its own so the next one comes; the
+// heights it reads are bounded too (4 × limit + 1000), and running out of
+// them also reports Capped.
+func backlogOf(st store.State, name string, kind byte, height int64, limit int) QueueBacklog {
+	b := QueueBacklog{Name: name}
+	due := store.Due{St: store.State{O: store.NewOverlay(st.O)}, Kind: kind}
+	looks, maxLooks := 0, 4*limit+1000
+	look := func() bool { looks++; return looks <= maxLooks }
+	for {
+		it, ok := due.Next(height, look)
+		if !ok {
+			b.Capped = looks > maxLooks
+			return b
+		}
+		if b.Items == limit {
+			b.Capped = true
+			return b
+		}
+		if b.Items == 0 {
+			b.Oldest = it.Height
+		}
+		b.Items++
+		due.Done(it)
+	}
+}

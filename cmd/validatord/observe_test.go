@@ -1,0 +1,108 @@
+package main
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	cfg "github.com/cometbft/cometbft/config"
+
+	"github.com/scoringsubnet/validatord/nodeconfig"
+)
+
+// TestStartServesMetricsAndLeaderboard: with [instrumentation] prometheus =
+// true, `start` wraps the app, and CometBFT's endpoint serves the validatord
+// series beside its own; the leaderboard page is served on app.toml's
+// [leaderboard] laddr, until the node stops.
+func TestStartServesMetricsAndLeaderboard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a CometBFT node")
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	node, p2p := freeAddr(t), freeAddr(t)
+	cli(t, "init", "--home", home, "--chain-id", "itest-metrics", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
+	conf, err := loadConfig(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	promAddr := strings.TrimPrefix(freeAddr(t), "tcp://")
+	conf.Instrumentation.Prometheus = true
+	conf.Instrumentation.PrometheusListenAddr = promAddr
+	cfg.WriteConfigFile(configFile(home), conf)
+	nc, err := nodeconfig.Load(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc.LeaderboardAddr = strings.TrimPrefix(freeAddr(t), "tcp://")
+	if err := nodeconfig.Write(home, nc); err != nil {
+		t.Fatal(err)
+	}
+	n := startNode(t, home)
+	n.waitHeight(t, node, 3)
+	body := get(t, "http://"+promAddr+"/metrics", http.StatusOK)
+	for _, want := range []string{"\nvalidatord_height ", "\nvalidatord_block_work_limit_units{part=\"tx\"} ", "\ncometbft_consensus_height{"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	page := "http://" + nc.LeaderboardAddr
+	if body := get(t, page+"/", http.StatusOK); !strings.Contains(body, `href="/track/workflow"`) {
+		t.Errorf("index page: %s", body)
+	}
+	if body := get(t, page+"/track/workflow.json", http.StatusOK); !strings.Contains(body, `"track": "workflow"`) {
+		t.Errorf("track json: %s", body)
+	}
+	if code := n.stop(t); code != 0 {
+		t.Fatalf("stop: exit %d", code)
+	}
+	if _, err := http.Get(page + "/"); err == nil {
+		t.Error("the page is still served after the node stopped")
+	}
+}
+
+func get(t *testing.T, url string, status int) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != status {
+		t.Fatalf("GET %s: %s, want %d: %s", url, resp.Status, status, body)
+	}
+	return string(body)
+}
+
+// TestStartRunsWhenThePagePortIsTaken: a leaderboard port another process
+// holds is logged and the node makes blocks all the same.
+func TestStartRunsWhenThePagePortIsTaken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a CometBFT node")
+	}
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	home := filepath.Join(t.TempDir(), "home")
+	node, p2p := freeAddr(t), freeAddr(t)
+	cli(t, "init", "--home", home, "--chain-id", "itest-page", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
+	nc, err := nodeconfig.Load(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc.LeaderboardAddr = held.Addr().String()
+	if err := nodeconfig.Write(home, nc); err != nil {
+		t.Fatal(err)
+	}
+	n := startNode(t, home)
+	n.waitHeight(t, node, 2)
+	if bz, _ := os.ReadFile(n.log); !strings.Contains(string(bz), "leaderboard page not served") {
+		t.Errorf("no log line for the taken port:\n%s", n.tail())
+	}
+}

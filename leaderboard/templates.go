@@ -1,0 +1,83 @@
+package leaderboard
+
+import (
+	"html/template"
+	"strings"
+)
+
+// short writes a fixed-place decimal without its trailing zeros
+// ("0.500000000000000000" → "0.5", "100.000…" → "100"); the JSON keeps the
+// answer's exact strings.
+func short(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// pages are the HTML templates: one layout, a body per page. CSS is inline
+// and there is no script, so a page needs nothing but this node.
+var pages = template.Must(template.New("").Funcs(template.FuncMap{"short": short}).Parse(`
+{{define "head"}}<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="10">
+<title>{{.}} · validatord leaderboard</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:100em;padding:0 1em;color:#1d232a;background:#fbfbfc}
+h1{font-size:1.4em;margin:.2em 0}h1 small{color:#687380;font-weight:normal;font-size:.7em}
+nav a{margin-right:1em}nav{margin-bottom:1em}
+.wide{overflow-x:auto}
+table{border-collapse:collapse;width:100%;background:#fff;box-shadow:0 1px 2px #0001}
+th,td{padding:.35em .6em;border-bottom:1px solid #e3e6ea;text-align:right;white-space:nowrap}
+th{background:#eef1f4;font-weight:600}
+td.l,th.l{text-align:left}
+tr:nth-child(even) td{background:#f7f8fa}
+.muted{color:#687380}.flag{color:#a33}
+p.meta{color:#687380}
+</style></head><body>
+<nav><a href="/">index</a><a href="/epoch">epoch</a><a href="/epoch.json">json</a></nav>
+{{end}}
+
+{{define "foot"}}<p class="meta">Read from the node's committed state; the page reloads every 10 s.</p></body></html>{{end}}
+
+{{define "index"}}{{template "head" "index"}}
+<h1>validatord leaderboard <small>height <span id="height">{{.Height}}</span></small></h1>
+<ul>
+{{range .Tracks}}<li><a href="/track/{{.}}">track {{.}}</a> (<a href="/track/{{.}}.json">json</a>)</li>
+{{end}}<li><a href="/epoch">the latest epoch</a> (<a href="/epoch.json">json</a>)</li>
+</ul>
+<form action="/task" method="get"><label>arena task <input name="id" size="8" inputmode="numeric"></label> <button>results</button></form>
+{{template "foot"}}{{end}}
+
+{{define "track"}}{{template "head" .Track}}
+<h1>track {{.Track}} <small>height <span id="height">{{.Height}}</span> · <a href="/track/{{.Track}}.json">json</a></small></h1>
+<div class="wide"><table id="rows"><thead><tr><th>rank</th><th>uid</th><th>score</th><th>window fill</th><th>warm-up</th></tr></thead><tbody>
+{{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{.UID}}</td><td data-col="score">{{short .Score}}</td>
+{{with .Window}}<td data-col="fill">{{.Fill}}</td><td data-col="warmup">{{.Warmup}}</td>{{else}}<td data-col="fill" class="muted">–</td><td data-col="warmup" class="muted">–</td>{{end}}</tr>
+{{else}}<tr><td colspan="5" class="l muted">no miner has an aggregate on this track</td></tr>
+{{end}}</tbody></table></div>
+{{template "foot"}}{{end}}
+
+{{define "epoch"}}{{template "head" "epoch"}}
+<h1>epoch {{.Number}} <small>computed at height <span id="height">{{.Height}}</span> · unallocated {{short .Unallocated}} · <a href="/epoch.json">json</a></small></h1>
+<div class="wide"><table id="rows"><thead><tr><th>rank</th><th>uid</th><th>weight</th><th>u16</th>{{range .Tracks}}<th>score {{.}}</th>{{end}}{{range .Windowed}}<th>window {{.}}</th><th>warm-up {{.}}</th>{{end}}</tr></thead><tbody>
+{{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{.UID}}</td><td data-col="weight">{{short .Weight}}</td><td data-col="u16">{{.U16}}</td>{{range .Scores}}<td data-col="score-{{.Track}}">{{short .Score}}</td>{{end}}{{range .Windows}}{{if .Window}}<td data-col="fill-{{.Track}}">{{.Window.Fill}}</td><td data-col="warmup-{{.Track}}">{{.Window.Warmup}}</td>{{else}}<td data-col="fill-{{.Track}}" class="muted">–</td><td data-col="warmup-{{.Track}}" class="muted">–</td>{{end}}{{end}}</tr>
+{{end}}</tbody></table></div>
+{{template "foot"}}{{end}}
+
+{{define "task"}}{{template "head" "task"}}
+{{with .Results}}<h1>arena task {{.TaskID}} <small>{{.Category}} · {{.Difficulty}} · {{.Scored}} scored · 95% CI [{{short .ConfidenceInterval.Low}}, {{short .ConfidenceInterval.High}}] · <a href="/task/{{.TaskID}}.json">json</a></small></h1>
+<div class="wide"><table id="rows"><thead><tr><th>rank</th><th>uid</th><th>submission</th><th>overall</th><th>percentile</th><th>efficiency</th><th>speed</th><th>cost</th><th>correctness</th><th class="l">outlier flags</th><th class="l">warnings</th></tr></thead><tbody>
+{{range .Results}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{.UID}}</td><td data-col="submission">{{.SubmissionID}}</td><td data-col="overall">{{short .OverallScore}}</td><td data-col="percentile">{{short .Percentile}}</td>
+<td data-col="efficiency">{{short .EfficiencyScore}} <span class="muted">#{{.CategoryRanks.Efficiency}}</span></td><td data-col="speed">{{short .SpeedScore}} <span class="muted">#{{.CategoryRanks.Speed}}</span></td><td data-col="cost">{{short .CostScore}} <span class="muted">#{{.CategoryRanks.Cost}}</span></td><td data-col="correctness">{{short .CorrectnessScore}} <span class="muted">#{{.CategoryRanks.Correctness}}</span></td>
+<td data-col="flags" class="l{{if .Outlier}} flag{{end}}">{{range $i, $f := .OutlierFlags}}{{if $i}}, {{end}}{{$f}}{{end}}</td><td data-col="warnings" class="l">{{range $i, $w := .Warnings}}{{if $i}}; {{end}}{{$w}}{{end}}</td></tr>
+{{else}}<tr><td colspan="11" class="l muted">no scored submission yet</td></tr>
+{{end}}</tbody></table></div>{{end}}
+{{template "foot"}}{{end}}
+
+{{define "error"}}{{template "head" "error"}}
+<h1>{{.Status}} {{.Text}}</h1><p>{{.Message}}</p>
+{{template "foot"}}{{end}}
+`))
