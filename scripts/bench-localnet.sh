@@ -24,6 +24,7 @@
 #                           so no outgoing connection holds one): validatord nodes use
 #                           BENCH_PORT+10i.., kvstore nodes BENCH_PORT+200+10i..
 #   BENCH_ARGS              extra benchnet flags (e.g. --async)
+#   BENCH_CONCURRENT_CHECKTX=1  validatord's nodes run with app.toml [abci] concurrent_check_tx = true
 #   BENCH_PPROF=1           node0 of each network serves pprof (BENCH_PORT+9 / +209) and a 20 s
 #                           CPU profile taken 10 s into each run goes to $BENCH_OUT/<level>-<app>.cpu.pprof
 set -euo pipefail
@@ -173,6 +174,12 @@ for lvl in $levels; do
       make_validatord "$dir"
     else
       make_kvstore "$dir" "$tmpl"
+    fi
+    if [ "$app" = validatord ] && [ "${BENCH_CONCURRENT_CHECKTX:-0}" = 1 ]; then
+      for ((i = 0; i < nval; i++)); do
+        sed -i 's|^concurrent_check_tx = false|concurrent_check_tx = true|' "$dir/node$i/config/app.toml"
+        grep -q '^concurrent_check_tx = true' "$dir/node$i/config/app.toml" || { log "node$i: app.toml not rewritten"; exit 1; }
+      done
     fi
     if [ "${BENCH_PPROF:-0}" = 1 ]; then
       pport=$((port + 9)); [ "$app" = kvstore ] && pport=$((port + 209))
