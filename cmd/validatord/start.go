@@ -46,6 +46,7 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(err)
 	}
+	healIndex(files.conf, logger) // before the node serves RPC: /tx finds what a crash left unindexed
 	application, err := app.New(app.Config{
 		DataDir:              appDataDir(*home),
 		Logger:               logger.With("module", "app"),
