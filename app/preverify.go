@@ -18,6 +18,18 @@ const (
 	sigInvalid sigCheck = -1
 )
 
+// sigItem is the signature check a raw tx carries, with the tx's hash (the
+// signature cache's key); ok is false for bytes that do not decode, which
+// deliverTx refuses itself.
+func sigItem(raw []byte) (it sigverify.Item, hash [32]byte, ok bool) {
+	var tx subnetv1.Tx
+	var body subnetv1.TxBody
+	if tx.Unmarshal(raw) != nil || body.Unmarshal(tx.Body) != nil {
+		return it, hash, false
+	}
+	return sigverify.Item{PubKey: body.Sender, Msg: wire.SignBytes(tx.Body), Sig: tx.Signature}, txHash(raw), true
+}
+
 // presigs are a block's signatures being checked ahead.
 type presigs struct {
 	cached []bool // the tx's signature is in the CheckTx cache
@@ -68,17 +80,16 @@ func (a *App) preverify(height int64, txs [][]byte) *presigs {
 		if i >= limit {
 			continue
 		}
-		var tx subnetv1.Tx
-		var body subnetv1.TxBody
-		if tx.Unmarshal(txs[i]) != nil || body.Unmarshal(tx.Body) != nil {
+		it, h, ok := sigItem(txs[i])
+		if !ok {
 			continue
 		}
-		if a.sigs.known(txHash(txs[i])) {
+		if a.sigs.known(h) {
 			p.cached[i] = true
 			continue
 		}
 		p.at[i] = len(items)
-		items = append(items, sigverify.Item{PubKey: body.Sender, Msg: wire.SignBytes(tx.Body), Sig: tx.Signature})
+		items = append(items, it)
 	}
 	p.checks = sigverify.Start(items, runtime.GOMAXPROCS(0))
 	return p
@@ -111,13 +122,11 @@ func (a *App) Prefetch(height int64, txs [][]byte) {
 	next := &ahead{height: height}
 	var items []sigverify.Item
 	for _, raw := range txs {
-		var tx subnetv1.Tx
-		var body subnetv1.TxBody
-		h := txHash(raw)
-		if tx.Unmarshal(raw) != nil || body.Unmarshal(tx.Body) != nil || a.sigs.known(h) {
+		it, h, ok := sigItem(raw)
+		if !ok || a.sigs.known(h) {
 			continue
 		}
-		items = append(items, sigverify.Item{PubKey: body.Sender, Msg: wire.SignBytes(tx.Body), Sig: tx.Signature})
+		items = append(items, it)
 		next.hashes = append(next.hashes, h)
 	}
 	next.checks = sigverify.Start(items, runtime.GOMAXPROCS(0))
