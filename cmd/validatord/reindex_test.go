@@ -48,7 +48,13 @@ func TestStartHealsTheTxIndex(t *testing.T) {
 		t.Fatalf("/tx %s after the restart: %+v %v; want height %d", res.Hash, got, err, res.Height)
 	}
 	n.stop(t)
+	// CometBFT's indexer runs behind block execution, so a stop can come
+	// between the last block and its index writes (the case start heals):
+	// the first reindex may find those last heights; a second finds none.
 	var out struct{ From, To, Reindexed int64 }
+	if err := json.Unmarshal([]byte(cli(t, "reindex", "--home", home)), &out); err != nil || out.Reindexed > 2 {
+		t.Fatalf("reindex after a stop: %+v %v; want at most the last heights", out, err)
+	}
 	if err := json.Unmarshal([]byte(cli(t, "reindex", "--home", home)), &out); err != nil || out.Reindexed != 0 {
 		t.Fatalf("reindex of a whole index: %+v %v", out, err)
 	}
