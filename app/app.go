@@ -77,6 +77,7 @@ type App struct {
 	snapWriter   *snapshot.Writer // writes snapshots after Commit, in the background
 	restore      *restoring       // a state-sync restore in progress
 	firstHeight  atomic.Int64     // the first height whose version the store holds (0: none yet)
+	durable      durable          // the disk sync of the last committed block (durable.go)
 }
 
 var _ abcitypes.Application = (*App)(nil)
@@ -96,7 +97,7 @@ func New(cfg Config) (*App, error) {
 	if logger == nil {
 		logger = cmtlog.NewNopLogger()
 	}
-	opts := badger.DefaultOptions(cfg.DataDir).WithSyncWrites(!cfg.NoSync).WithMemTableSize(memTableSize).
+	opts := badger.DefaultOptions(cfg.DataDir).WithSyncWrites(!cfg.NoSync && cfg.Durability == DurableEveryBlock).WithMemTableSize(memTableSize).
 		WithLogger(badgerLogger{logger})
 	if cfg.DataDir == "" {
 		opts = opts.WithInMemory(true)
@@ -111,6 +112,7 @@ func New(cfg Config) (*App, error) {
 	}
 	a := &App{db: db, logger: logger, crash: crash, limits: limits, sigs: newSigCache(), keepVersions: cfg.KeepVersions,
 		snapshots: cfg.Snapshots, retainBlocks: cfg.RetainBlocks, evidenceAge: cfg.EvidenceMaxAgeBlocks}
+	a.durable = durable{mode: cfg.Durability, noSync: cfg.NoSync || cfg.DataDir == "", sync: db.Sync} // in memory: no disk to sync
 	if a.snapshots.KeepRecent < 1 {
 		a.snapshots.KeepRecent = 1
 	}
@@ -172,8 +174,12 @@ func (a *App) Close() error {
 	if a.db == nil {
 		return nil
 	}
+	syncErr := a.durable.wait()
 	err := a.db.Close()
 	a.db = nil
+	if syncErr != nil {
+		return fmt.Errorf("app: the last block's disk sync: %w", syncErr)
+	}
 	return err
 }
 

@@ -13,7 +13,10 @@ import (
 
 // Commit writes the finalized block's changes (with InitChain's, at the
 // first block), the height, the app hash and the hash lanes in ONE badger
-// transaction with synchronous writes, then moves the committed view.
+// transaction, then moves the committed view. The transaction reaches the
+// disk as Config.Durability says (durable.go): by default its sync runs
+// while the next block executes, and this Commit first waits for the
+// previous block's.
 func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.ResponseCommit, error) {
 	a.lockAll()
 	defer a.unlockAll()
@@ -22,11 +25,17 @@ func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.Resp
 		return nil, errors.New("app: Commit without a finalized block")
 	}
 	a.crashAt(CrashCommitBegin, res.height)
+	if err := a.durable.wait(); err != nil {
+		// The previous block's state may not be on disk: go on and a power
+		// loss could lose more than one block; stop instead.
+		panic(fmt.Sprintf("app: the disk sync of height %d: %v", res.height-1, err))
+	}
 	if err := a.persist(res); err != nil {
 		// The block is decided: a node that cannot store it must stop
 		// rather than go on with a state that differs from its peers'.
 		panic(fmt.Sprintf("app: commit height %d: %v", res.height, err))
 	}
+	a.durable.start() // on disk while the next block executes (durable.go)
 	a.height, a.time, a.appHash, a.lanes = res.height, res.time, res.appHash, res.lanes
 	a.snap.Discard()
 	a.snap = a.db.NewTransactionAt(store.Latest, false)

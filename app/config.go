@@ -35,13 +35,17 @@ type Config struct {
 	// EvidenceMaxAgeBlocks is the chain's consensus param
 	// evidence.max_age_num_blocks: blocks within it stay.
 	EvidenceMaxAgeBlocks int64
-	// NoSync: Commit does not wait for its writes to reach the disk (badger
-	// without synchronous writes; Close still flushes everything). Only for
+	// NoSync: the state is never synced to the disk before Close (badger
+	// without synchronous writes, and no background sync either). Only for
 	// a scratch state that a crash may lose whole, such as replay's
-	// temporary directory: a node must never run with it, since CometBFT
-	// would find the app behind the blocks it stored as committed. Results
-	// and app hashes do not depend on it.
+	// temporary directory; a node chooses Durability instead, which never
+	// lets more than the last block's writes be off the disk. Results and
+	// app hashes do not depend on it.
 	NoSync bool
+	// Durability is when a committed block's writes reach the disk
+	// (durable.go): pipelined (the zero value) or every block. Results and
+	// app hashes do not depend on it.
+	Durability Durability
 }
 
 // SnapshotConfig: every Interval-th height a snapshot is written under Dir,

@@ -137,6 +137,11 @@ func (a *App) finishRestore() error {
 	if err := store.PersistMeta(a.db, meta); err != nil {
 		return fmt.Errorf("app: restore: %w", err)
 	}
+	// CometBFT holds no blocks below the snapshot to replay a lost restore
+	// from: the restored state reaches the disk before the node goes on.
+	if err := a.durable.now(); err != nil {
+		return fmt.Errorf("app: restore: sync: %w", err)
+	}
 	if err := a.load(); err != nil {
 		return fmt.Errorf("app: restored state: %w", err)
 	}

@@ -28,6 +28,12 @@ type Config struct {
 	// blocks (Commit's RetainHeight); 0 keeps every block. The node never
 	// prunes below its oldest snapshot, nor within the evidence age.
 	RetainBlocks int64 `mapstructure:"retain_blocks"`
+	// Durability: when a committed block's state reaches the disk.
+	// "pipelined" (the default): its disk sync runs while the next block
+	// executes, and a power loss can cost the last block, which CometBFT
+	// replays from its block store at the next start; "block": Commit
+	// waits for the disk (docs/performance.md, issue 13).
+	Durability string `mapstructure:"durability"`
 	// ConcurrentCheckTx ([abci] concurrent_check_tx): CheckTx runs beside
 	// block execution (one lock per ABCI connection) instead of waiting for
 	// it. Off by default: measured on a 2-core machine running 4 validators
@@ -59,7 +65,7 @@ type abciSection struct {
 // (2 kept), every block kept, the leaderboard page on DefaultLeaderboardAddr.
 func Defaults() Config {
 	return Config{KeepVersions: 14_400, SnapshotInterval: 1000, SnapshotKeepRecent: 2, RetainBlocks: 0,
-		LeaderboardAddr: DefaultLeaderboardAddr}
+		Durability: "pipelined", LeaderboardAddr: DefaultLeaderboardAddr}
 }
 
 // MinRetainBlocks is the least non-zero retain_blocks: a node must keep
@@ -77,6 +83,8 @@ func (c Config) Validate() error {
 		return fieldErr("snapshot_keep_recent", c.SnapshotKeepRecent, "must be in [1, 100]")
 	case c.RetainBlocks < 0 || (c.RetainBlocks > 0 && c.RetainBlocks < MinRetainBlocks):
 		return fieldErr("retain_blocks", c.RetainBlocks, fmt.Sprintf("must be 0 (keep every block) or ≥ %d", MinRetainBlocks))
+	case c.Durability != "pipelined" && c.Durability != "block":
+		return fieldErr("durability", fmt.Sprintf("%q", c.Durability), `want "pipelined" (a block's disk sync runs while the next executes) or "block" (Commit waits for the disk)`)
 	}
 	return validateLoopback(c.LeaderboardAddr)
 }
@@ -203,6 +211,11 @@ snapshot_keep_recent = %d
 # else at least %d). Blocks a kept snapshot or the evidence age needs are kept too.
 retain_blocks = %d
 
+# When a committed block's state reaches the disk: "pipelined" syncs it while the
+# next block executes (a power loss can cost the last block, which CometBFT
+# replays from its block store at the next start); "block" makes Commit wait.
+durability = %q
+
 [abci]
 # true: CheckTx runs beside block execution instead of waiting for it. On a machine
 # whose cores block execution already keeps busy it costs throughput and latency
@@ -213,7 +226,7 @@ concurrent_check_tx = %t
 # The leaderboard page (per track, per arena task, the epoch, and the JSON behind
 # each; docs/cli.md) on this loopback host:port; "" serves no page.
 laddr = %q
-`, c.KeepVersions, c.SnapshotInterval, c.SnapshotKeepRecent, MinRetainBlocks, c.RetainBlocks, c.ConcurrentCheckTx, c.LeaderboardAddr)
+`, c.KeepVersions, c.SnapshotInterval, c.SnapshotKeepRecent, MinRetainBlocks, c.RetainBlocks, c.Durability, c.ConcurrentCheckTx, c.LeaderboardAddr)
 	return os.WriteFile(File(home), []byte(body), 0o600)
 }
 

@@ -31,8 +31,8 @@ func TestLoad(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(home, "config"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	want := Config{KeepVersions: 0, SnapshotInterval: 50, SnapshotKeepRecent: 3, RetainBlocks: 5000, ConcurrentCheckTx: true,
-		LeaderboardAddr: "127.0.0.1:36680"}
+	want := Config{KeepVersions: 0, SnapshotInterval: 50, SnapshotKeepRecent: 3, RetainBlocks: 5000, Durability: "block",
+		ConcurrentCheckTx: true, LeaderboardAddr: "127.0.0.1:36680"}
 	if err := Write(home, want); err != nil {
 		t.Fatal(err)
 	}
@@ -77,6 +77,7 @@ func TestLoadRefusals(t *testing.T) {
 		"[state]\nsnapshot_interval = -5\n":          "snapshot_interval",
 		"[state]\nsnapshot_keep_recent = 0\n":        "snapshot_keep_recent",
 		"[state]\nretain_blocks = 10\n":              "retain_blocks",
+		"[state]\ndurability = \"fsync\"\n":          "durability",
 		"[state]\nretain_block = 10\n":               "retain_block",
 		"[other]\nx = 1\n":                           "other.x",
 		"[state]\nkeep_versions = \"many\"\n":        "keep_versions",

@@ -46,6 +46,10 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(err)
 	}
+	durability, err := app.ParseDurability(nc.Durability)
+	if err != nil {
+		return oneLine(err)
+	}
 	healIndex(files.conf, logger) // before the node serves RPC: /tx finds what a crash left unindexed
 	application, err := app.New(app.Config{
 		DataDir:              appDataDir(*home),
@@ -54,6 +58,7 @@ func runStart(ctx context.Context, env Env, args []string) error {
 		KeepVersions:         nc.KeepVersions,
 		Snapshots:            app.SnapshotConfig{Dir: snapshotDir(*home), Interval: nc.SnapshotInterval, KeepRecent: nc.SnapshotKeepRecent},
 		RetainBlocks:         nc.RetainBlocks,
+		Durability:           durability,
 		EvidenceMaxAgeBlocks: files.genDoc.ConsensusParams.Evidence.MaxAgeNumBlocks,
 	})
 	if err != nil {
