@@ -18,7 +18,7 @@ import (
 // env of the harness.
 var (
 	binDir   = envOr("E2E_BIN_DIR", filepath.Join("..", "..", "bin"))
-	basePort = envInt("E2E_PORT", 46000)
+	basePort = envInt("E2E_PORT", 24000)
 )
 
 func envOr(k, def string) string {
