@@ -87,6 +87,9 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 		resp.Code, resp.Log = wire.QueryInternal, "the app is closed"
 		return resp, nil
 	}
+	if strings.Trim(req.Path, "/") == "simulate" { // the pending state, not a committed view (simulate.go)
+		return a.answerSimulate(resp, req.Data), nil
+	}
 	view, done, qerr := a.viewAt(req.Height)
 	if qerr != nil {
 		resp.Code, resp.Log = qerr.code, qerr.msg

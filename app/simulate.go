@@ -1,0 +1,65 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/budget"
+)
+
+// simulate answers the query "simulate" (RequestQuery.Data: a signed
+// transaction): what CheckTx would answer for it now, against the same
+// pending state, without keeping anything — a dry run (`validatord tx
+// --dry-run`). CometBFT's /check_tx cannot be one: it calls the app's
+// CheckTx, which counts an accepted tx's nonce as pending until the next
+// commit, so the real tx sent after it would be refused as a used nonce.
+// It holds CheckTx's lock for one transaction's validation, as CheckTx does.
+func (a *App) simulate(raw []byte) (*wire.SimulateView, *queryError) {
+	if len(raw) == 0 {
+		return nil, badRequest("simulate: the query's data must hold a signed transaction (validatord tx --dry-run sends it)")
+	}
+	a.checkMu.Lock()
+	defer a.checkMu.Unlock()
+	if a.chain == nil {
+		return nil, notFound("the chain is not initialised yet")
+	}
+	blk := &track.Block{Height: a.nextHeight(), Time: a.time, Mempool: true, Chain: a.chain}
+	scratch := store.NewOverlay(a.check) // dropped: the check state stays as it was
+	r := a.deliverTx(scratch, raw, blk, budget.NewMeter(a.limits, scratch))
+	v := &wire.SimulateView{Code: r.Code, Name: wire.CodeName(r.Code), Log: r.Log, Height: blk.Height}
+	for _, ev := range r.Events {
+		e := wire.SimulatedEvent{Type: ev.Type}
+		for _, at := range ev.Attributes {
+			e.Attributes = append(e.Attributes, wire.SimulatedAttribute{Key: at.Key, Value: at.Value})
+		}
+		v.Events = append(v.Events, e)
+	}
+	return v, nil
+}
+
+// answerSimulate fills a query response with simulate's answer.
+func (a *App) answerSimulate(resp *abcitypes.ResponseQuery, raw []byte) (out *abcitypes.ResponseQuery) {
+	defer func() {
+		if r := recover(); r != nil { // as every query: never a panic
+			resp.Code, resp.Log, resp.Value = wire.QueryInternal, fmt.Sprintf("simulate failed: %v", r), nil
+			out = resp
+		}
+	}()
+	v, qerr := a.simulate(raw)
+	if qerr != nil {
+		resp.Code, resp.Log = qerr.code, qerr.msg
+		return resp
+	}
+	bz, err := json.Marshal(v)
+	if err != nil {
+		resp.Code, resp.Log = wire.QueryInternal, err.Error()
+		return resp
+	}
+	resp.Height, resp.Value = v.Height-1, bz
+	return resp
+}
