@@ -19,9 +19,9 @@ import (
 
 // BenchmarkFinalizeBlockSubmissions measures signed workflow submissions per
 // second through FinalizeBlock + Commit on a badger directory, in blocks of
-// 2000, with the node's default durability (pipelined: a block's disk sync
-// runs while the next executes; the last one's wait is timed too); the
-// "durable-block" runs make every Commit wait for the disk. A submission is two transactions now: its
+// 2000, with the node's default durability (every Commit waits for the
+// disk); the "pipelined" runs sync a block while the next executes (the
+// last one's wait is timed too). A submission is two transactions now: its
 // commit and, after the task's commit window, its reveal; each is measured
 // on its own (the commits of the reveal benchmark are set up untimed).
 // Signing happens before the timer; each transaction is validated (a
@@ -39,9 +39,9 @@ func BenchmarkFinalizeBlockSubmissions(b *testing.B) {
 			if checked {
 				name = "checked"
 			}
-			b.Run(step+"/"+name, func(b *testing.B) { benchSubmissions(b, step == "reveal", checked, DurablePipelined) })
+			b.Run(step+"/"+name, func(b *testing.B) { benchSubmissions(b, step == "reveal", checked, DurableEveryBlock) })
 			if !checked {
-				b.Run(step+"/"+name+"/durable-block", func(b *testing.B) { benchSubmissions(b, step == "reveal", checked, DurableEveryBlock) })
+				b.Run(step+"/"+name+"/pipelined", func(b *testing.B) { benchSubmissions(b, step == "reveal", checked, DurablePipelined) })
 			}
 		}
 	}

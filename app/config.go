@@ -43,7 +43,7 @@ type Config struct {
 	// app hashes do not depend on it.
 	NoSync bool
 	// Durability is when a committed block's writes reach the disk
-	// (durable.go): pipelined (the zero value) or every block. Results and
+	// (durable.go): every block (the zero value) or pipelined. Results and
 	// app hashes do not depend on it.
 	Durability Durability
 }

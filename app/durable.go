@@ -11,38 +11,38 @@ import (
 type Durability uint8
 
 const (
-	// DurablePipelined (the default): Commit writes the block's one badger
-	// transaction and returns; the disk sync of those writes runs in the
-	// background while the next block executes, and the next Commit waits
-	// for it before writing. A crash of the process loses nothing (the
-	// writes are in the kernel's page cache); a power loss can lose at most
-	// the last committed block's state, which CometBFT's handshake replays
-	// from its own block store at the next start (the app reports the
-	// height it holds; CometBFT replays every block above it). The sync is
-	// off the critical path: ~1/3 of a full block's FinalizeBlock + Commit
-	// on this machine (docs/performance.md, issue 13).
-	DurablePipelined Durability = iota
-	// DurableEveryBlock: Commit returns only once the block's writes are
-	// on disk (badger's synchronous writes).
-	DurableEveryBlock
+	// DurableEveryBlock (the default): Commit returns only once the block's
+	// writes are on disk (badger's synchronous writes).
+	DurableEveryBlock Durability = iota
+	// DurablePipelined: Commit writes the block's one badger transaction
+	// and returns; the disk sync of those writes runs in the background
+	// while the next block executes, and the next Commit waits for it
+	// before writing. A crash of the process loses nothing (the writes are
+	// in the kernel's page cache); a power loss can lose at most the last
+	// committed block's state, which CometBFT's handshake replays from its
+	// own block store at the next start (the app reports the height it
+	// holds; CometBFT replays every block above it). Not the default: on
+	// the reference machine it measured no faster (docs/performance.md,
+	// issue 13); it is for disks whose sync is slow.
+	DurablePipelined
 )
 
 // ParseDurability reads app.toml's durability: "pipelined" or "block".
 func ParseDurability(s string) (Durability, error) {
 	switch s {
-	case "", "pipelined":
-		return DurablePipelined, nil
-	case "block":
+	case "", "block":
 		return DurableEveryBlock, nil
+	case "pipelined":
+		return DurablePipelined, nil
 	}
 	return 0, fmt.Errorf("durability %q: want \"pipelined\" (the disk sync of a block runs while the next executes) or \"block\" (Commit waits for it)", s)
 }
 
 func (d Durability) String() string {
-	if d == DurableEveryBlock {
-		return "block"
+	if d == DurablePipelined {
+		return "pipelined"
 	}
-	return "pipelined"
+	return "block"
 }
 
 // durable tracks the background disk sync of the last committed block.

@@ -29,7 +29,7 @@ func committedHeight(t *testing.T, a *App) int64 {
 // disk. The sync of height 2 is held; Commit of height 3 must reach the
 // wait with the store still at height 2, and return only after the release.
 func TestPipelinedCommitWaitsForTheLastSync(t *testing.T) {
-	n := newNode(t, t.TempDir(), testGenesis(2))
+	n := newNodeConfig(t, Config{DataDir: t.TempDir(), Durability: DurablePipelined}, testGenesis(2))
 	n.finalize()
 	held := make(chan struct{})
 	release := make(chan struct{})
@@ -88,7 +88,7 @@ func TestPipelinedCommitWaitsForTheLastSync(t *testing.T) {
 // stops the node at the next Commit (a power loss could otherwise cost more
 // than one block), and Close reports it.
 func TestFailedSyncStopsTheNextCommit(t *testing.T) {
-	n := newNode(t, t.TempDir(), testGenesis(2))
+	n := newNodeConfig(t, Config{DataDir: t.TempDir(), Durability: DurablePipelined}, testGenesis(2))
 	n.finalize()
 	n.app.durable.sync = func() error { return errors.New("disk on fire") }
 	n.finalize()
@@ -101,12 +101,12 @@ func TestFailedSyncStopsTheNextCommit(t *testing.T) {
 	n.finalize()
 }
 
-// TestEveryBlockDurabilityStartsNoSync: durability "block" leaves the
+// TestEveryBlockDurabilityStartsNoSync: durability "block" (the default) leaves the
 // sync to badger's synchronous writes; the results are the same.
 func TestEveryBlockDurabilityStartsNoSync(t *testing.T) {
 	g := testGenesis(2)
-	a := newNodeConfig(t, Config{DataDir: t.TempDir(), Durability: DurableEveryBlock}, g)
-	b := newNodeConfig(t, Config{DataDir: t.TempDir()}, g)
+	a := newNodeConfig(t, Config{DataDir: t.TempDir()}, g)
+	b := newNodeConfig(t, Config{DataDir: t.TempDir(), Durability: DurablePipelined}, g)
 	for i := 0; i < 3; i++ {
 		a.finalize()
 		b.finalize()
@@ -120,7 +120,7 @@ func TestEveryBlockDurabilityStartsNoSync(t *testing.T) {
 }
 
 func TestParseDurability(t *testing.T) {
-	for in, want := range map[string]Durability{"": DurablePipelined, "pipelined": DurablePipelined, "block": DurableEveryBlock} {
+	for in, want := range map[string]Durability{"": DurableEveryBlock, "pipelined": DurablePipelined, "block": DurableEveryBlock} {
 		if got, err := ParseDurability(in); err != nil || got != want {
 			t.Fatalf("%q: %v %v", in, got, err)
 		}

@@ -29,10 +29,10 @@ type Config struct {
 	// prunes below its oldest snapshot, nor within the evidence age.
 	RetainBlocks int64 `mapstructure:"retain_blocks"`
 	// Durability: when a committed block's state reaches the disk.
-	// "pipelined" (the default): its disk sync runs while the next block
-	// executes, and a power loss can cost the last block, which CometBFT
-	// replays from its block store at the next start; "block": Commit
-	// waits for the disk (docs/performance.md, issue 13).
+	// "block" (the default): Commit waits for the disk; "pipelined": its
+	// disk sync runs while the next block executes, and a power loss can
+	// cost the last block, which CometBFT replays from its block store at
+	// the next start (docs/architecture.md "Durability").
 	Durability string `mapstructure:"durability"`
 	// ConcurrentCheckTx ([abci] concurrent_check_tx): CheckTx runs beside
 	// block execution (one lock per ABCI connection) instead of waiting for
@@ -65,7 +65,7 @@ type abciSection struct {
 // (2 kept), every block kept, the leaderboard page on DefaultLeaderboardAddr.
 func Defaults() Config {
 	return Config{KeepVersions: 14_400, SnapshotInterval: 1000, SnapshotKeepRecent: 2, RetainBlocks: 0,
-		Durability: "pipelined", LeaderboardAddr: DefaultLeaderboardAddr}
+		Durability: "block", LeaderboardAddr: DefaultLeaderboardAddr}
 }
 
 // MinRetainBlocks is the least non-zero retain_blocks: a node must keep
@@ -211,9 +211,9 @@ snapshot_keep_recent = %d
 # else at least %d). Blocks a kept snapshot or the evidence age needs are kept too.
 retain_blocks = %d
 
-# When a committed block's state reaches the disk: "pipelined" syncs it while the
-# next block executes (a power loss can cost the last block, which CometBFT
-# replays from its block store at the next start); "block" makes Commit wait.
+# When a committed block's state reaches the disk: "block" makes Commit wait;
+# "pipelined" syncs it while the next block executes (a power loss can cost the
+# last block, which CometBFT replays from its block store at the next start).
 durability = %q
 
 [abci]

@@ -31,7 +31,7 @@ func TestLoad(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(home, "config"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	want := Config{KeepVersions: 0, SnapshotInterval: 50, SnapshotKeepRecent: 3, RetainBlocks: 5000, Durability: "block",
+	want := Config{KeepVersions: 0, SnapshotInterval: 50, SnapshotKeepRecent: 3, RetainBlocks: 5000, Durability: "pipelined",
 		ConcurrentCheckTx: true, LeaderboardAddr: "127.0.0.1:36680"}
 	if err := Write(home, want); err != nil {
 		t.Fatal(err)

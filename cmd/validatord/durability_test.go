@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -13,7 +14,7 @@ import (
 )
 
 // TestStartReplaysBlocksTheAppLost: what the pipelined durability (app.toml
-// [state] durability = "pipelined", the default) relies on. A power loss
+// [state] durability = "pipelined"; the node here runs with it) relies on. A power loss
 // can take from the disk the app's writes of the last committed block
 // (its sync runs while the next block executes); here the node's app
 // directory goes back to a copy several blocks old, one of them holding a
@@ -28,6 +29,13 @@ func TestStartReplaysBlocksTheAppLost(t *testing.T) {
 	node, p2p := freeAddr(t), freeAddr(t)
 	cli(t, "init", "--home", home, "--chain-id", "durable-1", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms", "--registration-difficulty", "16")
 	cli(t, "keys", "add", "alice", "--home", home)
+	toml, err := os.ReadFile(filepath.Join(home, "config", "app.toml"))
+	if err != nil || !strings.Contains(string(toml), `durability = "block"`) {
+		t.Fatalf("app.toml without the default durability: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "config", "app.toml"), []byte(strings.Replace(string(toml), `durability = "block"`, `durability = "pipelined"`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	n := startNode(t, home)
 	n.waitHeight(t, node, 3)
 	if code := n.stop(t); code != 0 {
