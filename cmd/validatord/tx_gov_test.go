@@ -223,7 +223,7 @@ func TestKeysShowConsensus(t *testing.T) {
 		len(pub) != ed25519.PublicKeySize || info.PubKeyHex != hex.EncodeToString(pub) || info.ReportKey != report.PubKey || info.Moniker != "validator0" {
 		t.Fatalf("show-consensus %+v; genesis %+v; report key %s", info, gen, report.PubKey)
 	}
-	if code, _, errOut := runCmd(t, "keys", "show-consensus", "--home", filepath.Join(home, "none")); code != 1 || !strings.Contains(errOut, "config.toml: not found") {
+	if code, _, errOut := runCmd(t, "keys", "show-consensus", "--home", filepath.Join(home, "none")); code != 1 || !strings.Contains(errOut, "--home "+filepath.Join(home, "none")+": no such directory") {
 		t.Fatalf("no home: code %d stderr %q", code, errOut)
 	}
 }
