@@ -39,7 +39,7 @@ func (o *outputFlag) Set(v string) error {
 func defineOutput(fs *flag.FlagSet) *outputFlag {
 	o := &outputFlag{format: outputJSON}
 	fs.Var(o, "output", "output `format`: json (a stable object: code, name, codespace, log, hash, height, events, scores) or text (lines for people)")
-	fs.Var(o, "o", "shorthand for --output")
+	fs.Var(o, "o", "`format`: shorthand for --output")
 	return o
 }
 

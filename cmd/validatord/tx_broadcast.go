@@ -43,11 +43,19 @@ func runTxBroadcast(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *dry {
+		shown, err := dryRun(ctx, c, tx)
+		if shown == nil {
+			return oneLine(err)
+		}
+		if perr := out.print(env.Stdout, shown); perr != nil {
+			return perr
+		}
+		return oneLine(err)
+	}
 	s := &txSession{stderr: env.Stderr, node: c}
 	var res client.TxResult
 	switch {
-	case *dry:
-		res, err = c.CheckTx(ctx, tx)
 	case *wait:
 		res, err = c.BroadcastCommit(ctx, tx)
 		s.addScores(ctx, &res)
@@ -57,11 +65,7 @@ func runTxBroadcast(ctx context.Context, env Env, args []string) error {
 	if res.Hash == "" {
 		return oneLine(err)
 	}
-	var shown any = res
-	if *dry {
-		shown = dryRunResult{res}
-	}
-	if perr := out.print(env.Stdout, shown); perr != nil {
+	if perr := out.print(env.Stdout, res); perr != nil {
 		return perr
 	}
 	return oneLine(err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
@@ -97,11 +98,7 @@ func (s *txSession) send(ctx context.Context, msg *subnetv1.Msg, wait bool) (any
 	var res client.TxResult
 	switch {
 	case s.dryRun:
-		res, err = s.node.CheckTx(ctx, tx)
-		if res.Hash == "" {
-			return nil, err
-		}
-		return dryRunResult{res}, err
+		return dryRun(ctx, s.node, tx)
 	case wait:
 		res, err = s.node.BroadcastCommit(ctx, tx)
 		s.addScores(ctx, &res)
@@ -112,6 +109,36 @@ func (s *txSession) send(ctx context.Context, msg *subnetv1.Msg, wait bool) (any
 		return nil, err
 	}
 	return res, err
+}
+
+// dryRun asks the node's CheckTx about tx (/check_tx). The app's CheckTx
+// counts an accepted transaction's nonce as pending until its next block
+// (its mempool state is reset at each commit), so an accepted dry run waits
+// for that block: the key's next transaction, sent at the same nonce, is
+// then judged as if the dry run had never been.
+func dryRun(ctx context.Context, c *client.Client, tx []byte) (any, error) {
+	res, err := c.CheckTx(ctx, tx)
+	if res.Hash == "" {
+		return nil, err
+	}
+	if err == nil {
+		if werr := waitNextBlock(ctx, c); werr != nil {
+			return dryRunResult{res}, werr
+		}
+	}
+	return dryRunResult{res}, err
+}
+
+// waitNextBlock waits until the app commits a block after its current one.
+func waitNextBlock(ctx context.Context, c *client.Client) error {
+	st, err := c.Status(ctx)
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(ctx, client.DefaultTxTimeout)
+	defer cancel()
+	_, err = c.WaitAppHeight(wctx, st.Height+1, 100*time.Millisecond)
+	return err
 }
 
 // addScores fills res.Scores; a node that cannot say is noted on stderr

@@ -39,6 +39,9 @@ func runTxSign(_ context.Context, env Env, args []string) error {
 	if *from == "" {
 		return &MissingFlagsError{Flags: []string{"from"}, Usage: txSignUsage}
 	}
+	if err := checkHome(*home); err != nil {
+		return err
+	}
 	src, err := readInput(env, pos[0])
 	if err != nil {
 		return err
@@ -52,9 +55,6 @@ func runTxSign(_ context.Context, env Env, args []string) error {
 	}
 	if *nonce >= 0 {
 		u.Nonce = uint64(*nonce)
-	}
-	if err := checkHome(*home); err != nil {
-		return err
 	}
 	key, err := keyfile.Load(*home, *from)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-const waitSubmit = "also wait until the reveal window is open, reveal, and wait for the reveal's block (default: commit only; reveal later with `tx reveal`)"
+const waitSubmit = "also wait until the reveal window is open, reveal, and wait for the reveal's block (default: commit only; reveal later with tx reveal)"
 
 // submitFlow is `tx submit <kind>`: the payload's flags, then a commit whose
 // salt client.SaltStore keeps in <home>/reveals/<chain id>/ (written before
