@@ -71,7 +71,10 @@ func TestOfflineErrors(t *testing.T) {
 		{"bad msg", func() error { _, err := client.SignUnsigned(badMsg, key); return err }(), "msg"},
 		{"unknown field", func() error { _, err := client.DecodeUnsigned([]byte(`{"chain":"x"}`)); return err }(), "unsigned tx"},
 		{"not base64", func() error { _, err := client.DecodeSigned([]byte("not base64!")); return err }(), "tx"},
-		{"not a tx", func() error { _, err := client.DecodeSigned([]byte(base64.StdEncoding.EncodeToString([]byte{0xff, 1}))); return err }(), "tx"},
+		{"not a tx", func() error {
+			_, err := client.DecodeSigned([]byte(base64.StdEncoding.EncodeToString([]byte{0xff, 1})))
+			return err
+		}(), "tx"},
 	}
 	for _, c := range cases {
 		var oe *client.OfflineError
