@@ -99,9 +99,10 @@ type HomeError struct {
 
 func (e *HomeError) Error() string { return fmt.Sprintf("--home %s: %s", e.Home, e.Reason) }
 
-// checkHome refuses a home without config/ (a node's, from init) and
-// without keys/ (a client's, from keys add): a mistyped --home is an error
-// naming the path, not an empty answer.
+// checkHome refuses a home without config/ (a node's, from init), without
+// data/ (an app state restored for offline use) and without keys/ (a
+// client's, from keys add): a mistyped --home is an error naming the path,
+// not an empty answer.
 func checkHome(home string) error {
 	fi, err := os.Stat(home)
 	switch {
@@ -112,10 +113,10 @@ func checkHome(home string) error {
 	case !fi.IsDir():
 		return &HomeError{Home: home, Reason: "not a directory"}
 	}
-	for _, sub := range []string{"config", keysDirName} {
+	for _, sub := range []string{"config", "data", keysDirName} {
 		if fi, err := os.Stat(filepath.Join(home, sub)); err == nil && fi.IsDir() {
 			return nil
 		}
 	}
-	return &HomeError{Home: home, Reason: "holds no node and no keys (neither config/ nor keys/): is it the right path?"}
+	return &HomeError{Home: home, Reason: "holds no node and no keys (none of config/, data/, keys/): is it the right path?"}
 }

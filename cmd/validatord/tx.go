@@ -89,6 +89,9 @@ func (f txFlags) check() error {
 	if *f.dryRun && *f.generateOnly {
 		return errors.New("--dry-run and --generate-only: give one, not both")
 	}
+	if *f.dryRun && *f.wait {
+		return errors.New("--dry-run and --wait: a dry run sends nothing to wait for")
+	}
 	if *f.generateOnly && *f.wait {
 		return errors.New("--generate-only and --wait: an unsigned transaction is not sent (send it with `tx sign`, then `tx broadcast --wait`)")
 	}

@@ -170,7 +170,7 @@ func TestGovernanceCommandErrors(t *testing.T) {
 		{[]string{"tx", "propose", "validators", "--from", "k", "--set-power", "x"}, "-set-power: want NAME=POWER"},
 		{[]string{"tx", "propose", "validators", "--from", "k"}, "no change"},
 		{[]string{"tx", "propose", "params", "--from", "k", "--patch", "[]", "--activation-height", "5"}, "want a JSON object"},
-		{[]string{"tx", "propose", "bogus"}, `unknown message "propose bogus"`},
+		{[]string{"tx", "propose", "bogus"}, `propose: unknown kind "bogus", want one of params, validators`},
 		{[]string{"tx", "approve", "--from", "k"}, "--proposal: required"},
 	} {
 		args := append(c.args, "--home", home, "--node", addr)
