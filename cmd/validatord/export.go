@@ -96,6 +96,9 @@ func keptVersion(home string, height int64) (bool, error) {
 
 // exportStored reads the app's own badger directory (read-only, or a copy of it).
 func exportStored(home string) (statedump.Document, error) {
+	if _, err := os.Stat(appDataDir(home)); errors.Is(err, os.ErrNotExist) {
+		return statedump.Document{}, fmt.Errorf("--home %s holds no app state yet (no %s): the node has not run (`validatord start --home %s`)", home, appDataDir(home), home)
+	}
 	doc, err := audit.ExportStored(appDataDir(home))
 	return doc, oneLine(err)
 }

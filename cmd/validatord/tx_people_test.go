@@ -102,6 +102,12 @@ func TestHomeThatHoldsNoNode(t *testing.T) {
 			t.Errorf("%v: code %d stdout %q stderr %q, want one line naming --home %s", args, code, out, errOut, home)
 		}
 	}
+	// A node's home that never ran has no state to export: said so.
+	node := filepath.Join(t.TempDir(), "node")
+	cli(t, "init", "--home", node, "--rpc-laddr", freeAddr(t), "--p2p-laddr", freeAddr(t))
+	if code, _, errOut := runCmd(t, "export", "--home", node); code != 1 || !strings.Contains(errOut, "holds no app state yet") {
+		t.Errorf("export of a home that never ran: code %d stderr %q", code, errOut)
+	}
 	// A home with keys only (a miner's) is a home; keys add makes one.
 	code, _, errOut := runCmd(t, "keys", "add", "alice", "--home", missing)
 	if code != 0 {
