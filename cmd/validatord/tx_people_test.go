@@ -82,8 +82,9 @@ func TestFlagErrorsHaveTwoDashes(t *testing.T) {
 	}
 }
 
-// A --home that holds neither config/ nor keys/ is an error naming it, for
-// keys, tx, tx sign and export (before: keys list printed [] and exited 0).
+// A --home that holds none of config/, data/ and keys/ is an error naming
+// it, for keys, tx, tx sign, export and snapshot list (before: keys list and
+// snapshot list printed [] and exited 0).
 func TestHomeThatHoldsNoNode(t *testing.T) {
 	empty := t.TempDir()
 	missing := filepath.Join(empty, "nowhere")
@@ -95,6 +96,7 @@ func TestHomeThatHoldsNoNode(t *testing.T) {
 		{"tx", "truth", "--from", "validator", "--evm-chain-id", "1", "--evm-block", "2", "--min-price", "1", "--timestamp", "5", "--home", missing},
 		{"tx", "sign", "-", "--from", "validator", "--home", empty},
 		{"export", "--home", missing},
+		{"snapshot", "list", "--home", missing},
 	} {
 		home := args[len(args)-1]
 		code, out, errOut := runCmd(t, args...)
