@@ -44,7 +44,7 @@ func runTxBroadcast(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if *dry {
-		shown, err := dryRun(ctx, c, tx)
+		shown, err := dryRun(ctx, c, tx, env.Stderr)
 		if shown == nil {
 			return oneLine(err)
 		}

@@ -310,6 +310,10 @@ func TestTxForPeopleOnANode(t *testing.T) {
 	if err := os.WriteFile(signed, []byte(cli(t, "tx", "sign", unsigned, "--from", "validator", "--home", home)), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	var dry client.TxResult
+	if err := json.Unmarshal([]byte(cli(t, "tx", "broadcast", signed, "--node", node, "--dry-run")), &dry); err != nil || dry.Code != 0 || dry.Height != 0 {
+		t.Fatalf("tx broadcast --dry-run: %+v, %v", dry, err)
+	}
 	out = cli(t, "tx", "broadcast", signed, "--node", node, "--wait", "-o", "text")
 	if !strings.HasPrefix(out, "code 0 (ok)\nhash ") || !strings.Contains(out, "\nevent task_posted task_id=1 track=workflow") {
 		t.Fatalf("tx broadcast --wait -o text: %q", out)
