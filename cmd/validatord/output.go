@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 )
 
@@ -93,6 +94,10 @@ func textResult(b *strings.Builder, indent string, r client.TxResult) {
 	}
 	for _, s := range r.Scores {
 		fmt.Fprintf(b, "%sscore %s: submission %d (uid %d) %s\n", indent, s.Track, s.SubmissionID, s.UID, s.Score)
+	}
+	if sub, ok := r.Attr(wire.EventReportReceived, "submission_id"); ok && r.Height > 0 && len(r.Scores) == 0 {
+		fmt.Fprintf(b, "%sscore none yet: a workflow submission is scored when its reports reach quorum or at its report deadline, "+
+			"an arena run at the end of a block with work budget left (validatord query submission %s)\n", indent, sub)
 	}
 }
 

@@ -345,3 +345,35 @@ func TestTxForPeopleOnANode(t *testing.T) {
 		t.Fatalf("export of a running node: code %d stderr %q", code, errOut)
 	}
 }
+
+// -o text: one line per field, event and score; a report whose block gave
+// no score says when it will come.
+func TestTextOutput(t *testing.T) {
+	report := client.Event{Type: wire.EventReportReceived, Attributes: []client.Attribute{{Key: "submission_id", Value: "4"}}}
+	scored := client.TxResult{Code: 0, Name: "ok", Hash: "AB12", Height: 9, Events: []client.Event{report},
+		Scores: []client.Score{{SubmissionID: 4, UID: 2, Track: "arena", Score: "84.5"}}}
+	var b bytes.Buffer
+	o := &outputFlag{format: outputText}
+	if err := o.print(&b, scored); err != nil {
+		t.Fatal(err)
+	}
+	if want := "code 0 (ok)\nhash AB12\nheight 9\nevent report_received submission_id=4\nscore arena: submission 4 (uid 2) 84.5\n"; b.String() != want {
+		t.Fatalf("text:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	scored.Scores = nil
+	if err := o.print(&b, scored); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(b.String(), "score none yet: a workflow submission is scored when its reports reach quorum or at its report deadline, "+
+		"an arena run at the end of a block with work budget left (validatord query submission 4)\n") {
+		t.Fatalf("text without a score:\n%s", b.String())
+	}
+	b.Reset()
+	if err := o.print(&b, client.SubmitResult{Commit: client.TxResult{Name: "ok", Hash: "CD", Height: 3}, Pending: "/h/reveals/x.json"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "commit:\n  code 0 (ok)\n  hash CD\n  height 3\npending reveal /h/reveals/x.json (reveal with `validatord tx reveal` once its window is open)\n"; b.String() != want {
+		t.Fatalf("text of a commit:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
