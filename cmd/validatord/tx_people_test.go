@@ -35,10 +35,11 @@ func TestTxMissingFlagsAtOnce(t *testing.T) {
 		{[]string{"tx", "submit", "workflow"},
 			"--from, --task-id, --artifact-hash: required; usage: validatord tx submit workflow --from KEY [flags]\n"},
 		{[]string{"tx", "register-miner"}, "--from: required; usage: validatord tx register-miner --from KEY [flags]\n"},
+		{[]string{"keys", "sign-binding", "--chain-id", "c"}, "--sr25519-seed, --uid, --parent-block: required; usage: validatord " + signBindingUsage + "\n"},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCmd(t, c.args...)
-		if code != 1 || out != "" || errOut != "validatord tx: "+c.want {
+		if code != 1 || out != "" || errOut != "validatord "+c.args[0]+": "+c.want {
 			t.Errorf("%v: code %d stdout %q stderr %q, want %q", c.args, code, out, errOut, c.want)
 		}
 	}
@@ -97,6 +98,7 @@ func TestHomeThatHoldsNoNode(t *testing.T) {
 		{"tx", "sign", "-", "--from", "validator", "--home", empty},
 		{"export", "--home", missing},
 		{"snapshot", "list", "--home", missing},
+		{"keys", "sign-binding", "--sr25519-seed", hashA, "--chain-id", "c", "--uid", "1", "--parent-block", "2", "--from", "alice", "--home", missing},
 	} {
 		home := args[len(args)-1]
 		code, out, errOut := runCmd(t, args...)
