@@ -99,7 +99,7 @@ func (c *Client) Broadcast(ctx context.Context, tx []byte) (TxResult, error) {
 	if err != nil {
 		return TxResult{}, fmt.Errorf("node %s: broadcast: %w", c.addr, err)
 	}
-	out := TxResult{Code: res.Code, Codespace: res.Codespace, Log: res.Log, Hash: res.Hash.String()}
+	out := named(TxResult{Code: res.Code, Codespace: res.Codespace, Log: res.Log, Hash: res.Hash.String()})
 	return out, txError(out)
 }
 
@@ -112,11 +112,11 @@ func (c *Client) BroadcastCommit(ctx context.Context, tx []byte) (TxResult, erro
 		return TxResult{}, fmt.Errorf("node %s: broadcast: %w", c.addr, err)
 	}
 	if res.CheckTx.Code != wire.CodeOK {
-		out := TxResult{Code: res.CheckTx.Code, Codespace: res.CheckTx.Codespace, Log: res.CheckTx.Log, Hash: res.Hash.String()}
+		out := named(TxResult{Code: res.CheckTx.Code, Codespace: res.CheckTx.Codespace, Log: res.CheckTx.Log, Hash: res.Hash.String()})
 		return out, txError(out)
 	}
-	out := TxResult{Code: res.TxResult.Code, Codespace: res.TxResult.Codespace, Log: res.TxResult.Log,
-		Hash: res.Hash.String(), Height: res.Height, Events: convertEvents(res.TxResult.Events)}
+	out := named(TxResult{Code: res.TxResult.Code, Codespace: res.TxResult.Codespace, Log: res.TxResult.Log,
+		Hash: res.Hash.String(), Height: res.Height, Events: convertEvents(res.TxResult.Events)})
 	return out, txError(out)
 }
 
@@ -132,8 +132,8 @@ func (c *Client) Tx(ctx context.Context, hash string) (TxResult, error) {
 	if err != nil {
 		return TxResult{}, c.wrap(err)
 	}
-	out := TxResult{Code: res.TxResult.Code, Codespace: res.TxResult.Codespace, Log: res.TxResult.Log,
-		Hash: res.Hash.String(), Height: res.Height, Events: convertEvents(res.TxResult.Events)}
+	out := named(TxResult{Code: res.TxResult.Code, Codespace: res.TxResult.Codespace, Log: res.TxResult.Log,
+		Hash: res.Hash.String(), Height: res.Height, Events: convertEvents(res.TxResult.Events)})
 	return out, txError(out)
 }
 

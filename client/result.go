@@ -5,18 +5,26 @@ import (
 	"strconv"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // TxResult is the outcome of a transaction: of CheckTx after a broadcast, or
 // of its block (Height and Events set) once it was included. Its JSON is what
 // `validatord tx` prints.
+//
+// Name is the code's short name (wire.CodeName: "ok", "nonce_used", …);
+// Scores are the submission scores the transaction caused, filled by
+// Client.AddScores once its block is known.
 type TxResult struct {
 	Code      uint32  `json:"code"`
+	Name      string  `json:"name"`
 	Codespace string  `json:"codespace,omitempty"`
 	Log       string  `json:"log"`
 	Hash      string  `json:"hash"`
 	Height    int64   `json:"height,omitempty"`
 	Events    []Event `json:"events,omitempty"`
+	Scores    []Score `json:"scores,omitempty"`
 }
 
 // Event is an ABCI event with its attributes in emitted order.
@@ -57,6 +65,12 @@ func (r TxResult) AttrU64(typ, key string) (uint64, error) {
 		return 0, fmt.Errorf("%s.%s = %q: %w", typ, key, v, err)
 	}
 	return n, nil
+}
+
+// named sets res.Name from its code.
+func named(res TxResult) TxResult {
+	res.Name = wire.CodeName(res.Code)
+	return res
 }
 
 func convertEvents(evs []abcitypes.Event) []Event {

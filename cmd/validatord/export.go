@@ -33,6 +33,9 @@ func runExport(ctx context.Context, env Env, args []string) error {
 	if *height < 0 {
 		return fmt.Errorf("--height: %d, want a height >= 1", *height)
 	}
+	if err := checkHome(*home); err != nil {
+		return err
+	}
 	var doc statedump.Document
 	switch kept, kerr := keptVersion(*home, *height); {
 	case *height == 0:
@@ -48,6 +51,9 @@ func runExport(ctx context.Context, env Env, args []string) error {
 			first, latest, _ := replay.StoredHeights(appDataDir(*home))
 			return fmt.Errorf("export --height %d: the app store keeps versions of heights %d to %d only, and %w", *height, first, latest, err)
 		}
+	}
+	if errors.Is(err, replay.ErrNodeRunning) {
+		return fmt.Errorf("the node of --home %s is running (it holds the lock on its stores): stop it first, or export a copy of the home", *home)
 	}
 	if err != nil {
 		return err
@@ -90,6 +96,9 @@ func keptVersion(home string, height int64) (bool, error) {
 
 // exportStored reads the app's own badger directory (read-only, or a copy of it).
 func exportStored(home string) (statedump.Document, error) {
+	if _, err := os.Stat(appDataDir(home)); errors.Is(err, os.ErrNotExist) {
+		return statedump.Document{}, fmt.Errorf("--home %s holds no app state yet (no %s): the node has not run (`validatord start --home %s`)", home, appDataDir(home), home)
+	}
 	doc, err := audit.ExportStored(appDataDir(home))
 	return doc, oneLine(err)
 }

@@ -60,7 +60,7 @@ func parseFlags(env Env, fs *flag.FlagSet, usage string, args []string) (pos []s
 				printUsage(env.Stdout, fs, usage)
 				return nil, false, nil
 			}
-			return nil, false, err
+			return nil, false, twoDashes(err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -75,12 +75,69 @@ func parseFlags(env Env, fs *flag.FlagSet, usage string, args []string) (pos []s
 	}
 }
 
+// flagErrorForms are the messages of package flag that name a flag with one
+// dash, as "-name"; twoDashes names it as the user types it, "--name".
+var flagErrorForms = []string{"flag provided but not defined: -", "flag needs an argument: -", " for flag -", "bad flag syntax: -"}
+
+// twoDashes rewrites package flag's error so that the flag it names has
+// two dashes (a single-letter flag such as -o keeps one).
+func twoDashes(err error) error {
+	msg := err.Error()
+	for _, form := range flagErrorForms {
+		i := strings.Index(msg, form)
+		if i < 0 {
+			continue
+		}
+		at := i + len(form)
+		rest := msg[at:]
+		if strings.HasPrefix(rest, "-") {
+			return err
+		}
+		name := rest
+		if j := strings.IndexAny(name, ": "); j >= 0 {
+			name = name[:j]
+		}
+		if len(name) <= 1 {
+			return err
+		}
+		return errors.New(msg[:at] + "-" + rest)
+	}
+	return err
+}
+
+// MissingFlagsError names every required flag that was not given, and the
+// command's usage line when known.
+type MissingFlagsError struct {
+	Flags []string
+	Usage string
+}
+
+func (e *MissingFlagsError) Error() string {
+	names := make([]string, len(e.Flags))
+	for i, f := range e.Flags {
+		names[i] = "--" + f
+	}
+	msg := strings.Join(names, ", ") + ": required"
+	if e.Usage != "" {
+		msg += "; usage: validatord " + e.Usage
+	}
+	return msg
+}
+
 // printUsage writes the usage line and the flag defaults.
 func printUsage(w io.Writer, fs *flag.FlagSet, usage string) {
 	fmt.Fprintf(w, "usage: validatord %s\n", usage)
-	fs.SetOutput(w)
+	var b strings.Builder
+	fs.SetOutput(&b)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		// "  -name": two dashes, as the user types a long flag.
+		if rest, ok := strings.CutPrefix(line, "  -"); ok && len(strings.Fields(rest)) > 0 && len(strings.Fields(rest)[0]) > 1 {
+			line = "  --" + rest
+		}
+		io.WriteString(w, line)
+	}
 }
 
 // wantArgs checks the number of positional arguments.

@@ -90,3 +90,33 @@ func saveConfig(home string, conf *cfg.Config) error {
 	}
 	return nil
 }
+
+// HomeError is a --home that holds no node and no keys.
+type HomeError struct {
+	Home   string
+	Reason string
+}
+
+func (e *HomeError) Error() string { return fmt.Sprintf("--home %s: %s", e.Home, e.Reason) }
+
+// checkHome refuses a home without config/ (a node's, from init), without
+// data/ (an app state restored for offline use) and without keys/ (a
+// client's, from keys add): a mistyped --home is an error naming the path,
+// not an empty answer.
+func checkHome(home string) error {
+	fi, err := os.Stat(home)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return &HomeError{Home: home, Reason: "no such directory (`validatord init --home " + home + "` makes a node's home, `validatord keys add NAME --home " + home + "` a home with keys only)"}
+	case err != nil:
+		return &HomeError{Home: home, Reason: err.Error()}
+	case !fi.IsDir():
+		return &HomeError{Home: home, Reason: "not a directory"}
+	}
+	for _, sub := range []string{"config", "data", keysDirName} {
+		if fi, err := os.Stat(filepath.Join(home, sub)); err == nil && fi.IsDir() {
+			return nil
+		}
+	}
+	return &HomeError{Home: home, Reason: "holds no node and no keys (none of config/, data/, keys/): is it the right path?"}
+}

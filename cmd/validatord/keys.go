@@ -14,7 +14,7 @@ func init() {
 	register(Command{Name: "keys", Summary: "add, list and show ed25519 tx signing keys (keys add|list|show NAME), the node's consensus key (keys show-consensus), and an sr25519 hotkey's binding signature (keys sign-binding, mirror mode)", Run: runKeys})
 }
 
-const keysUsage = "keys add|list|show [NAME] [--home DIR], keys show-consensus [--home DIR]"
+const keysUsage = "keys add|list|show [NAME] [--home DIR], keys show NAME -a, keys show-consensus [--home DIR]"
 
 // runKeys is the CLI of the key files; their format lives in internal/keyfile.
 
@@ -24,12 +24,22 @@ func runKeys(ctx context.Context, env Env, args []string) error {
 	}
 	fs := newFlags("keys")
 	home := homeFlag(fs)
+	addrOnly := fs.Bool("a", false, "keys show: print only the public key in hex (the account's address), for scripts")
+	fs.BoolVar(addrOnly, "address", false, "same as -a")
 	pos, ok, err := parseFlags(env, fs, keysUsage, args)
 	if !ok || err != nil {
 		return err
 	}
 	if len(pos) == 0 {
 		return fmt.Errorf("missing subcommand; usage: validatord %s", keysUsage)
+	}
+	if *addrOnly && pos[0] != "show" {
+		return fmt.Errorf("-a: only for keys show; usage: validatord %s", keysUsage)
+	}
+	if pos[0] != "add" {
+		if err := checkHome(*home); err != nil {
+			return err
+		}
 	}
 	switch pos[0] {
 	case "add":
@@ -49,7 +59,12 @@ func runKeys(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		return printJSON(env.Stdout, keyfile.InfoOf(pos[1], key))
+		info := keyfile.InfoOf(pos[1], key)
+		if *addrOnly {
+			_, err := fmt.Fprintln(env.Stdout, info.PubKey)
+			return err
+		}
+		return printJSON(env.Stdout, info)
 	case "show-consensus":
 		if err := wantArgs(pos[1:], 0, "keys show-consensus --home DIR"); err != nil {
 			return err

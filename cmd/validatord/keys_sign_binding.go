@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 
 	"github.com/scoringsubnet/validatord/client"
@@ -32,6 +33,10 @@ func runSignBinding(_ context.Context, env Env, args []string) error {
 		return err
 	}
 	if err := requireSet(fs, "sr25519-seed", "chain-id", "uid", "parent-block"); err != nil {
+		var mf *MissingFlagsError
+		if errors.As(err, &mf) {
+			mf.Usage = signBindingUsage
+		}
 		return err
 	}
 	s, err := client.DecodeHex32("--sr25519-seed", *seed)
@@ -57,6 +62,9 @@ func bindingTxKey(home, from, txKey string) (ed25519.PublicKey, error) {
 	if txKey != "" {
 		k, err := client.DecodeHex32("--tx-key", txKey)
 		return k[:], err
+	}
+	if err := checkHome(home); err != nil {
+		return nil, err
 	}
 	priv, err := keyfile.Load(home, from)
 	if err != nil {

@@ -119,8 +119,8 @@ func TestReplayAndExportFlags(t *testing.T) {
 		{[]string{"replay", "extra", "--home", missing}, "want 0 argument(s)"},
 		{[]string{"replay", "--home", missing}, "not found"},
 		{[]string{"export", "--height", "-2", "--home", missing}, "--height: -2"},
-		{[]string{"export", "--home", missing}, "app state"},
-		{[]string{"export", "--height", "3", "--home", missing}, "not found"},
+		{[]string{"export", "--home", missing}, "--home " + missing + ": holds no node"},
+		{[]string{"export", "--height", "3", "--home", missing}, "--home " + missing + ": holds no node"},
 	} {
 		code, _, errOut := runCmd(t, tc.args...)
 		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {

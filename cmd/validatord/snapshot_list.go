@@ -23,6 +23,9 @@ func runSnapshotList(_ context.Context, env Env, args []string) error {
 	}
 	d := *dir
 	if d == "" {
+		if err := checkHome(*home); err != nil {
+			return err // a mistyped --home is not a home without snapshots
+		}
 		d = snapshotDir(*home)
 	}
 	infos, err := snapshot.List(d)

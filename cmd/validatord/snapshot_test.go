@@ -195,6 +195,9 @@ func TestSnapshotAndHistoryCommands(t *testing.T) {
 // TestSnapshotCommandArgs: the commands' refusals that need no node.
 func TestSnapshotCommandArgs(t *testing.T) {
 	home := t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, "config"), 0o700); err != nil { // a node's home, without snapshots
+		t.Fatal(err)
+	}
 	if out := cli(t, "snapshot", "list", "--home", home); strings.TrimSpace(out) != "[]" {
 		t.Fatalf("list of a home without snapshots: %q", out)
 	}

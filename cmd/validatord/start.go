@@ -62,7 +62,7 @@ func runStart(ctx context.Context, env Env, args []string) error {
 		EvidenceMaxAgeBlocks: files.genDoc.ConsensusParams.Evidence.MaxAgeNumBlocks,
 	})
 	if err != nil {
-		return oneLine(fmt.Errorf("app: %w", err))
+		return oneLine(err) // app.New's errors begin with "app: " already
 	}
 	abciApp, err := observed(files.conf, application)
 	if err != nil {

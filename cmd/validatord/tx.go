@@ -6,12 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
+	"slices"
 	"sort"
 	"strings"
 
-	"github.com/scoringsubnet/validatord/client"
-	"github.com/scoringsubnet/validatord/internal/keyfile"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
@@ -62,32 +60,66 @@ type txFlags struct {
 	from, home, node, chainID *string
 	nonce                     *int64
 	wait                      *bool
+	dryRun, generateOnly      *bool
+	output                    *outputFlag
 }
 
 func defineTxFlags(fs *flag.FlagSet, wait string) txFlags {
 	if wait == "" {
 		wait = waitCommitted
 	}
-	return txFlags{
-		from:    fs.String("from", "", "name of the signing key in <home>/keys (required)"),
-		home:    homeFlag(fs),
-		node:    nodeFlag(fs),
-		chainID: fs.String("chain-id", "", "chain id (default: ask the node)"),
-		nonce:   fs.Int64("nonce", -1, "account nonce (default: ask the node for the next one)"),
-		wait:    fs.Bool("wait", false, wait),
+	f := txFlags{
+		from:         fs.String("from", "", "name of the signing key in <home>/keys (required; with --generate-only also a public key in hex)"),
+		home:         homeFlag(fs),
+		node:         nodeFlag(fs),
+		chainID:      fs.String("chain-id", "", "chain id (default: ask the node)"),
+		nonce:        fs.Int64("nonce", -1, "account nonce (default: ask the node for the next one)"),
+		wait:         fs.Bool("wait", false, wait),
+		dryRun:       fs.Bool("dry-run", false, "sign and ask the node's CheckTx only (/check_tx): print its code and log, broadcast nothing, change nothing"),
+		generateOnly: fs.Bool("generate-only", false, "print the unsigned transaction as JSON (message, chain id, sender key, nonce) for tx sign; nothing is signed or sent"),
+		output:       defineOutput(fs),
 	}
+	yes := fs.Bool("yes", false, "accepted for scripts written for Cosmos chains: there is no confirmation prompt")
+	fs.BoolVar(yes, "y", false, "shorthand for --yes")
+	return f
+}
+
+// check refuses flags that contradict each other.
+func (f txFlags) check() error {
+	if *f.dryRun && *f.generateOnly {
+		return errors.New("--dry-run and --generate-only: give one, not both")
+	}
+	if *f.dryRun && *f.wait {
+		return errors.New("--dry-run and --wait: a dry run sends nothing to wait for")
+	}
+	if *f.generateOnly && *f.wait {
+		return errors.New("--generate-only and --wait: an unsigned transaction is not sent (send it with `tx sign`, then `tx broadcast --wait`)")
+	}
+	return nil
 }
 
 func runTx(ctx context.Context, env Env, args []string) error {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		fmt.Fprintf(env.Stdout, "usage: validatord tx <message> --from KEY [flags]   (validatord tx <message> -h lists its flags)\nmessages: %s\n", strings.Join(txMessageNames(), ", "))
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprintf(env.Stdout, "usage: validatord tx <message> --from KEY [flags]   (validatord tx <message> -h lists its flags)\nmessages: %s\n"+
+			"offline: validatord tx sign <file|-> --from KEY, validatord tx broadcast <file|->\n", strings.Join(txMessageNames(), ", "))
 		return nil
+	}
+	if len(args) > 0 {
+		if c, ok := txCommands[args[0]]; ok {
+			return c(ctx, env, args[1:])
+		}
 	}
 	name, rest, err := txMessageName(args)
 	if err != nil {
 		return err
 	}
+	if len(rest) > 0 && isHelp(rest[0]) && len(groupKinds(name)) > 0 {
+		// `tx submit -h`: the message's usage with its kinds.
+		fmt.Fprintf(env.Stdout, "usage: %s\n", groupUsage(name))
+		return nil
+	}
 	m := txMessages[name]
+	usage := "tx " + name + " --from KEY [flags]"
 	fs := newFlags("tx " + name)
 	common := defineTxFlags(fs, m.wait)
 	var build func() (*subnetv1.Msg, error)
@@ -97,48 +129,82 @@ func runTx(ctx context.Context, env Env, args []string) error {
 	} else {
 		build = m.define(fs)
 	}
-	pos, ok, err := parseFlags(env, fs, "tx "+name+" --from KEY [flags]", rest)
+	pos, ok, err := parseFlags(env, fs, usage, rest)
 	if !ok || err != nil {
 		return err
 	}
-	if err := wantArgs(pos, 0, "tx "+name+" --from KEY [flags]"); err != nil {
+	if err := wantArgs(pos, 0, usage); err != nil {
 		return err
 	}
+	if err := common.check(); err != nil {
+		return err
+	}
+	r := &txRun{env: env, f: common, usage: usage}
+	var out any
 	if flow != nil {
-		return runFlow(ctx, env, common, flow)
+		out, err = flow(ctx, r.open(ctx), *common.wait)
+	} else {
+		out, err = r.sendBuilt(ctx, build)
 	}
-	msg, err := build()
-	if err != nil {
-		return err
-	}
-	res, err := sendTx(ctx, common, msg)
-	var rejected *client.TxError
-	if err != nil && !errors.As(err, &rejected) {
-		return oneLine(err)
-	}
-	if perr := printJSON(env.Stdout, res); perr != nil {
-		return perr
-	}
-	return err // nil, or the rejection whose result was printed
-}
-
-// runFlow runs a commit-reveal step; what it sent is printed even when it
-// then failed.
-func runFlow(ctx context.Context, env Env, f txFlags, flow txFlow) error {
-	open := func() (*txSession, error) {
-		s, err := openTx(ctx, f)
-		if s != nil {
-			s.stderr = env.Stderr
-		}
-		return s, err
-	}
-	out, err := flow(ctx, open, *f.wait)
 	if out != nil {
-		if perr := printJSON(env.Stdout, out); perr != nil {
+		if perr := common.output.print(env.Stdout, out); perr != nil {
 			return perr
 		}
 	}
-	return oneLine(err)
+	return oneLine(r.withUsage(err))
+}
+
+// txRun is one `tx <message>` run: its flags and usage line.
+type txRun struct {
+	env   Env
+	f     txFlags
+	usage string
+}
+
+// fromMissing is the --from flag as a missing flag, or nil when given.
+func (r *txRun) fromMissing() *MissingFlagsError {
+	if *r.f.from != "" {
+		return nil
+	}
+	return &MissingFlagsError{Flags: []string{"from"}}
+}
+
+// withUsage adds the missing --from to a missing-flags error and the usage
+// line to every missing-flags error.
+func (r *txRun) withUsage(err error) error {
+	var mf *MissingFlagsError
+	if !errors.As(err, &mf) {
+		return err
+	}
+	out := &MissingFlagsError{Flags: mf.Flags, Usage: r.usage}
+	if r.fromMissing() != nil && !slices.Contains(mf.Flags, "from") {
+		out.Flags = append([]string{"from"}, mf.Flags...)
+	}
+	return out
+}
+
+// open returns the flows' session opener.
+func (r *txRun) open(ctx context.Context) func() (*txSession, error) {
+	return func() (*txSession, error) { return r.openSession(ctx) }
+}
+
+// sendBuilt builds the message (every missing flag reported at once, --from
+// among them) and sends it as the mode flags say.
+func (r *txRun) sendBuilt(ctx context.Context, build func() (*subnetv1.Msg, error)) (any, error) {
+	msg, err := build()
+	if err == nil {
+		if mf := r.fromMissing(); mf != nil {
+			err = mf
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, err := r.openSession(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.send(ctx, msg, *r.f.wait)
 }
 
 // txMessageName finds the message (and kind) at the start of args.
@@ -152,14 +218,43 @@ func txMessageName(args []string) (string, []string, error) {
 		if _, ok := txMessages[args[0]]; ok {
 			return args[0], args[1:], nil
 		}
+		if kinds := groupKinds(args[0]); len(kinds) > 0 {
+			if len(args) >= 2 && isHelp(args[1]) {
+				return args[0], args[1:], nil
+			}
+			if len(args) == 1 || strings.HasPrefix(args[1], "-") {
+				return "", nil, fmt.Errorf("%s: missing kind; usage: %s", args[0], groupUsage(args[0]))
+			}
+			return "", nil, fmt.Errorf("%s: unknown kind %q, want one of %s; usage: %s", args[0], args[1], strings.Join(kinds, ", "), groupUsage(args[0]))
+		}
 	}
 	names := strings.Join(txMessageNames(), ", ")
 	if len(args) == 0 {
 		return "", nil, fmt.Errorf("missing message; usage: validatord tx <message> --from KEY [flags]; messages: %s", names)
 	}
-	got := strings.Join(args[:min(len(args), 2)], " ")
-	return "", nil, fmt.Errorf("unknown message %q; want one of: %s", got, names)
+	return "", nil, fmt.Errorf("unknown message %q; want one of: %s", args[0], names)
 }
+
+// groupKinds are the kinds of a message that has several (submit: workflow,
+// arena, gas), sorted; none for other words.
+func groupKinds(group string) []string {
+	var kinds []string
+	for _, n := range txMessageNames() {
+		if k, ok := strings.CutPrefix(n, group+" "); ok {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds
+}
+
+// groupUsage is the usage line of a message with kinds.
+func groupUsage(group string) string {
+	return fmt.Sprintf("validatord tx %s %s --from KEY [flags]   (validatord tx %s <kind> -h lists its flags)",
+		group, strings.Join(groupKinds(group), "|"), group)
+}
+
+// isHelp is an argument that asks for help.
+func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "help" }
 
 // txMessageNames lists the messages of `tx`, sorted.
 func txMessageNames() []string {
@@ -169,60 +264,6 @@ func txMessageNames() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// txSession is a signing key on a node: its home, the node's client, the
-// chain id and a signer (at --nonce when given).
-type txSession struct {
-	stderr io.Writer // progress lines (register-miner)
-	home   string
-	node   *client.Client
-	signer *client.Signer
-}
-
-// openTx loads the key and finds the chain id (from the node unless given).
-func openTx(ctx context.Context, f txFlags) (*txSession, error) {
-	if *f.from == "" {
-		return nil, fmt.Errorf("--from: a key name is required (see `validatord keys list --home %s`)", *f.home)
-	}
-	key, err := keyfile.Load(*f.home, *f.from)
-	if err != nil {
-		return nil, err
-	}
-	c, err := dialNode(*f.node)
-	if err != nil {
-		return nil, err
-	}
-	chainID := *f.chainID
-	if chainID == "" {
-		st, err := c.NodeStatus(ctx)
-		if err != nil {
-			return nil, err
-		}
-		chainID = st.ChainID
-	}
-	s := client.NewSigner(c, chainID, key)
-	if *f.nonce >= 0 {
-		s.FixNonce(uint64(*f.nonce))
-	}
-	return &txSession{home: *f.home, node: c, signer: s}, nil
-}
-
-// sendTx signs msg and broadcasts it; a refusal is a *client.TxError
-// returned with the result.
-func sendTx(ctx context.Context, f txFlags, msg *subnetv1.Msg) (client.TxResult, error) {
-	s, err := openTx(ctx, f)
-	if err != nil {
-		return client.TxResult{}, err
-	}
-	tx, err := s.signer.Sign(ctx, msg)
-	if err != nil {
-		return client.TxResult{}, err
-	}
-	if *f.wait {
-		return s.node.BroadcastCommit(ctx, tx)
-	}
-	return s.node.Broadcast(ctx, tx)
 }
 
 // decimalFlag is a flag holding a decimal in the canonical 18-place form.
@@ -265,21 +306,26 @@ func hexFlag(name, v string) ([]byte, error) {
 	if v == "" {
 		return nil, fmt.Errorf("--%s: required (hex)", name)
 	}
-	bz, err := hex.DecodeString(strings.TrimPrefix(v, "0x"))
+	bz, err := hex.DecodeString(strings.TrimPrefix(v, "0x")) // either case
 	if err != nil {
 		return nil, fmt.Errorf("--%s: %q is not hex", name, v)
 	}
 	return bz, nil
 }
 
-// requireSet fails when a required integer flag was not given.
+// requireSet fails when required flags were not given: every one missing
+// is named at once (a *MissingFlagsError).
 func requireSet(fs *flag.FlagSet, names ...string) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var missing []string
 	for _, n := range names {
 		if !set[n] {
-			return fmt.Errorf("--%s: required", n)
+			missing = append(missing, n)
 		}
+	}
+	if len(missing) > 0 {
+		return &MissingFlagsError{Flags: missing}
 	}
 	return nil
 }

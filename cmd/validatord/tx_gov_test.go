@@ -170,7 +170,7 @@ func TestGovernanceCommandErrors(t *testing.T) {
 		{[]string{"tx", "propose", "validators", "--from", "k", "--set-power", "x"}, "-set-power: want NAME=POWER"},
 		{[]string{"tx", "propose", "validators", "--from", "k"}, "no change"},
 		{[]string{"tx", "propose", "params", "--from", "k", "--patch", "[]", "--activation-height", "5"}, "want a JSON object"},
-		{[]string{"tx", "propose", "bogus"}, `unknown message "propose bogus"`},
+		{[]string{"tx", "propose", "bogus"}, `propose: unknown kind "bogus", want one of params, validators`},
 		{[]string{"tx", "approve", "--from", "k"}, "--proposal: required"},
 	} {
 		args := append(c.args, "--home", home, "--node", addr)
@@ -223,7 +223,7 @@ func TestKeysShowConsensus(t *testing.T) {
 		len(pub) != ed25519.PublicKeySize || info.PubKeyHex != hex.EncodeToString(pub) || info.ReportKey != report.PubKey || info.Moniker != "validator0" {
 		t.Fatalf("show-consensus %+v; genesis %+v; report key %s", info, gen, report.PubKey)
 	}
-	if code, _, errOut := runCmd(t, "keys", "show-consensus", "--home", filepath.Join(home, "none")); code != 1 || !strings.Contains(errOut, "config.toml: not found") {
+	if code, _, errOut := runCmd(t, "keys", "show-consensus", "--home", filepath.Join(home, "none")); code != 1 || !strings.Contains(errOut, "--home "+filepath.Join(home, "none")+": no such directory") {
 		t.Fatalf("no home: code %d stderr %q", code, errOut)
 	}
 }

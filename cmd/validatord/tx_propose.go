@@ -83,20 +83,7 @@ func proposeFlow(define func(fs *flag.FlagSet) proposal) func(fs *flag.FlagSet) 
 			if err != nil {
 				return nil, err
 			}
-			tx, err := s.signer.Sign(ctx, build(expires))
-			if err != nil {
-				return nil, err
-			}
-			var res client.TxResult
-			if wait {
-				res, err = s.node.BroadcastCommit(ctx, tx)
-			} else {
-				res, err = s.node.Broadcast(ctx, tx)
-			}
-			if res.Hash == "" {
-				return nil, err // nothing reached the node: nothing to print
-			}
-			return res, err
+			return s.send(ctx, build(expires), wait)
 		}
 	}
 }

@@ -19,18 +19,11 @@ func defineRegisterMiner(*flag.FlagSet) txFlow {
 		if err != nil {
 			return nil, err
 		}
-		msg, err := client.RegisterWork(ctx, s.node, s.signer.ChainID(), s.signer.PubKey(), workProgress(s.stderr))
+		msg, err := client.RegisterWork(ctx, s.node, s.chainID, s.pub, workProgress(s.stderr))
 		if err != nil {
 			return nil, err
 		}
-		tx, err := s.signer.Sign(ctx, msg)
-		if err != nil {
-			return nil, err
-		}
-		if wait {
-			return s.node.BroadcastCommit(ctx, tx)
-		}
-		return s.node.Broadcast(ctx, tx)
+		return s.send(ctx, msg, wait)
 	}
 }
 

@@ -27,9 +27,19 @@ func defineReveal(fs *flag.FlagSet) txFlow {
 		if err != nil {
 			return nil, err
 		}
-		store, err := client.NewSaltStore(s.home, s.signer.ChainID(), s.signer.PubKey())
+		if s.generateOnly {
+			return nil, errNoOffline
+		}
+		store, err := client.NewSaltStore(s.home, s.chainID, s.pub)
 		if err != nil {
 			return nil, err
+		}
+		if s.dryRun {
+			p, err := store.Load(t)
+			if err != nil {
+				return nil, err
+			}
+			return s.send(ctx, client.Reveal(p.Payload, p.Salt), false)
 		}
 		if wait {
 			p, err := store.Load(t)

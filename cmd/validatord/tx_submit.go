@@ -8,7 +8,7 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-const waitSubmit = "also wait until the reveal window is open, reveal, and wait for the reveal's block (default: commit only; reveal later with `tx reveal`)"
+const waitSubmit = "also wait until the reveal window is open, reveal, and wait for the reveal's block (default: commit only; reveal later with tx reveal)"
 
 // submitFlow is `tx submit <kind>`: the payload's flags, then a commit whose
 // salt client.SaltStore keeps in <home>/reveals/<chain id>/ (written before
@@ -25,6 +25,12 @@ func submitFlow(define func(fs *flag.FlagSet) func() (*subnetv1.MsgSubmit, error
 			s, err := open()
 			if err != nil {
 				return nil, err
+			}
+			if s.generateOnly {
+				return nil, errNoOffline
+			}
+			if s.dryRun {
+				return dryCommit(ctx, s, payload)
 			}
 			store, err := client.NewSaltStore(s.home, s.signer.ChainID(), s.signer.PubKey())
 			if err != nil {
@@ -50,13 +56,31 @@ func submitFlow(define func(fs *flag.FlagSet) func() (*subnetv1.MsgSubmit, error
 	}
 }
 
+// dryCommit asks CheckTx about a commit to payload under a fresh salt that
+// is kept nowhere: nothing is stored, nothing is sent.
+func dryCommit(ctx context.Context, s *txSession, payload *subnetv1.MsgSubmit) (any, error) {
+	uid, err := s.signer.UID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	salt, err := client.NewSalt()
+	if err != nil {
+		return nil, err
+	}
+	msg, err := client.Commit(s.chainID, s.pub, uid, payload, salt)
+	if err != nil {
+		return nil, err
+	}
+	return s.send(ctx, msg, false)
+}
+
 // The payload builders of `submit`, one flag per payload field.
 
 func defineWorkflowPayload(fs *flag.FlagSet) func() (*subnetv1.MsgSubmit, error) {
 	task := fs.Uint64("task-id", 0, "id of the workflow task")
 	artifact := fs.String("artifact-hash", "", "hex hash of the workflow artifact")
 	return func() (*subnetv1.MsgSubmit, error) {
-		if err := requireSet(fs, "task-id"); err != nil {
+		if err := requireSet(fs, "task-id", "artifact-hash"); err != nil {
 			return nil, err
 		}
 		h, err := hexFlag("artifact-hash", *artifact)
@@ -71,7 +95,7 @@ func defineArenaPayload(fs *flag.FlagSet) func() (*subnetv1.MsgSubmit, error) {
 	task := fs.Uint64("task-id", 0, "id of the arena task")
 	artifact := fs.String("artifact-hash", "", "hex hash of the run's artifact")
 	return func() (*subnetv1.MsgSubmit, error) {
-		if err := requireSet(fs, "task-id"); err != nil {
+		if err := requireSet(fs, "task-id", "artifact-hash"); err != nil {
 			return nil, err
 		}
 		h, err := hexFlag("artifact-hash", *artifact)
@@ -87,7 +111,7 @@ func defineGasPayload(fs *flag.FlagSet) func() (*subnetv1.MsgSubmit, error) {
 	block := fs.Uint64("evm-block", 0, "EVM block number predicted")
 	price := newDecimal(fs, "price", "", "predicted minimum gas price")
 	return func() (*subnetv1.MsgSubmit, error) {
-		if err := requireSet(fs, "evm-chain-id", "evm-block"); err != nil {
+		if err := requireSet(fs, "evm-chain-id", "evm-block", "price"); err != nil {
 			return nil, err
 		}
 		p, err := price.get()

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,7 +59,7 @@ func TestTxMessagesBuildEveryField(t *testing.T) {
 				TotalSteps: 5, MaxBudget: "2.000000000000000000", MaxLatencySeconds: "1.500000000000000000", SubmissionBlocks: 7, ReportBlocks: 9}}}}}},
 		{"post-task arena", []string{"--category", "debugging", "--difficulty", "advanced", "--criteria-total", "4"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{Arena: &subnetv1.ArenaTask{
-				Category: "debugging", Difficulty: "advanced", CriteriaTotal: 4, SubmissionBlocks: 10, ReportBlocks: 20}}}}}},
+				Category: "debugging", Difficulty: "advanced", CriteriaTotal: 4, SubmissionBlocks: 300, ReportBlocks: 600}}}}}},
 		{"report workflow", []string{"--submission-id", "4", "--output-quality", "1", "--steps-completed", "0", "--cost", "0", "--latency-seconds", "12.25", "--retries", "1", "--declared-retry-budget", "4", "--timeouts", "2", "--hard-failures", "3"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: 4, Measurement: &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{
 				OutputQuality: "1.000000000000000000", StepsCompleted: 0, Cost: "0.000000000000000000", LatencySeconds: "12.250000000000000000", Retries: 1, DeclaredRetryBudget: 4, Timeouts: 2, HardFailures: 3}}}}}},
@@ -168,21 +170,26 @@ func TestTxMessageErrors(t *testing.T) {
 
 func TestTxCommandErrors(t *testing.T) {
 	home := t.TempDir()
+	keysHome := t.TempDir()
+	if err := os.Mkdir(filepath.Join(keysHome, "keys"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		want string
 	}{
 		{[]string{"tx"}, "missing message; usage: validatord tx <message>"},
-		{[]string{"tx", "submit"}, `unknown message "submit"`},
-		{[]string{"tx", "submit", "bogus"}, `unknown message "submit bogus"`},
-		{[]string{"tx", "register-miner", "--home", home}, "--from: a key name is required"},
-		{[]string{"tx", "register-miner", "--from", "nobody", "--home", home}, "key not found"},
+		{[]string{"tx", "submit"}, "submit: missing kind; usage: validatord tx submit arena|gas|workflow --from KEY"},
+		{[]string{"tx", "submit", "bogus"}, `submit: unknown kind "bogus", want one of arena, gas, workflow`},
+		{[]string{"tx", "register-miner", "--home", home}, "--from: required; usage: validatord tx register-miner --from KEY [flags]"},
+		{[]string{"tx", "register-miner", "--from", "nobody", "--home", home}, "--home " + home + ": holds no node and no keys"},
+		{[]string{"tx", "register-miner", "--from", "nobody", "--home", keysHome}, "key not found"},
 		{[]string{"tx", "register-miner", "extra", "--from", "x"}, "want 0 argument"},
 		{[]string{"tx", "reveal", "--from", "x", "--home", home}, "want --task N, or --evm-chain C with --evm-block B"},
 		{[]string{"tx", "reveal", "--task", "1", "--evm-chain", "1", "--evm-block", "2", "--from", "x"}, "want --task N, or --evm-chain C"},
 		{[]string{"tx", "reveal", "--evm-chain", "1", "--from", "x"}, "want --task N, or --evm-chain C"},
 		{[]string{"tx", "submit", "workflow", "--task-id", "1", "--from", "x"}, "--artifact-hash: required"},
-		{[]string{"tx", "submit", "gas", "--evm-chain-id", "1", "--evm-block", "2", "--price", "1", "--home", home}, "--from: a key name is required"},
+		{[]string{"tx", "submit", "gas", "--evm-chain-id", "1", "--evm-block", "2", "--price", "1", "--home", home}, "--from: required; usage: validatord tx submit gas"},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCmd(t, c.args...)

@@ -19,10 +19,9 @@ func definePostWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	steps := fs.Int64("total-steps", 0, "steps of the workflow DAG")
 	budget := newDecimal(fs, "max-budget", "", "maximum cost")
 	latency := newDecimal(fs, "max-latency-seconds", "", "maximum latency in seconds")
-	subBlocks := fs.Int64("submission-blocks", 10, "blocks miners may submit for")
-	repBlocks := fs.Int64("report-blocks", 20, "blocks validators may report for")
+	subBlocks, repBlocks := defineTaskWindows(fs)
 	return func() (*subnetv1.Msg, error) {
-		if err := requireSet(fs, "total-steps"); err != nil {
+		if err := requireSet(fs, "total-steps", "max-budget", "max-latency-seconds"); err != nil {
 			return nil, err
 		}
 		ds, err := decimals(budget, latency)
@@ -32,6 +31,23 @@ func definePostWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		return client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: *steps, MaxBudget: ds[0], MaxLatencySeconds: ds[1],
 			SubmissionBlocks: *subBlocks, ReportBlocks: *repBlocks}), nil
 	}
+}
+
+// The default task windows: minutes of block time at init's default
+// timeout_commit (1 s), long enough for a person to type a miner's submit
+// and a validator's report.
+const (
+	defaultSubmissionBlocks = 300
+	defaultReportBlocks     = 600
+)
+
+// defineTaskWindows registers --submission-blocks and --report-blocks.
+func defineTaskWindows(fs *flag.FlagSet) (sub, rep *int64) {
+	sub = fs.Int64("submission-blocks", defaultSubmissionBlocks,
+		fmt.Sprintf("blocks miners may commit for: %d blocks is ~%d min at init's 1 s blocks (at most the genesis chain.max_submission_blocks)", defaultSubmissionBlocks, defaultSubmissionBlocks/60))
+	rep = fs.Int64("report-blocks", defaultReportBlocks,
+		fmt.Sprintf("blocks validators may report for, after the reveal window: %d blocks is ~%d min at 1 s blocks (at most chain.max_report_blocks)", defaultReportBlocks, defaultReportBlocks/60))
+	return sub, rep
 }
 
 // arenaBaselineFlags are the flags of the default baseline of an arena task,
@@ -47,8 +63,7 @@ func definePostArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	category := fs.String("category", "", "task category (one of the genesis arena categories)")
 	difficulty := fs.String("difficulty", "", "task difficulty (one of the genesis arena difficulties)")
 	criteria := fs.Int64("criteria-total", 0, "number of success criteria")
-	subBlocks := fs.Int64("submission-blocks", 10, "blocks miners may submit for")
-	repBlocks := fs.Int64("report-blocks", 20, "blocks validators may report for")
+	subBlocks, repBlocks := defineTaskWindows(fs)
 	count := fs.Int64("baseline-submission-count", 0, "default baseline: submission count")
 	base := make([]decimalFlag, len(arenaBaselineFlags))
 	for i, n := range arenaBaselineFlags {
@@ -102,7 +117,7 @@ func defineReportWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	timeouts := fs.Int64("timeouts", 0, "timeouts")
 	failures := fs.Int64("hard-failures", 0, "hard failures")
 	return func() (*subnetv1.Msg, error) {
-		if err := requireSet(fs, "submission-id", "steps-completed"); err != nil {
+		if err := requireSet(fs, "submission-id", "output-quality", "steps-completed", "cost", "latency-seconds"); err != nil {
 			return nil, err
 		}
 		ds, err := decimals(quality, cost, latency)
@@ -123,7 +138,7 @@ func defineReportArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	cost := newDecimal(fs, "estimated-cost", "", "estimated cost")
 	passed := fs.Int64("criteria-passed", 0, "success criteria passed")
 	return func() (*subnetv1.Msg, error) {
-		if err := requireSet(fs, "submission-id", "total-tokens", "criteria-passed"); err != nil {
+		if err := requireSet(fs, "submission-id", "total-tokens", "execution-time", "estimated-cost", "criteria-passed"); err != nil {
 			return nil, err
 		}
 		ds, err := decimals(exec, cost)
@@ -141,7 +156,7 @@ func defineTruth(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	price := newDecimal(fs, "min-price", "", "the block's minimum non-zero gas price")
 	ts := fs.Int64("timestamp", 0, "the block's timestamp (unix seconds)")
 	return func() (*subnetv1.Msg, error) {
-		if err := requireSet(fs, "evm-chain-id", "evm-block", "timestamp"); err != nil {
+		if err := requireSet(fs, "evm-chain-id", "evm-block", "min-price", "timestamp"); err != nil {
 			return nil, err
 		}
 		p, err := price.get()

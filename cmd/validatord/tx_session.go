@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/internal/keyfile"
+	"github.com/scoringsubnet/validatord/internal/statedump"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// txSession is a key on a node: its home, the node's client, the chain id,
+// the public key and a signer (at --nonce when given). With --generate-only
+// and a public key for --from, there is no signer.
+type txSession struct {
+	stderr  io.Writer // progress lines (register-miner)
+	home    string
+	node    *client.Client
+	signer  *client.Signer
+	pub     ed25519.PublicKey
+	chainID string
+	nonce   int64 // --nonce, or -1
+	// dryRun: CheckTx only; generateOnly: print the unsigned transaction.
+	dryRun, generateOnly bool
+}
+
+// openSession loads the key and finds the chain id (from the node unless
+// given). The node is asked nothing that the flags answer: --generate-only
+// with --chain-id and --nonce needs no node at all.
+func (r *txRun) openSession(ctx context.Context) (*txSession, error) {
+	f := r.f
+	if mf := r.fromMissing(); mf != nil {
+		return nil, mf
+	}
+	s := &txSession{stderr: r.env.Stderr, home: *f.home, nonce: *f.nonce, chainID: *f.chainID, dryRun: *f.dryRun, generateOnly: *f.generateOnly}
+	var key ed25519.PrivateKey
+	if pub, ok := publicKeyHex(*f.from); ok && s.generateOnly {
+		s.pub = pub
+	} else {
+		if err := checkHome(*f.home); err != nil {
+			return nil, err
+		}
+		k, err := keyfile.Load(*f.home, *f.from)
+		if err != nil {
+			return nil, err
+		}
+		key, s.pub = k, k.Public().(ed25519.PublicKey)
+	}
+	c, err := dialNode(*f.node)
+	if err != nil {
+		return nil, err
+	}
+	s.node = c
+	if s.chainID == "" {
+		st, err := c.NodeStatus(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.chainID = st.ChainID
+	}
+	if key != nil {
+		s.signer = client.NewSigner(c, s.chainID, key)
+		if s.nonce >= 0 {
+			s.signer.FixNonce(uint64(s.nonce))
+		}
+	}
+	return s, nil
+}
+
+// publicKeyHex is s as a 32-byte ed25519 public key in hex (either case).
+func publicKeyHex(s string) (ed25519.PublicKey, bool) {
+	bz, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
+	if err != nil || len(bz) != ed25519.PublicKeySize {
+		return nil, false
+	}
+	return ed25519.PublicKey(bz), true
+}
+
+// send delivers msg as the mode flags say: the unsigned transaction
+// (--generate-only), CheckTx's answer (--dry-run), or the broadcast's result
+// (with --wait the block's, and the scores the transaction caused). A
+// refusal is returned with its result; nil when nothing reached the node.
+func (s *txSession) send(ctx context.Context, msg *subnetv1.Msg, wait bool) (any, error) {
+	if s.generateOnly {
+		return s.unsigned(ctx, msg)
+	}
+	tx, err := s.signer.Sign(ctx, msg)
+	if err != nil {
+		return nil, err
+	}
+	var res client.TxResult
+	switch {
+	case s.dryRun:
+		return dryRun(ctx, s.node, tx, s.stderr)
+	case wait:
+		res, err = s.node.BroadcastCommit(ctx, tx)
+		s.addScores(ctx, &res)
+	default:
+		res, err = s.node.Broadcast(ctx, tx)
+	}
+	if res.Hash == "" {
+		return nil, err
+	}
+	return res, err
+}
+
+// dryRun asks the node's CheckTx about tx (/check_tx). The app's CheckTx
+// counts an accepted transaction's nonce as pending until its next block
+// (its mempool state is reset at each commit), so an accepted dry run waits
+// for that block: the key's next transaction, sent at the same nonce, is
+// then judged as if the dry run had never been. A node that makes no block
+// in time (create_empty_blocks = false and an idle chain) only costs a note
+// on stderr: CheckTx's answer stands.
+func dryRun(ctx context.Context, c *client.Client, tx []byte, stderr io.Writer) (any, error) {
+	res, err := c.CheckTx(ctx, tx)
+	if res.Hash == "" {
+		return nil, err
+	}
+	if err == nil {
+		if werr := waitNextBlock(ctx, c); werr != nil && stderr != nil {
+			fmt.Fprintf(stderr, "dry run: no new block yet (%v): until the next block the node counts this nonce as pending\n", oneLine(werr))
+		}
+	}
+	return dryRunResult{res}, err
+}
+
+// waitNextBlock waits until the app commits a block after its current one.
+func waitNextBlock(ctx context.Context, c *client.Client) error {
+	st, err := c.Status(ctx)
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(ctx, client.DefaultTxTimeout)
+	defer cancel()
+	_, err = c.WaitAppHeight(wctx, st.Height+1, 100*time.Millisecond)
+	return err
+}
+
+// addScores fills res.Scores; a node that cannot say is noted on stderr
+// (the transaction's own result stands).
+func (s *txSession) addScores(ctx context.Context, res *client.TxResult) {
+	if err := s.node.AddScores(ctx, res); err != nil && s.stderr != nil {
+		fmt.Fprintf(s.stderr, "scores of the transaction's block: %v\n", oneLine(err))
+	}
+}
+
+// unsigned is msg as an unsigned transaction at --nonce, else the node's
+// next nonce for the key.
+func (s *txSession) unsigned(ctx context.Context, msg *subnetv1.Msg) (client.UnsignedTx, error) {
+	nonce := uint64(s.nonce)
+	if s.nonce < 0 {
+		n, err := s.node.NextNonce(ctx, s.pub)
+		if err != nil {
+			return client.UnsignedTx{}, err
+		}
+		nonce = n
+	}
+	view, err := statedump.MessageJSON(msg)
+	if err != nil {
+		view = nil // the view is for reading only; msg is what is signed
+	}
+	return client.NewUnsigned(s.chainID, s.pub, nonce, msg, view)
+}
+
+// errNoOffline refuses --generate-only for the commit-reveal steps.
+var errNoOffline = errors.New("--generate-only: a commit or reveal needs the salt kept in the key's home; run `tx submit`/`tx reveal` where the key is")
+
+// openTx opens a session for a command that signs with tx flags of its own
+// (oracle gas): the mode flags it does not define are off.
+func openTx(ctx context.Context, f txFlags) (*txSession, error) {
+	off := false
+	if f.dryRun == nil {
+		f.dryRun = &off
+	}
+	if f.generateOnly == nil {
+		f.generateOnly = &off
+	}
+	return (&txRun{f: f}).openSession(ctx)
+}
