@@ -42,6 +42,10 @@ func (q *querier) status(_ []string) (*wire.StatusView, *queryError) {
 	if q.chain != nil {
 		out.ChainID = &q.chain.ID
 	}
+	if h := q.genesisHash(); h != nil {
+		s := hex.EncodeToString(h)
+		out.GenesisHash = &s
+	}
 	return out, nil
 }
 

@@ -53,6 +53,8 @@ const (
 	PrefixMirrorRound byte = 0x2b // MirrorRound by parent block: the votes of an open attestation round
 	PrefixMirrorBody  byte = 0x2c // MirrorBody by 32-byte digest: a snapshot's encoding, until its round is pruned
 	PrefixMirrorOpen  byte = 0x2d // report key → the open attestation rounds the validator voted in (u64)
+	// 0x31: the genesis the chain was initialised with (docs/queries.md, status).
+	PrefixGenesisHash byte = 0x31 // sha256 of the InitChain request: chain id, time, initial height, consensus params, validators, app_state
 )
 
 // ValueKind says how a prefix's values are encoded.
@@ -65,6 +67,7 @@ const (
 	KindText                   // UTF-8 text
 	KindU64                    // one big-endian uint64
 	KindU64s                   // big-endian uint64s
+	KindBytes                  // raw bytes (a hash), shown as hex
 )
 
 // Prefix describes one key prefix of the state.
@@ -122,6 +125,7 @@ var Layout = []Prefix{
 	{Byte: PrefixMirrorRound, Name: "mirror_round", Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorRound{} }},
 	{Byte: PrefixMirrorBody, Name: "mirror_body", RawKey: true, Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorBody{} }},
 	{Byte: PrefixMirrorOpen, Name: "mirror_open", RawKey: true, Kind: KindU64},
+	{Byte: PrefixGenesisHash, Name: "genesis_hash", Kind: KindBytes},
 }
 
 // PrefixOf returns the layout entry of key's first byte; ok is false for an
@@ -154,6 +158,7 @@ var (
 	KeyValset       = []byte{PrefixValset}
 	KeyParams       = []byte{PrefixParams}
 	KeyMirrorState  = []byte{PrefixMirrorState}
+	KeyGenesisHash  = []byte{PrefixGenesisHash}
 )
 
 // KeyProposal is the key of proposal id.
