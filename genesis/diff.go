@@ -73,9 +73,11 @@ func diffValue(path string, a, b any, out *[]Change) {
 
 func diffObject(path string, a, b map[string]any, out *[]Change) {
 	keys := make([]string, 0, len(a)+len(b))
+	// det: sorted
 	for k := range a {
 		keys = append(keys, k)
 	}
+	// det: sorted
 	for k := range b {
 		if _, ok := a[k]; !ok {
 			keys = append(keys, k)
