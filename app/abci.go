@@ -58,6 +58,11 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	ov := store.NewOverlay(snap)
 	ov.Set(store.KeyGenesis, append([]byte(nil), req.AppStateBytes...))
 	ov.Set(store.KeyChainID, []byte(req.ChainId))
+	genHash, err := GenesisHash(req)
+	if err != nil {
+		return nil, err
+	}
+	ov.Set(store.KeyGenesisHash, genHash)
 	store.State{O: ov}.Save(store.KeyCounters, &subnetv1.Counters{})
 	a.genesis = ov
 	a.initialHeight = max(req.InitialHeight, 1)

@@ -71,6 +71,9 @@ var queryRoutes = map[string]struct {
 	"leaderboard":  {1, answers((*querier).leaderboard)},
 	"epoch":        {1, answers((*querier).epoch)},
 	"digest":       {0, answers((*querier).digest)},
+	"tasks":        {4, answers((*querier).tasks)},
+	"submissions":  {4, answers((*querier).submissions)},
+	"metagraph":    {0, answers((*querier).metagraph)},
 }
 
 // Query answers JSON views of the committed state (the wire.…View types). Paths are listed in

@@ -133,7 +133,8 @@ var answerViews = map[string]func() any{
 	"leaderboard": func() any { return new(wire.LeaderboardView) }, "epoch": func() any { return new(wire.EpochView) },
 	"truth": func() any { return new(wire.TruthRoundView) }, "proposal": func() any { return new(wire.ProposalView) },
 	"proposals": func() any { return new(wire.ProposalsView) }, "misbehaviour": func() any { return new(wire.MisbehaviourView) },
-	"gaschain": func() any { return new(wire.GasChainView) },
+	"gaschain": func() any { return new(wire.GasChainView) }, "tasks": func() any { return new(wire.TasksView) },
+	"submissions": func() any { return new(wire.SubmissionsView) }, "metagraph": func() any { return new(wire.MetagraphView) },
 }
 
 // TestQueryParamsAndStatusGolden: before any upgrade, params is the
@@ -164,7 +165,7 @@ func TestQueryParamsAndStatusGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"app_hash":"","chain_id":null,"height":0}`; string(resp.Value) != want {
+	if want := `{"app_hash":"","chain_id":null,"genesis_hash":null,"height":0}`; string(resp.Value) != want {
 		t.Fatalf("status before InitChain:\ngot  %s\nwant %s", resp.Value, want)
 	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/scoringsubnet/validatord/app/gas"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/tasks"
 	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
@@ -41,6 +40,10 @@ func (q *querier) status(_ []string) (*wire.StatusView, *queryError) {
 	out := &wire.StatusView{Height: q.height, AppHash: hex.EncodeToString(q.appHash)}
 	if q.chain != nil {
 		out.ChainID = &q.chain.ID
+	}
+	if h := q.genesisHash(); h != nil {
+		s := hex.EncodeToString(h)
+		out.GenesisHash = &s
 	}
 	return out, nil
 }
@@ -175,7 +178,7 @@ func (q *querier) account(args []string) (*wire.AccountView, *queryError) {
 		return nil, badRequest("account %q is not a hex 32-byte ed25519 public key", args[0])
 	}
 	acc := q.st.Account(pub)
-	out := &wire.AccountView{Pubkey: args[0], NextNonce: acc.NextNonce, Miner: acc.Miner}
+	out := &wire.AccountView{Pubkey: hex.EncodeToString(pub), NextNonce: acc.NextNonce, Miner: acc.Miner}
 	if acc.Miner {
 		out.UID = &acc.Uid
 	}
@@ -233,9 +236,8 @@ func (q *querier) task(args []string) (*wire.TaskView, *queryError) {
 	if !ok {
 		return nil, notFound("no task %d%s", id, q.retired(id < q.st.Counters().NextTaskId, "task"))
 	}
-	return &wire.TaskView{ID: t.Id, Track: tasks.Track(t), Poster: hex.EncodeToString(t.Poster),
-		PostedHeight: t.PostedHeight, SubmitDeadline: t.SubmitDeadline, RevealDeadline: t.RevealDeadline, ReportDeadline: t.ReportDeadline,
-		Submissions: t.Submissions, Workflow: wire.WorkflowTaskViewOf(t.GetWorkflow()), Arena: wire.ArenaTaskViewOf(t.GetArena())}, nil
+	v := taskViewOf(t)
+	return &v, nil
 }
 
 // truth answers "truth/<evm chain id>/<evm block>": the EVM block's truth

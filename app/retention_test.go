@@ -298,6 +298,11 @@ func TestRetentionBoundsState(t *testing.T) {
 			t.Errorf("no %s left at the end: retention must keep the last %d blocks' items", p, r)
 		}
 	}
+	// the miner index (0x30) has one entry per stored submission: retention
+	// deletes a submission's entry with it
+	if last.byPrefix["miner_sub"] != last.byPrefix["submission"] {
+		t.Errorf("%d miner index entries, %d submissions: want one entry per submission", last.byPrefix["miner_sub"], last.byPrefix["submission"])
+	}
 	// what is left is what the last r blocks (and the live windows) hold
 	if tasks := last.byPrefix["task"]; tasks > r+10 {
 		t.Errorf("%d tasks stored, want at most retain_state_blocks + the open ones", tasks)

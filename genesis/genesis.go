@@ -33,7 +33,7 @@ func Decode(bz []byte) (AppState, error) {
 	dec := json.NewDecoder(bytes.NewReader(bz))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&st); err != nil {
-		return AppState{}, &FieldError{Field: "app_state", Value: "(json)", Reason: err.Error()}
+		return AppState{}, &FieldError{Field: "app_state", Value: "(json)", Reason: At(bz, err).Error() + " (line 1 is the line of app_state's opening brace)"}
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return AppState{}, fieldErr("app_state", "(json)", "trailing data after the object")

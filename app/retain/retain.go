@@ -137,6 +137,7 @@ func (x *run) task(it store.DueItem) bool {
 			return true
 		}
 		x.del(store.KeySubmission(sid))
+		x.del(store.KeyMinerSub(sub.Uid, sid))
 		x.del(store.KeyTaskMiner(t.Id, sub.Uid))
 		x.del(kts)
 		if len(sub.ArtifactHash) > 0 {
@@ -164,6 +165,9 @@ func (x *run) round(it store.DueItem) bool {
 		if !x.more(j == it.Resume) {
 			x.due.Resume(it, j)
 			return false
+		}
+		if sub, ok := x.env.St.Submission(subs[j]); ok {
+			x.del(store.KeyMinerSub(sub.Uid, subs[j]))
 		}
 		x.del(store.KeySubmission(subs[j]))
 		x.n.submissions++

@@ -53,6 +53,10 @@ const (
 	PrefixMirrorRound byte = 0x2b // MirrorRound by parent block: the votes of an open attestation round
 	PrefixMirrorBody  byte = 0x2c // MirrorBody by 32-byte digest: a snapshot's encoding, until its round is pruned
 	PrefixMirrorOpen  byte = 0x2d // report key → the open attestation rounds the validator voted in (u64)
+	// 0x30–0x31: finding things (docs/queries.md).
+	PrefixMinerSub byte = 0x30 // uid, submission id → (empty): a miner's submissions, written at the commit, deleted with the submission
+	// 0x31: the genesis the chain was initialised with (docs/queries.md, status).
+	PrefixGenesisHash byte = 0x31 // sha256 of the InitChain request: chain id, time, initial height, consensus params, validators, app_state
 )
 
 // ValueKind says how a prefix's values are encoded.
@@ -65,6 +69,7 @@ const (
 	KindText                   // UTF-8 text
 	KindU64                    // one big-endian uint64
 	KindU64s                   // big-endian uint64s
+	KindBytes                  // raw bytes (a hash), shown as hex
 )
 
 // Prefix describes one key prefix of the state.
@@ -122,6 +127,8 @@ var Layout = []Prefix{
 	{Byte: PrefixMirrorRound, Name: "mirror_round", Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorRound{} }},
 	{Byte: PrefixMirrorBody, Name: "mirror_body", RawKey: true, Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorBody{} }},
 	{Byte: PrefixMirrorOpen, Name: "mirror_open", RawKey: true, Kind: KindU64},
+	{Byte: PrefixMinerSub, Name: "miner_sub", Kind: KindBytes},
+	{Byte: PrefixGenesisHash, Name: "genesis_hash", Kind: KindBytes},
 }
 
 // PrefixOf returns the layout entry of key's first byte; ok is false for an
@@ -154,6 +161,7 @@ var (
 	KeyValset       = []byte{PrefixValset}
 	KeyParams       = []byte{PrefixParams}
 	KeyMirrorState  = []byte{PrefixMirrorState}
+	KeyGenesisHash  = []byte{PrefixGenesisHash}
 )
 
 // KeyProposal is the key of proposal id.
@@ -185,6 +193,12 @@ func KeyTask(id uint64) []byte { return key(PrefixTask, id) }
 
 // KeyTaskMiner maps (task, uid) to the miner's submission id.
 func KeyTaskMiner(task uint64, uid uint32) []byte { return key(PrefixTaskMiner, task, uint64(uid)) }
+
+// KeyMinerSub is uid's entry for its submission id in the miner index.
+func KeyMinerSub(uid uint32, id uint64) []byte { return key(PrefixMinerSub, uint64(uid), id) }
+
+// MinerSubPrefix is the prefix of uid's entries in the miner index.
+func MinerSubPrefix(uid uint32) []byte { return key(PrefixMinerSub, uint64(uid)) }
 
 // KeySubmission is a submission by id.
 func KeySubmission(id uint64) []byte { return key(PrefixSubmission, id) }

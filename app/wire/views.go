@@ -8,11 +8,15 @@ import "encoding/json"
 // objects of the wire types keep their proto field order, no field is
 // omitted, and a pointer field is null where the key does not apply.
 
-// StatusView answers "status". ChainID is nil before InitChain.
+// StatusView answers "status". ChainID is nil before InitChain;
+// GenesisHash (app.GenesisHash: the genesis the chain was initialised with)
+// is nil before InitChain and on a chain begun by a version that did not
+// store it.
 type StatusView struct {
-	AppHash string  `json:"app_hash"`
-	ChainID *string `json:"chain_id"`
-	Height  int64   `json:"height"`
+	AppHash     string  `json:"app_hash"`
+	ChainID     *string `json:"chain_id"`
+	GenesisHash *string `json:"genesis_hash"`
+	Height      int64   `json:"height"`
 }
 
 // ParamsView answers "params": the app state in force at the next height

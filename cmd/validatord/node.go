@@ -63,6 +63,11 @@ func loadNodeFiles(home string) (*nodeFiles, error) {
 // and testnet write by) and decodes its app_state strictly; the app's
 // validators must be CometBFT's validators.
 func loadGenesis(path string) (*types.GenesisDoc, genesis.AppState, error) {
+	if bz, err := os.ReadFile(path); err == nil {
+		if err := genesis.CheckSyntax(bz); err != nil {
+			return nil, genesis.AppState{}, oneLine(fmt.Errorf("genesis %s: %w", path, err))
+		}
+	}
 	genDoc, err := types.GenesisDocFromFile(path)
 	if err != nil {
 		return nil, genesis.AppState{}, oneLine(fmt.Errorf("genesis %s: %w", path, err))

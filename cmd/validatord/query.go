@@ -2,22 +2,71 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 )
 
 func init() {
-	register(Command{Name: "query", Summary: "ask the app through a node's RPC (/abci_query) and print the JSON answer", Run: runQuery})
+	register(Command{Name: "query", Summary: "ask the app through a node's RPC (/abci_query): a path's JSON answer, or tasks, submissions, tx, account, metagraph", Run: runQuery})
 }
 
-const queryUsage = "query <path...> [--height H] [--node tcp://127.0.0.1:26657]   e.g. query leaderboard workflow, query epoch latest --height 1200"
+const queryUsage = "query <path...> [--height H] [--node tcp://127.0.0.1:26657] [-o json|text]   e.g. query leaderboard workflow, query epoch latest --height 1200; " +
+	"also query tasks | submissions | tx | account | metagraph (validatord query <one> -h)"
+
+// querySubcommand is a query word with its own flags and printing.
+type querySubcommand func(ctx context.Context, env Env, args []string) error
+
+// querySubcommands are the query words that are not app paths.
+var querySubcommands = map[string]querySubcommand{
+	"tasks":       runQueryTasks,
+	"submissions": runQuerySubmissions,
+	"tx":          runQueryTx,
+	"account":     runQueryAccount,
+	"metagraph":   runQueryMetagraph,
+}
+
+// queryValueFlags are the query flags that take a value: a word after one
+// of them (without "=") is its value, not the query's first word.
+var queryValueFlags = map[string]bool{"node": true, "home": true, "height": true, "o": true, "output": true,
+	"track": true, "limit": true, "after": true, "task": true, "miner": true}
+
+// firstWord is the index of the first positional argument of args (-1 when
+// there is none).
+func firstWord(args []string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return min(i+1, len(args)-1)
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return i
+		}
+		name := strings.TrimLeft(a, "-")
+		if !strings.Contains(name, "=") && queryValueFlags[name] {
+			i++
+		}
+	}
+	return -1
+}
 
 func runQuery(ctx context.Context, env Env, args []string) error {
+	if i := firstWord(args); i >= 0 {
+		if sub, ok := querySubcommands[args[i]]; ok {
+			rest := append(append([]string{}, args[:i]...), args[i+1:]...)
+			return sub(ctx, env, rest)
+		}
+	}
 	fs := newFlags("query")
 	node := nodeFlag(fs)
+	homeFlag(fs) // accepted as on every command; a path query reads nothing of the home
+	out := queryOutputFlag(fs, outputJSON)
 	height := fs.Int64("height", 0, "answer from the state as of this height (within the node's keep_versions; default: the last committed)")
 	pos, ok, err := parseFlags(env, fs, queryUsage, args)
 	if !ok || err != nil {
+		return err
+	}
+	if err := out.check(); err != nil {
 		return err
 	}
 	if len(pos) == 0 {
@@ -35,11 +84,14 @@ func runQuery(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(err)
 	}
-	out, err := prettyJSON(bz)
+	if *out.v == outputText {
+		return printJSONText(env.Stdout, bz)
+	}
+	pretty, err := prettyJSON(bz)
 	if err != nil {
 		return fmt.Errorf("query %s: %w", path, err)
 	}
-	_, err = fmt.Fprintf(env.Stdout, "%s\n", out)
+	_, err = fmt.Fprintf(env.Stdout, "%s\n", pretty)
 	return err
 }
 
@@ -55,4 +107,24 @@ func queryPath(words []string) string {
 		}
 	}
 	return strings.Join(parts, "/")
+}
+
+// queryOutput is the query commands' -o/--output flag (formats of output.go).
+type queryOutput struct{ v *string }
+
+// queryOutputFlag registers -o and --output (one value) with the default def.
+func queryOutputFlag(fs *flag.FlagSet, def string) queryOutput {
+	v := new(string)
+	*v = def
+	usage := "output format: json or text (default " + def + ")"
+	fs.StringVar(v, "output", def, usage)
+	fs.StringVar(v, "o", def, "short for --output")
+	return queryOutput{v: v}
+}
+
+func (o queryOutput) check() error {
+	if *o.v != outputJSON && *o.v != outputText {
+		return fmt.Errorf("--output %q: want json or text", *o.v)
+	}
+	return nil
 }

@@ -49,7 +49,8 @@ func runReplay(ctx context.Context, env Env, args []string) error {
 	return printJSON(env.Stdout, sum)
 }
 
-// openReplaySource opens the stores of a stopped node's home, read-only.
+// openReplaySource opens the stores of a stopped node's home, read-only,
+// and refuses a genesis.json that is not the one the chain began with.
 func openReplaySource(home string) (*replay.Source, error) {
 	conf, err := loadConfig(home)
 	if err != nil {
@@ -58,6 +59,11 @@ func openReplaySource(home string) (*replay.Source, error) {
 	src, err := replay.OpenSource(conf)
 	if err != nil {
 		return nil, oneLine(err)
+	}
+	// A genesis.json edited after the chain began would fail at height 0
+	// with a diff of the whole state; name the changed fields instead.
+	if err := replay.CheckGenesis(conf.GenesisFile(), src.Stored, src.Genesis, nil); err != nil {
+		return nil, oneLine(errors.Join(err, src.Close()))
 	}
 	return src, nil
 }

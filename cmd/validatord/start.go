@@ -64,6 +64,9 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(err) // app.New's errors begin with "app: " already
 	}
+	if err := checkGenesisPinned(files, application.StoredGenesisHash()); err != nil {
+		return errors.Join(err, application.Close())
+	}
 	abciApp, err := observed(files.conf, application)
 	if err != nil {
 		return oneLine(errors.Join(err, application.Close()))

@@ -20,6 +20,9 @@ type Source struct {
 	States  sm.Store
 	// State is the node's last saved consensus state.
 	State sm.State
+	// Stored is the genesis document CometBFT saved when the node first
+	// started (StoredGenesis): the one the chain began with.
+	Stored *types.GenesisDoc
 
 	dbs []dbm.DB
 }
@@ -50,6 +53,10 @@ func OpenSource(conf *cfg.Config) (*Source, error) {
 		return nil, err
 	}
 	src.dbs = append(src.dbs, stateDB)
+	if src.Stored, err = StoredGenesis(stateDB); err != nil {
+		src.Close()
+		return nil, err
+	}
 	src.Blocks = store.NewBlockStore(blockDB)
 	src.States = sm.NewStore(stateDB, sm.StoreOptions{DiscardABCIResponses: true})
 	st, err := src.States.Load()

@@ -53,6 +53,9 @@ func decodeKnown(p Prefix, val []byte) (json.RawMessage, bool) {
 		}
 		bz, err := json.Marshal(ns)
 		return bz, err == nil
+	case store.KindBytes:
+		bz, err := json.Marshal(hex.EncodeToString(val))
+		return bz, err == nil
 	case store.KindText:
 		if !utf8.Valid(val) {
 			return nil, false
