@@ -293,3 +293,20 @@ func jsonField(t *testing.T, path, name string) string {
 	v, _ := m[name].(string)
 	return v
 }
+
+// TestReadmeUsingIt runs the ```sh blocks of README.md's "Using it" section
+// the same way against a fresh node.
+func TestReadmeUsingIt(t *testing.T) {
+	s := newDocSession(t)
+	cmds, err := docCommands(readDoc(t, "README.md"), "Using it")
+	if err != nil {
+		t.Fatalf("README.md: %v", err)
+	}
+	if len(cmds) < 10 {
+		t.Fatalf("README.md's \"Using it\" has %d commands to run; its ```sh blocks moved?", len(cmds))
+	}
+	sh := startPipeShell(t, s.env, s.home)
+	for _, c := range cmds {
+		runDocCommand(t, sh, "README.md", c)
+	}
+}
