@@ -158,18 +158,23 @@ func startPipeShell(t *testing.T, env []string, dir string) *pipeShell {
 	return s
 }
 
-// endGroup stops the shell and everything it started: SIGTERM, then SIGKILL.
+// endGroup stops the shell and everything it started (the node, when a
+// document leaves it running): SIGTERM to the group, then SIGKILL to what
+// is left after 15 s; it returns when the whole group is gone.
 func endGroup(cmd *exec.Cmd) {
 	pgid := cmd.Process.Pid
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(15 * time.Second):
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		<-done
+	deadline := time.Now().Add(15 * time.Second)
+	for syscall.Kill(-pgid, 0) == nil {
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
+	<-done
 }
 
 func (s *pipeShell) Run(t *testing.T, text string) (string, int) {
