@@ -265,7 +265,10 @@ func readDoc(t *testing.T, rel string) string {
 
 // TestTutorial runs every ```sh block of docs/tutorial.md verbatim against a
 // fresh node, a person's pause between commands: an exit status other than 0
-// or an output without its "#> " text fails it. Then it checks what the
+// or an output without its "#> " text fails it. The commands of its "Miner"
+// sections are typed into a real terminal (tmux, a second bash: they must not
+// use the shell variables of other sections), and the subtest "terminal"
+// checks what the miner's screen showed. At the end it checks what the
 // auditor's last step says: the live node's score digest is the replay's.
 func TestTutorial(t *testing.T) {
 	s := newDocSession(t)
@@ -273,14 +276,24 @@ func TestTutorial(t *testing.T) {
 	if err != nil {
 		t.Fatalf("docs/tutorial.md: %v", err)
 	}
+	term := tutorialTerminal(t, s)
 	sh := startPipeShell(t, s.env, s.home)
+	typed := 0
 	for _, c := range cmds {
+		if term != nil && strings.Contains(c.Section, "Miner") {
+			runDocCommand(t, term, "docs/tutorial.md", c)
+			typed++
+			continue
+		}
 		runDocCommand(t, sh, "docs/tutorial.md", c)
 	}
 	live := jsonField(t, filepath.Join(s.home, "digest.json"), "score_digest")
 	replayed := jsonField(t, filepath.Join(s.home, "replay.json"), "score_digest_sha256")
 	if live == "" || live != replayed {
 		t.Fatalf("score digest: live %q, replay %q", live, replayed)
+	}
+	if term != nil {
+		checkTerminal(t, term, typed)
 	}
 }
 
