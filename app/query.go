@@ -87,6 +87,9 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 		resp.Code, resp.Log = wire.QueryInternal, "the app is closed"
 		return resp, nil
 	}
+	if p, ok := a.queryPending(req); ok {
+		return p, nil
+	}
 	view, done, qerr := a.viewAt(req.Height)
 	if qerr != nil {
 		resp.Code, resp.Log = qerr.code, qerr.msg
