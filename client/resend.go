@@ -36,7 +36,14 @@ type Recovery struct {
 	Committed []string
 	Resent    []string
 	Resigned  []Resigned
-	Refused   []*TxError
+	Refused   []Refusal
+}
+
+// Refusal is a lost transaction the app refused when it was sent again:
+// Hash is the one it was first sent under.
+type Refusal struct {
+	Hash string
+	Err  *TxError
 }
 
 // Resigned is a lost transaction signed again: Old its first hash, New the
@@ -75,6 +82,18 @@ type flight struct {
 const maxFlight = 4096
 
 func (f *flight) has() bool { return len(f.txs) > 0 }
+
+// top is the highest nonce in flight.
+func (f *flight) top() (uint64, bool) {
+	if len(f.txs) == 0 {
+		return 0, false
+	}
+	var m uint64
+	for _, t := range f.txs {
+		m = max(m, t.nonce)
+	}
+	return m, true
+}
 
 func (f *flight) add(msg *subnetv1.Msg, nonce uint64, tx []byte, hash string) {
 	if len(f.txs) >= maxFlight {
@@ -272,7 +291,7 @@ func (s *Signer) resend(ctx context.Context, keep []*sentTx, h int64, out *Recov
 			kept = append(kept, t)
 		case errors.As(err, &te):
 			te.Result = res
-			out.Refused = append(out.Refused, te)
+			out.Refused = append(out.Refused, Refusal{Hash: t.hash, Err: te})
 			for _, b := range keep[i+1:] {
 				b.resignAfter = h
 				behind = append(behind, b)
@@ -295,7 +314,7 @@ func (s *Signer) resign(ctx context.Context, t *sentTx, out *Recovery) error {
 	var te *TxError
 	switch {
 	case errors.As(err, &te):
-		out.Refused = append(out.Refused, te)
+		out.Refused = append(out.Refused, Refusal{Hash: t.hash, Err: te})
 		return nil
 	case err != nil:
 		s.synced = false

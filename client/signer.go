@@ -118,6 +118,12 @@ func (s *Signer) sync(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("nonce: %w", err)
 	}
+	if top, ok := s.flight.top(); ok && n <= top && n >= s.flight.txs[0].nonce {
+		// The node lacks some of the flight (another node took them, or it lost them):
+		// sign after them, so that a refusal as future makes Recover resend them rather
+		// than a new transaction take their nonces.
+		n = top + 1
+	}
 	s.nonce, s.synced = n, true
 	return nil
 }
