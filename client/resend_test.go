@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -105,5 +106,66 @@ func TestSignerRecoversLostTxs(t *testing.T) {
 	}
 	if val.InFlight() != 0 {
 		t.Fatalf("in flight after the blocks: %d", val.InFlight())
+	}
+}
+
+// TestSignerResignsWhenNonceTaken: a transaction is taken by CheckTx and
+// flushed from the mempool; before it is found lost, another signer of the
+// same key (another process) has its own transaction committed at that
+// nonce. Recover finds the nonce used and the first hash in no block, so it
+// signs the lost message again at the next nonce, and WaitTx follows it to
+// its block under the new hash: the message runs once.
+func TestSignerResignsWhenNonceTaken(t *testing.T) {
+	n := testnode.Start(t, testnode.Options{ChainID: testChainID, Config: func(c *cfg.Config) {
+		c.RPC.Unsafe = true
+		c.Consensus.TimeoutCommit = time.Second
+	}})
+	ctx := testnode.Ctx(t)
+	a := client.NewSigner(n.Client, testChainID, n.ReportKey)
+	a.LostAfter = 2
+	var recs []client.Recovery
+	a.OnRecover = func(r client.Recovery) { recs = append(recs, r) }
+	h, err := n.Client.Height(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.WaitHeight(t, h+1)
+	lost, err := a.Send(ctx, client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: 7, MaxBudget: "1", MaxLatencySeconds: "1",
+		SubmissionBlocks: 1000, ReportBlocks: 10}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flushMempool(t, n.Addr)
+	h, err = n.Client.Height(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.WaitHeight(t, h+1) // the check state is the committed one again
+	b := client.NewSigner(n.Client, testChainID, n.ReportKey)
+	other, err := b.SendWait(ctx, client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: 8, MaxBudget: "1", MaxLatencySeconds: "1",
+		SubmissionBlocks: 1000, ReportBlocks: 10}), time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.WaitTx(ctx, lost.Hash, time.Minute)
+	if err != nil || res.Height <= other.Height || res.Hash == lost.Hash {
+		t.Fatalf("lost tx %s: %+v, %v; want it committed under a new hash after block %d", lost.Hash, res, err, other.Height)
+	}
+	if id, err := res.AttrU64(wire.EventTaskPosted, "task_id"); err != nil || id != 1 {
+		t.Fatalf("re-signed tx: task %d, %v; want task 1 (task 0 is the other signer's)", id, err)
+	}
+	var resigned []client.Resigned
+	for _, r := range recs {
+		resigned = append(resigned, r.Resigned...)
+	}
+	if len(resigned) != 1 || resigned[0].Old != lost.Hash || resigned[0].New != res.Hash {
+		t.Fatalf("recoveries %+v: want one re-sign %s -> %s", recs, lost.Hash, res.Hash)
+	}
+	in, err := n.Client.BlockTxHashes(ctx, res.Height)
+	if err != nil || !slices.Contains(in, res.Hash) {
+		t.Fatalf("block %d's txs %v (%v): want %s among them", res.Height, in, err, res.Hash)
+	}
+	if got, err := n.Client.CommittedNonce(ctx, a.PubKey()); err != nil || got != 2 {
+		t.Fatalf("committed nonce %d, %v; want 2", got, err)
 	}
 }
