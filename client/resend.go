@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -338,46 +337,4 @@ func (s *Signer) report(r Recovery) Recovery {
 // has taken them already.
 func inCache(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "tx already exists in cache")
-}
-
-func isNonceCode(code uint32) bool {
-	return code == wire.CodeNonceUsed || code == wire.CodeNonceFuture
-}
-
-// nonceHint says what to do about a nonce refusal of a nonce the user
-// chose (FixNonce), with the node's nonces when it answers.
-func (s *Signer) nonceHint(ctx context.Context, te *TxError) string {
-	pn, ok := s.node.(interface {
-		PendingAccount(context.Context, ed25519.PublicKey) (*wire.PendingAccountView, error)
-	})
-	if !ok {
-		return ""
-	}
-	v, err := pn.PendingAccount(ctx, s.PubKey())
-	if err != nil {
-		return ""
-	}
-	return NonceHint(te.Code, v.NextNonce, v.PendingNonce)
-}
-
-// NonceHint says what to do after a nonce refusal (code 7 or 8) given the
-// account's committed next nonce and its pending one (counting the key's
-// transactions in the node's mempool).
-func NonceHint(code uint32, committed, pending uint64) string {
-	waiting := ""
-	if pending > committed {
-		waiting = fmt.Sprintf("; %d earlier transaction(s) of this key are still pending in the mempool (nonces %d to %d)", pending-committed, committed, pending-1)
-	}
-	return nonceHint(code, pending, waiting)
-}
-
-// nonceHint is NonceHint's text, waiting saying what is pending.
-func nonceHint(code uint32, pending uint64, waiting string) string {
-	switch code {
-	case wire.CodeNonceUsed:
-		return fmt.Sprintf("the next nonce is %d%s: leave --nonce out (the client then reads the pending nonce from the node), or pass --nonce %d, or send with --wait so that the next transaction starts after this one's block", pending, waiting, pending)
-	case wire.CodeNonceFuture:
-		return fmt.Sprintf("the next nonce is %d%s: the transactions with the nonces before yours are not in this node's mempool (lost, or sent to another node); send them again, or pass --nonce %d", pending, waiting, pending)
-	}
-	return ""
 }
