@@ -93,6 +93,9 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 	if strings.Trim(req.Path, "/") == "simulate" { // the pending state, not a committed view (simulate.go)
 		return a.answerSimulate(resp, req.Data), nil
 	}
+	if p, ok := a.queryPending(req); ok {
+		return p, nil
+	}
 	view, done, qerr := a.viewAt(req.Height)
 	if qerr != nil {
 		resp.Code, resp.Log = qerr.code, qerr.msg

@@ -21,6 +21,27 @@
 //	// or in steps: s.CommitPayload(ctx, salts, uid, payload), later
 //	// s.RevealPending(ctx, salts, target) (errors.Is(err, client.ErrRevealTooEarly) …)
 //
+// A Signer reads its key's next nonce from the node's pending state
+// (NextNonce: "account/<hex>/pending", which counts the key's transactions
+// the node's mempool holds), so transactions sent back to back, by one
+// process or by several, each get their own nonce. Every transaction Send
+// got accepted stays in the Signer's flight until a block shows it. One
+// that no block shows LostAfter blocks later (DefaultLostAfter, 10) is
+// lost: its node was killed or flushed with it in the mempool, or it was
+// evicted behind a lost one. Recover, which WaitTx and SendWait run while
+// they wait and Send after a nonce_future refusal, reads the committed
+// nonce and sends every transaction from there on again as it was signed
+// (same bytes, same hash); one whose nonce went to another transaction is
+// signed again at the next free nonce (WaitTx follows it under its new
+// hash). A caller that sends without waiting calls Recover now and then
+// and Confirmed for what it saw in a block (scripts/loadgen's flood does):
+//
+//	s.LostAfter = 5                        // blocks; < 0: never recover
+//	s.OnRecover = func(r client.Recovery) { … } // Resent, Resigned, Refused, Committed
+//	res, err := s.Send(ctx, msg)           // no wait
+//	…
+//	rec, err := s.Recover(ctx)              // every second or block
+//
 // A refused or failed transaction is a *TxError and a query answered with a
 // non-zero code a *QueryError; both carry the code and its name:
 //
@@ -37,6 +58,10 @@
 //	res, err := c.CheckTx(ctx, tx)                              // a dry run
 //	res, err = c.BroadcastCommit(ctx, tx)
 //	err = c.AddScores(ctx, &res)                                 // res.Scores
+//
+// A nonce refusal's Hint says what to do: the next nonce, and --nonce,
+// --wait, or that earlier transactions of the key are still pending
+// (NonceHint).
 //
 // It imports app/wire and the proto types, never package app: the app's own
 // tests may use it.

@@ -3,21 +3,28 @@ package client
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // TxError is a transaction that CheckTx refused or that failed in its block:
 // Code is the app's result code (wire.Codes), Name its short name. Result is
-// what the node answered.
+// what the node answered. Hint, when set, says what to do (a nonce
+// refusal: NonceHint).
 type TxError struct {
 	Code   uint32
 	Name   string
 	Log    string
 	Result TxResult
+	Hint   string
 }
 
 func (e *TxError) Error() string {
+	if e.Hint != "" {
+		return fmt.Sprintf("transaction rejected: code %d: %s; %s", e.Code, e.Log, e.Hint)
+	}
 	return fmt.Sprintf("transaction rejected: code %d: %s", e.Code, e.Log)
 }
 
@@ -25,7 +32,25 @@ func txError(res TxResult) error {
 	if res.Code == wire.CodeOK {
 		return nil
 	}
-	return &TxError{Code: res.Code, Name: wire.CodeName(res.Code), Log: res.Log, Result: res}
+	e := &TxError{Code: res.Code, Name: wire.CodeName(res.Code), Log: res.Log, Result: res}
+	if next, ok := nextNonceIn(res.Log); ok && isNonceCode(res.Code) {
+		e.Hint = nonceHint(res.Code, next, " (counting this key's transactions in the node's mempool)")
+	}
+	return e
+}
+
+// nextNonceRe finds the account's next nonce in the app's log of a nonce
+// refusal ("nonce = 0 already used (next nonce 2)", "nonce = 5, next nonce
+// is 2"): CheckTx's, which counts the key's transactions in the mempool.
+var nextNonceRe = regexp.MustCompile(`next nonce (?:is )?(\d+)`)
+
+func nextNonceIn(log string) (uint64, bool) {
+	m := nextNonceRe.FindStringSubmatch(log)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(m[1], 10, 64)
+	return n, err == nil
 }
 
 // QueryError is a query that the app answered with a non-zero code

@@ -80,13 +80,13 @@ func (c *Client) Account(ctx context.Context, pub ed25519.PublicKey) (*wire.Acco
 	return query[wire.AccountView](ctx, c, "account/"+hex.EncodeToString(pub))
 }
 
-// NextNonce is the nonce a key signs its next transaction with (0 for a new key).
+// NextNonce is the nonce a key signs its next transaction with (0 for a new
+// key): the node's pending one, which counts the key's transactions its
+// mempool holds, so that transactions sent one after another without
+// waiting for their blocks each get their own (see PendingAccount;
+// CommittedNonce is the chain's alone).
 func (c *Client) NextNonce(ctx context.Context, pub ed25519.PublicKey) (uint64, error) {
-	acc, err := c.Account(ctx, pub)
-	if err != nil {
-		return 0, err
-	}
-	return acc.NextNonce, nil
+	return c.pendingNonce(ctx, pub)
 }
 
 // Miner is a registered uid ("miner/<uid>").

@@ -27,10 +27,19 @@ var ErrNonceUnstable = errors.New("nonce kept changing")
 // sendAttempts bounds the re-reads of the nonce in one Send.
 const sendAttempts = 3
 
-// Signer signs for one key and keeps its nonce: read from the node once,
-// then counted locally, and read again after a nonce error or a broadcast
-// whose outcome is unknown. The app's CheckTx accepts an account's next
-// nonces in order, so one key may have several transactions in the mempool.
+// Signer signs for one key and keeps its nonce: read from the node once
+// (its pending nonce: NextNonce), then counted locally, and read again
+// after a nonce error or a broadcast whose outcome is unknown. The app's
+// CheckTx accepts an account's next nonces in order, so one key may have
+// several transactions in the mempool.
+//
+// A transaction Send got accepted stays in the Signer's flight until it is
+// seen in a block. When its node is a Tracker, one not in a block
+// LostAfter blocks after it was sent counts as lost (its mempool was
+// flushed, its node killed, or it was evicted behind a lost one): Recover,
+// which WaitTx and SendWait run for the transaction they wait for and Send
+// runs after a nonce_future refusal, sends its signed bytes again, or signs
+// its message again when its nonce went to another transaction (resend.go).
 // Its methods serialise on the key.
 type Signer struct {
 	// BeforeBroadcast, when set, runs before every broadcast attempt (a rate
@@ -46,6 +55,13 @@ type Signer struct {
 	// TxTimeout bounds the flows' wait for a transaction's block (0:
 	// DefaultTxTimeout).
 	TxTimeout time.Duration
+	// LostAfter is how many blocks a transaction CheckTx took may stay out
+	// of a block before Recover counts it as lost (0: DefaultLostAfter;
+	// < 0: never).
+	LostAfter int64
+	// OnRecover, when set, is told what each Recover that did something
+	// did (under the key's lock: it must not call the Signer).
+	OnRecover func(Recovery)
 
 	node    Node
 	chainID string
@@ -55,6 +71,7 @@ type Signer struct {
 	nonce  uint64
 	synced bool
 	fixed  bool // FixNonce: a nonce refusal is returned, not retried
+	flight flight
 }
 
 // NewSigner returns a signer of key for chainID that sends through node.
@@ -101,6 +118,12 @@ func (s *Signer) sync(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("nonce: %w", err)
 	}
+	if top, ok := s.flight.top(); ok && n <= top && n >= s.flight.txs[0].nonce {
+		// The node lacks some of the flight (another node took them, or it lost them):
+		// sign after them, so that a refusal as future makes Recover resend them rather
+		// than a new transaction take their nonces.
+		n = top + 1
+	}
 	s.nonce, s.synced = n, true
 	return nil
 }
@@ -122,10 +145,12 @@ func (s *Signer) Sign(ctx context.Context, msg *subnetv1.Msg) ([]byte, error) {
 }
 
 // Send signs msg at the next nonce and hands it to the mempool
-// (broadcast_tx_sync). A nonce refused as used or in the future makes it
-// re-read the nonce and try again; any other refusal is a *TxError (with
-// the result). An error without an answer leaves the outcome unknown: the
-// nonce is re-read next time.
+// (broadcast_tx_sync). A nonce refused as used makes it re-read the nonce
+// and try again; one refused as in the future (this key's earlier
+// transactions are missing from the node's mempool) makes it Recover them
+// first. Any other refusal is a *TxError (with the result; a nonce refusal
+// under FixNonce carries a Hint). An error without an answer leaves the
+// outcome unknown: the nonce is re-read next time.
 func (s *Signer) Send(ctx context.Context, msg *subnetv1.Msg) (TxResult, error) {
 	return s.send(ctx, msg, nil)
 }
@@ -136,6 +161,7 @@ func (s *Signer) Send(ctx context.Context, msg *subnetv1.Msg) (TxResult, error) 
 func (s *Signer) send(ctx context.Context, msg *subnetv1.Msg, stage func(hash string) error) (TxResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	recovered := false
 	for range sendAttempts {
 		if err := s.sync(ctx); err != nil {
 			return TxResult{}, err
@@ -157,40 +183,45 @@ func (s *Signer) send(ctx context.Context, msg *subnetv1.Msg, stage func(hash st
 		res, err := s.node.Broadcast(ctx, tx)
 		var te *TxError
 		switch {
+		case errors.As(err, &te) && !s.fixed && te.Code == wire.CodeNonceFuture && s.flight.has() && !recovered:
+			recovered = true
+			if _, rerr := s.recoverLocked(ctx, true); rerr != nil {
+				return TxResult{}, rerr
+			}
+			continue
 		case errors.As(err, &te) && !s.fixed && (te.Code == wire.CodeNonceUsed || te.Code == wire.CodeNonceFuture):
 			s.synced = false
 			continue
+		case errors.As(err, &te) && isNonceCode(te.Code):
+			te.Hint = s.nonceHint(ctx, te)
+			return res, err
 		case errors.As(err, &te):
 			return res, err
 		case err != nil:
 			s.synced = false
 			return TxResult{}, err
 		}
+		s.flight.add(msg, s.nonce, tx, res.Hash)
 		s.nonce++
 		return res, nil
 	}
 	return TxResult{}, ErrNonceUnstable
 }
 
-// SendWait is Send, then waits up to timeout for the transaction's block
-// and returns the block's result; a transaction that failed in its block is
-// a *TxError. When the block is not seen in time the outcome is unknown and
+// SendWait is Send, then WaitTx up to timeout for the transaction's block
+// (the block of its resent or re-signed copy if it was lost) and returns
+// the block's result; a transaction that failed in its block is a
+// *TxError. When the block is not seen in time the outcome is unknown and
 // the nonce is re-read next time.
 func (s *Signer) SendWait(ctx context.Context, msg *subnetv1.Msg, timeout time.Duration) (TxResult, error) {
 	res, err := s.Send(ctx, msg)
 	if err != nil {
 		return res, err
 	}
-	return s.waitTx(ctx, res.Hash, timeout)
+	return s.WaitTx(ctx, res.Hash, timeout)
 }
 
-// waitTx waits for a sent transaction's block; an unknown outcome makes the
-// nonce be re-read next time.
+// waitTx is WaitTx (the flows' name for it).
 func (s *Signer) waitTx(ctx context.Context, hash string, timeout time.Duration) (TxResult, error) {
-	res, err := s.node.WaitTx(ctx, hash, timeout)
-	var te *TxError
-	if err != nil && !errors.As(err, &te) {
-		s.Resync()
-	}
-	return res, err
+	return s.WaitTx(ctx, hash, timeout)
 }

@@ -47,6 +47,9 @@ type Options struct {
 	Prometheus bool
 	// Wrap, if set, is what CometBFT calls instead of the app (metrics.Wrap).
 	Wrap func(abcitypes.Application) abcitypes.Application
+	// Config, if set, edits CometBFT's config before the node starts
+	// (e.g. rpc.unsafe for unsafe_flush_mempool, a longer timeout_commit).
+	Config func(*cfg.Config)
 }
 
 // Node is a started node: its RPC address, the validator's report key
@@ -98,6 +101,9 @@ func Start(t testing.TB, o Options) *Node {
 	conf.SetRoot(root) // after replacing Consensus, or its WAL lands in the package directory
 	conf.RPC.ListenAddress = FreeAddr(t)
 	conf.P2P.ListenAddress = FreeAddr(t)
+	if o.Config != nil {
+		o.Config(conf)
+	}
 	pv := privval.LoadOrGenFilePV(conf.PrivValidatorKeyFile(), conf.PrivValidatorStateFile())
 	nodeKey, err := p2p.LoadOrGenNodeKey(conf.NodeKeyFile())
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -113,27 +114,38 @@ func eachBlockMetaFrom(nw *network, i int, from, h int64, f func(m *types.BlockM
 }
 
 // checkTxs checks that every committed transaction is on every node, at the same height,
-// with code 0. It returns the number of (tx, node) pairs missing.
+// with code 0 (the nodes are asked at once, each its records in order). It returns the
+// number of (tx, node) pairs missing.
 func checkTxs(nw *network, recs []record) (lost int, errs []string) {
-	for _, r := range recs {
-		hash, err := hex.DecodeString(r.Hash)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("record %+v: bad hash", r))
-			continue
-		}
-		for i, c := range nw.clients {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			res, err := c.Tx(ctx, hash, false)
-			cancel()
-			switch {
-			case err != nil:
-				lost++
-				errs = append(errs, fmt.Sprintf("node%d: %s %s (height %d): %v", i, r.Kind, r.Hash, r.Height, err))
-			case res.Height != r.Height || res.TxResult.Code != 0:
-				lost++
-				errs = append(errs, fmt.Sprintf("node%d: %s %s: height %d code %d, loadgen saw height %d code 0", i, r.Kind, r.Hash, res.Height, res.TxResult.Code, r.Height))
+	nodeLost := make([]int, len(nw.clients))
+	nodeErrs := make([][]string, len(nw.clients))
+	var wg sync.WaitGroup
+	for i, c := range nw.clients {
+		wg.Go(func() {
+			for _, r := range recs {
+				hash, err := hex.DecodeString(r.Hash)
+				if err != nil {
+					nodeErrs[i] = append(nodeErrs[i], fmt.Sprintf("record %+v: bad hash", r))
+					continue
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				res, err := c.Tx(ctx, hash, false)
+				cancel()
+				switch {
+				case err != nil:
+					nodeLost[i]++
+					nodeErrs[i] = append(nodeErrs[i], fmt.Sprintf("node%d: %s %s (height %d): %v", i, r.Kind, r.Hash, r.Height, err))
+				case res.Height != r.Height || res.TxResult.Code != 0:
+					nodeLost[i]++
+					nodeErrs[i] = append(nodeErrs[i], fmt.Sprintf("node%d: %s %s: height %d code %d, loadgen saw height %d code 0", i, r.Kind, r.Hash, res.Height, res.TxResult.Code, r.Height))
+				}
 			}
-		}
+		})
+	}
+	wg.Wait()
+	for i := range nw.clients {
+		lost += nodeLost[i]
+		errs = append(errs, nodeErrs[i]...)
 	}
 	return lost, errs
 }

@@ -11,6 +11,9 @@
 //
 // Environment: E2E_BIN_DIR (default ../../bin), E2E_PORT (first port, default 24000: below the kernel's ephemeral range, so a test elsewhere on the machine cannot hold one of them),
 // E2E_LOAD_SECONDS (kill/restart phase, default 130, at least 120 for the bar),
+// E2E_LOAD_RATE (its honest rounds' tx/s, default 25), E2E_FLOOD_RATE (loadgen's open-loop
+// flood beside them, commits/s; unset: none; make e2e-load: 500), E2E_FLOOD_MINERS (default
+// 128), E2E_LOST_AFTER (loadgen --lost-after; -1: no resend, to measure without it),
 // E2E_ADVERSARY_SECONDS (the adversary's attack, default 60),
 // E2E_VALSET_LOAD_SECONDS (the validator-change scenario's load, default 60),
 // E2E_STATESYNC_LOAD_SECONDS (the state-sync scenario's load, default 240),

@@ -25,6 +25,7 @@ var (
 // of it.
 type actor struct {
 	name    string
+	key     ed25519.PrivateKey
 	s       *client.Signer
 	limit   *limiter
 	rec     *recorder
@@ -34,7 +35,10 @@ type actor struct {
 }
 
 func newActor(name string, node client.Node, chainID string, key ed25519.PrivateKey, limit *limiter, rec *recorder, timeout time.Duration) *actor {
-	return &actor{name: name, s: client.NewSigner(node, chainID, key), limit: limit, rec: rec, timeout: timeout}
+	s := client.NewSigner(node, chainID, key)
+	s.LostAfter = rec.lostAfter
+	s.OnRecover = rec.recovered
+	return &actor{name: name, key: key, s: s, limit: limit, rec: rec, timeout: timeout}
 }
 
 // rejection is a transaction the app refused, with its code; it wraps errRejected.

@@ -123,6 +123,14 @@ func (g *generator) run(ctx context.Context) error {
 	if g.o.adv.validator >= 0 {
 		g.cp = newCopiers(g)
 	}
+	var fl *flood
+	if g.o.flood.rate > 0 {
+		fl = newFlood(g, g.o.flood)
+		if err := fl.setup(ctx, g.o.duration); err != nil {
+			return fmt.Errorf("flood setup: %w", err)
+		}
+		g.logf("flood: %d miners, %d tasks ahead", len(fl.miners), len(fl.tasks))
+	}
 	rctx, stopReveals := context.WithCancel(ctx)
 	defer stopReveals()
 	var revealers sync.WaitGroup
@@ -137,7 +145,12 @@ func (g *generator) run(ctx context.Context) error {
 	if g.adv != nil {
 		attack.Go(func() { g.adv.run(ctx) })
 	}
-	for n := 0; time.Since(start) < g.o.duration && ctx.Err() == nil; n++ {
+	var flooding sync.WaitGroup
+	if fl != nil {
+		flooding.Go(func() { fl.run(ctx, g.o.duration, g.o.drain) })
+	}
+	loopStart := time.Now()
+	for n := 0; time.Since(loopStart) < g.o.duration && ctx.Err() == nil; n++ {
 		r := &round{n: n, evmBlock: evmBase + uint64(n)}
 		g.register(ctx)
 		g.postTasks(ctx, r)
@@ -146,6 +159,10 @@ func (g *generator) run(ctx context.Context) error {
 		g.closed.Store(r.evmBlock)
 	}
 	g.drain(ctx) // beside the adversary's last cycle: the reports in flight cannot wait for it
+	flooding.Wait()
+	if fl != nil {
+		g.rec.flood(fl.counts)
+	}
 	attack.Wait()
 	stopReveals()
 	revealers.Wait()

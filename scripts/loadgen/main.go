@@ -19,6 +19,14 @@
 // used, so the load survives validators being killed. A transaction counts as committed only
 // once a node returned it from /tx with code 0.
 //
+// With --flood-rate R, R workflow commits a second are offered open loop beside the honest
+// rounds, from --flood-miners miners of their own that never wait for a block (flood.go): a
+// watcher matches the blocks, and a transaction lost in a killed node's mempool is resent by
+// its signer's Recover (client.Signer, LostAfter --lost-after blocks). The stats' flood
+// figures count what was offered, accepted, committed, resent, re-signed and lost:
+//
+//	go run ./scripts/loadgen --testnet .localnet --duration 60s --flood-rate 500 --stats stats.json
+//
 // With --adversary I, validator I (its report key from the testnet, less than 1/3 of the
 // power) leaves the honest rounds and attacks beside them for --adversary-duration (issue 9):
 // task floods stacked on one report deadline up to chain.max_open_tasks, truth floods past
@@ -41,6 +49,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/scoringsubnet/validatord/client"
 )
 
 func main() {
@@ -65,6 +75,7 @@ type options struct {
 	drain    time.Duration
 	stats    string
 	adv      adversaryOptions
+	flood    floodOptions
 }
 
 func parse(args []string) (options, error) {
@@ -85,6 +96,9 @@ func parse(args []string) (options, error) {
 	fs.Float64Var(&o.adv.rate, "adversary-rate", 100, "the adversary's transactions per second, beside --rate")
 	fs.IntVar(&o.adv.tasks, "adversary-tasks", 200, "tasks per flood burst of the adversary")
 	fs.Int64Var(&o.adv.lead, "adversary-lead", 40, "blocks from the current height to the report deadline its floods stack on")
+	fs.Float64Var(&o.flood.rate, "flood-rate", 0, "open-loop workflow commits a second beside the honest rounds, on a fixed schedule (flood.go); 0: none")
+	fs.IntVar(&o.flood.miners, "flood-miners", 128, "miners of the flood (registered first; each pipelines its nonces through one node)")
+	fs.Int64Var(&o.flood.lostAfter, "lost-after", client.DefaultLostAfter, "blocks after which a transaction CheckTx took and no block showed is resent (client.Signer.LostAfter; -1: never, to measure without)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -93,6 +107,9 @@ func parse(args []string) (options, error) {
 	}
 	if o.rate <= 0 || o.miners < 1 || o.miners > 256 || o.duration <= 0 || o.timeout <= 0 || o.drain < 0 {
 		return o, fmt.Errorf("--rate > 0, 1 <= --miners <= 256, --duration > 0, --tx-timeout > 0 and --drain >= 0 required")
+	}
+	if o.flood.rate < 0 || o.flood.miners < 1 || o.flood.miners > 4096 || (o.flood.lostAfter < 1 && o.flood.lostAfter != -1) {
+		return o, fmt.Errorf("--flood-rate >= 0, 1 <= --flood-miners <= 4096 and --lost-after >= 1 (or -1) required")
 	}
 	if o.adv.duration == 0 {
 		o.adv.duration = o.duration
@@ -125,6 +142,7 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	rec.lostAfter = o.flood.lostAfter
 	g := &generator{o: o, net: net, pool: p, rec: rec, limit: newLimiter(o.rate)}
 	if o.adv.validator >= 0 {
 		if g.adv, err = newAdversary(o, net, p, rec, g.closed.Load); err != nil {

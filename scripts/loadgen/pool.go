@@ -70,6 +70,22 @@ func (p *pool) NextNonce(ctx context.Context, pub ed25519.PublicKey) (uint64, er
 	return n, err
 }
 
+// CommittedNonce asks a live node for the account's committed next nonce (client.Tracker:
+// with Height, what lets the actors' signers find and resend their lost transactions).
+func (p *pool) CommittedNonce(ctx context.Context, pub ed25519.PublicKey) (uint64, error) {
+	var n uint64
+	err := p.do(ctx, func(c *client.Client) error {
+		var err error
+		n, err = c.CommittedNonce(ctx, pub)
+		var qe *client.QueryError
+		if errors.As(err, &qe) && qe.Code == wire.QueryNotFound {
+			n, err = 0, nil
+		}
+		return err
+	})
+	return n, err
+}
+
 // answered calls f on the nodes in turn with a per-node timeout; a *client.TxError is an
 // answer (the app refused the transaction), not a node that failed.
 func (p *pool) answered(ctx context.Context, per time.Duration, f func(ctx context.Context, c *client.Client) (client.TxResult, error)) (client.TxResult, error) {

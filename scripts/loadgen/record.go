@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/scoringsubnet/validatord/client"
 )
 
 // Record is one committed transaction, as written to --out (one JSON object a line).
@@ -29,6 +31,12 @@ type stats struct {
 	Committed map[string]int `json:"committed"`
 	Rejected  map[string]int `json:"rejected"` // "kind code N"
 	Uncertain int            `json:"uncertain"`
+	// Recovered: what the signers' Recover did with transactions CheckTx took that no block
+	// showed LostAfter blocks later (client.Recovery): sent again as signed, signed again at a
+	// new nonce, refused when sent again, or found in a block after all.
+	Recovered recoveredCounts `json:"recovered"`
+	// Flood: the open-loop commits' figures (nil without --flood-rate).
+	Flood *floodCounts `json:"flood,omitempty"`
 	// CommitReveal: the commits of each side (sideHonest, sideAdversary) and what came of them.
 	CommitReveal map[string]*crCounts `json:"commit_reveal"`
 	// Copies: the adversary's attempts on commit-reveal (nil without --adversary).
@@ -77,6 +85,8 @@ type recorder struct {
 	// side of each submission committed, and the submissions made duplicates
 	side map[uint64]string
 	dup  map[uint64]bool
+	// lostAfter is every signer's LostAfter (--lost-after; 0: the client's default).
+	lostAfter int64
 }
 
 func newRecorder(path string) (*recorder, error) {
@@ -104,6 +114,31 @@ func (r *recorder) rejected(kind string, code uint32) {
 	r.mu.Lock()
 	r.stats.Rejected[fmt.Sprintf("%s code %d", kind, code)]++
 	r.mu.Unlock()
+}
+
+// recoveredCounts sum the signers' client.Recovery reports.
+type recoveredCounts struct {
+	Resent    int `json:"resent"`
+	Resigned  int `json:"resigned"`
+	Refused   int `json:"refused"`
+	Committed int `json:"committed"`
+}
+
+// flood records the flood's figures.
+func (r *recorder) flood(c floodCounts) {
+	r.mu.Lock()
+	r.stats.Flood = &c
+	r.mu.Unlock()
+}
+
+// recovered counts one signer's Recover (client.Signer.OnRecover).
+func (r *recorder) recovered(rc client.Recovery) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stats.Recovered.Resent += len(rc.Resent)
+	r.stats.Recovered.Resigned += len(rc.Resigned)
+	r.stats.Recovered.Refused += len(rc.Refused)
+	r.stats.Recovered.Committed += len(rc.Committed)
 }
 
 func (r *recorder) uncertain() {
@@ -215,6 +250,14 @@ func total(m map[string]int) int {
 func (s stats) print(w io.Writer, elapsed time.Duration) {
 	fmt.Fprintf(w, "loadgen: %s: sent %d, committed %d, rejected %d, unconfirmed %d\n",
 		elapsed.Round(time.Second), total(s.Sent), total(s.Committed), total(s.Rejected), s.Uncertain)
+	if rc := s.Recovered; rc != (recoveredCounts{}) {
+		fmt.Fprintf(w, "  recovered (lost after CheckTx took them): %d resent, %d signed again, %d refused when sent again, %d found in a block after all\n",
+			rc.Resent, rc.Resigned, rc.Refused, rc.Committed)
+	}
+	if f := s.Flood; f != nil {
+		fmt.Fprintf(w, "  flood: offered %d (skipped %d), accepted %d, committed %d, lost %d, refused %d %s, no answer %d; resent %d, signed again %d, dropped %d; stuck senders %d\n",
+			f.Offered, f.Skipped, f.Accepted, f.Committed, f.Lost, total(f.Refused), byName(f.Refused), f.Failed, f.Resent, f.Resigned, f.Dropped, f.StuckSenders)
+	}
 	for _, side := range []string{sideHonest, sideAdversary} {
 		c := s.CommitReveal[side]
 		if c == nil || *c == (crCounts{}) {

@@ -1,0 +1,416 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// The flood (--flood-rate) is an open-loop load beside the honest rounds: --flood-rate
+// workflow commits a second on a fixed schedule (the i-th at start + i/rate) whether or not
+// the earlier ones were included, from --flood-miners miners of their own, miner i%M
+// committing to its next task of the tasks the validators posted ahead. Each flood miner
+// pipelines its nonces through one node (client.Signer over a pinned pool) and never waits
+// for a block: a watcher matches every block's transactions against those CheckTx took,
+// and each miner's signer runs Recover every second, so a transaction lost in a killed
+// node's mempool (or behind one) is sent again and counted. Its records (kind flood/commit)
+// go to --out with the honest ones: the e2e checks look each up on every node.
+
+// floodKind is the record kind of the flood's commits.
+const floodKind = "flood/commit"
+
+// floodOptions are the flood's flags.
+type floodOptions struct {
+	rate      float64
+	miners    int
+	lostAfter int64
+}
+
+// floodCounts are the flood's figures (stats.Flood).
+type floodCounts struct {
+	Offered  int            `json:"offered"`  // schedule slots
+	Skipped  int            `json:"skipped"`  // slots whose miner was still busy with earlier ones
+	Accepted int            `json:"accepted"` // taken by CheckTx
+	Refused  map[string]int `json:"refused"`  // by "code N" (CheckTx)
+	Failed   int            `json:"failed"`   // broadcasts no node answered
+	// Committed of the accepted were seen in a block (under their first hash or, re-signed,
+	// their new one); Lost are accepted ones no block showed by the end of the drain.
+	Committed int `json:"committed"`
+	Lost      int `json:"lost"`
+	// Recovered: what the flood miners' Recover did (a subset of stats.Recovered).
+	Resent   int `json:"resent"`
+	Resigned int `json:"resigned"`
+	Dropped  int `json:"dropped"` // refused when sent again
+	// StuckSenders: flood miners with transactions in flight at the end.
+	StuckSenders int `json:"stuck_senders"`
+	Tasks        int `json:"tasks"`
+}
+
+// floodMiner is one key of the flood.
+type floodMiner struct {
+	name  string
+	s     *client.Signer
+	uid   uint32
+	next  int
+	queue chan struct{}
+}
+
+// flood runs the open-loop commits.
+type flood struct {
+	g      *generator
+	o      floodOptions
+	miners []*floodMiner
+	tasks  []uint64
+
+	mu      sync.Mutex
+	counts  floodCounts
+	pending map[string]*floodMiner // accepted, not yet in a block, by hash
+	from    int64                  // the first height the watcher reads
+}
+
+func newFlood(g *generator, o floodOptions) *flood {
+	return &flood{g: g, o: o, pending: map[string]*floodMiner{}, counts: floodCounts{Refused: map[string]int{}}}
+}
+
+// setup registers the flood miners and has the validators post enough tasks ahead.
+func (f *flood) setup(ctx context.Context, duration time.Duration) error {
+	g := f.g
+	f.miners = make([]*floodMiner, f.o.miners)
+	errs := make([]error, f.o.miners)
+	sem := make(chan struct{}, 16)
+	var wg sync.WaitGroup
+	for i := range f.miners {
+		seed := sha256.Sum256(fmt.Appendf(nil, "%s/flood/%d", g.o.seed, i))
+		node := floodNode{pinned: pinned{pool: g.pool, home: uint64(i)}, heights: g.heights}
+		s := client.NewSigner(node, g.net.chainID, ed25519.NewKeyFromSeed(seed[:]))
+		s.LostAfter = f.o.lostAfter
+		m := &floodMiner{name: fmt.Sprintf("flood%d", i), s: s, queue: make(chan struct{}, 64)}
+		s.OnRecover = func(r client.Recovery) { f.recovered(m, r) }
+		f.miners[i] = m
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[i] = f.register(ctx, m)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	perMiner := int(f.o.rate*duration.Seconds()*1.2)/f.o.miners + 2
+	return f.postTasks(ctx, perMiner)
+}
+
+// register gives m a uid (or reads the one it has from an earlier run).
+func (f *flood) register(ctx context.Context, m *floodMiner) error {
+	var v wire.AccountView
+	for attempt := 0; ; attempt++ {
+		if found, err := f.g.pool.query(ctx, "account/"+fmt.Sprintf("%x", m.s.PubKey()), &v); err == nil && found && v.UID != nil {
+			m.uid = *v.UID
+			return nil
+		}
+		msg, err := client.RegisterWork(ctx, f.g.pool, f.g.net.chainID, m.s.PubKey(), nil)
+		if err != nil {
+			return fmt.Errorf("%s: registration work: %w", m.name, err)
+		}
+		res, err := m.s.SendWait(ctx, msg, time.Minute)
+		if err == nil {
+			uid, err := res.AttrU64(wire.EventMinerRegistered, "uid")
+			m.uid = uint32(uid)
+			return err
+		}
+		if attempt >= 5 || ctx.Err() != nil {
+			return fmt.Errorf("%s: register: %w", m.name, err)
+		}
+	}
+}
+
+// postTasks has the honest validators post n workflow tasks, taking the whole submission
+// window the chain allows, in pipelined batches.
+func (f *flood) postTasks(ctx context.Context, n int) error {
+	st := f.g.net.state
+	task := client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: 5, MaxBudget: "2", MaxLatencySeconds: "120",
+		SubmissionBlocks: st.Chain.MaxSubmissionBlocks, ReportBlocks: 40})
+	V := len(f.g.validators)
+	ids := make([][]uint64, V)
+	errs := make([]error, V)
+	each(f.g.validators, func(v int, a *actor) {
+		share := n / V
+		if v < n%V {
+			share++
+		}
+		ids[v], errs[v] = f.postBatches(ctx, a, uint64(v), task, share)
+	})
+	for v := range V {
+		if errs[v] != nil {
+			return fmt.Errorf("flood tasks of %s: %w", f.g.validators[v].name, errs[v])
+		}
+		f.tasks = append(f.tasks, ids[v]...)
+	}
+	f.counts.Tasks = len(f.tasks)
+	return nil
+}
+
+// postBatches sends n copies of task from a's key, at most 100 in the mempool at once,
+// through node home first (pipelined nonces must reach one mempool in order), with a signer
+// of its own while it holds a's lock; a's signer reads the nonce again afterwards.
+func (f *flood) postBatches(ctx context.Context, a *actor, home uint64, task *subnetv1.Msg, n int) ([]uint64, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	defer a.s.Resync()
+	s := client.NewSigner(pinned{pool: f.g.pool, home: home}, f.g.net.chainID, a.key)
+	s.OnRecover = f.g.rec.recovered
+	var ids []uint64
+	for done := 0; done < n; {
+		var hashes []string
+		for j := 0; j < 100 && done+j < n; j++ {
+			res, err := s.Send(ctx, task)
+			if err != nil {
+				return ids, err
+			}
+			hashes = append(hashes, res.Hash)
+		}
+		for _, h := range hashes {
+			res, err := s.WaitTx(ctx, h, time.Minute)
+			if err != nil {
+				return ids, err
+			}
+			id, err := res.AttrU64(wire.EventTaskPosted, "task_id")
+			if err != nil {
+				return ids, err
+			}
+			ids = append(ids, id)
+		}
+		done += len(hashes)
+	}
+	return ids, nil
+}
+
+// run offers the load for duration, then watches and recovers for at most drain until every
+// accepted commit is in a block.
+func (f *flood) run(ctx context.Context, duration, drain time.Duration) {
+	h, err := f.g.pool.Height(ctx)
+	if err != nil {
+		f.g.logf("flood: no height: %v", err)
+		return
+	}
+	f.from = h + 1
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	var watcher, senders sync.WaitGroup
+	watcher.Go(func() { f.watch(wctx) })
+	sctx, stopSenders := context.WithCancel(ctx)
+	for _, m := range f.miners {
+		senders.Go(func() { f.sendLoop(sctx, m) })
+	}
+	f.offer(ctx, duration)
+	for _, m := range f.miners {
+		close(m.queue)
+	}
+	deadline := time.Now().Add(drain)
+	for ctx.Err() == nil && time.Now().Before(deadline) && f.outstanding() > 0 {
+		time.Sleep(250 * time.Millisecond)
+	}
+	stopSenders()
+	senders.Wait()
+	time.Sleep(time.Second) // the watcher reads the last blocks
+	stopWatch()
+	watcher.Wait()
+	f.mu.Lock()
+	f.counts.Lost = len(f.pending)
+	f.mu.Unlock()
+	for _, m := range f.miners {
+		if m.s.InFlight() > 0 {
+			f.counts.StuckSenders++
+		}
+	}
+}
+
+// offer fills the schedule: slot i at start + i/rate goes to miner i%M, or is skipped when
+// that miner's queue is full.
+func (f *flood) offer(ctx context.Context, duration time.Duration) {
+	start := time.Now()
+	for i := 0; ; i++ {
+		at := start.Add(time.Duration(float64(i) / f.o.rate * float64(time.Second)))
+		if at.Sub(start) >= duration {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Until(at)):
+		}
+		m := f.miners[i%len(f.miners)]
+		f.mu.Lock()
+		f.counts.Offered++
+		select {
+		case m.queue <- struct{}{}:
+		default:
+			f.counts.Skipped++
+		}
+		f.mu.Unlock()
+	}
+}
+
+// sendLoop sends m's commits as their slots come, and runs its signer's Recover every
+// second while some are in flight, until the queue is closed and nothing is in flight (or
+// ctx ends).
+func (f *flood) sendLoop(ctx context.Context, m *floodMiner) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	queue := m.queue
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-queue:
+			if !ok {
+				queue = nil
+				continue
+			}
+			f.send(ctx, m)
+		case <-tick.C:
+			if m.s.InFlight() > 0 {
+				if _, err := m.s.Recover(ctx); err != nil && ctx.Err() == nil {
+					f.g.logf("%s: recover: %v", m.name, err)
+				}
+			}
+		}
+	}
+}
+
+// send commits m to its next task.
+func (f *flood) send(ctx context.Context, m *floodMiner) {
+	if m.next >= len(f.tasks) {
+		return
+	}
+	task := f.tasks[m.next]
+	m.next++
+	payload := client.WorkflowPayload(task, client.ArtifactHash("flood", int(m.uid), task))
+	var salt client.Salt
+	copy(salt[:], m.name)
+	msg, err := client.Commit(f.g.net.chainID, m.s.PubKey(), m.uid, payload, salt)
+	if err != nil {
+		f.g.logf("%s: %v", m.name, err)
+		return
+	}
+	f.g.rec.sent(floodKind)
+	res, err := m.s.Send(ctx, msg)
+	var te *client.TxError
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case err == nil:
+		f.counts.Accepted++
+		f.pending[res.Hash] = m
+	case errors.As(err, &te):
+		f.counts.Refused[fmt.Sprintf("code %d", te.Code)]++
+		f.g.rec.rejected(floodKind, te.Code)
+	case ctx.Err() == nil:
+		f.counts.Failed++
+	}
+}
+
+// recovered follows m's re-signed transactions under their new hashes and counts.
+func (f *flood) recovered(m *floodMiner, r client.Recovery) {
+	f.g.rec.recovered(r)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.counts.Resent += len(r.Resent)
+	f.counts.Resigned += len(r.Resigned)
+	f.counts.Dropped += len(r.Refused)
+	for _, rs := range r.Resigned {
+		if _, ok := f.pending[rs.Old]; ok {
+			delete(f.pending, rs.Old)
+			f.pending[rs.New] = m
+		}
+	}
+	for _, rf := range r.Refused {
+		delete(f.pending, rf.Hash)
+	}
+}
+
+func (f *flood) outstanding() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.pending)
+}
+
+// watch reads every block from f.from on and records the flood's transactions in it.
+func (f *flood) watch(ctx context.Context) {
+	next := f.from
+	for ctx.Err() == nil {
+		// A block is read once the next one is committed: a transaction CheckTx took is in
+		// pending well before then, however soon its block came.
+		h, err := f.g.heights.get(ctx)
+		if err != nil || h <= next {
+			sleepCtx(ctx, 100*time.Millisecond)
+			continue
+		}
+		for ; next < h && ctx.Err() == nil; next++ {
+			var hashes []string
+			err := f.g.pool.do(ctx, func(c *client.Client) error {
+				var err error
+				hashes, err = c.BlockTxHashes(ctx, next)
+				return err
+			})
+			if err != nil {
+				break
+			}
+			f.seen(next, hashes)
+		}
+	}
+}
+
+// seen records the flood's transactions among a block's and tells their signers (after
+// f.mu: a signer calls recovered under its own lock).
+func (f *flood) seen(height int64, hashes []string) {
+	type done struct {
+		m    *floodMiner
+		hash string
+	}
+	var ds []done
+	f.mu.Lock()
+	for _, h := range hashes {
+		if m, ok := f.pending[h]; ok {
+			delete(f.pending, h)
+			f.counts.Committed++
+			ds = append(ds, done{m, h})
+		}
+	}
+	f.mu.Unlock()
+	for _, d := range ds {
+		d.m.s.Confirmed(d.hash)
+		if err := f.g.rec.committed(Record{Kind: floodKind, Sender: d.m.name, Hash: d.hash, Height: height, UID: uint64(d.m.uid)}); err != nil {
+			f.g.logf("flood: write record: %v", err)
+		}
+	}
+}
+
+// floodNode is a flood miner's client.Node and client.Tracker: its broadcasts go to one node
+// first, and its height is the generator's (read at most every heightsTTL, not once per
+// miner and Recover).
+type floodNode struct {
+	pinned
+	heights *heights
+}
+
+// Height is the last committed height of a live node.
+func (n floodNode) Height(ctx context.Context) (int64, error) { return n.heights.get(ctx) }
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scoringsubnet/validatord/client"
+)
+
+// TestFloodFollowsRecoveries: a commit its signer signed again is waited for under its new
+// hash, and recorded under it once a block shows it; one refused when resent leaves the
+// pending set (dropped, not lost); a block's other transactions are not the flood's.
+func TestFloodFollowsRecoveries(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	rec, err := newRecorder(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFlood(&generator{rec: rec}, floodOptions{rate: 1, miners: 1})
+	seed := sha256.Sum256([]byte("flood0"))
+	m := &floodMiner{name: "flood0", s: client.NewSigner(nil, "test", ed25519.NewKeyFromSeed(seed[:])), uid: 9}
+	f.pending["A"], f.pending["B"] = m, m
+	f.counts.Accepted = 2
+	f.recovered(m, client.Recovery{Resigned: []client.Resigned{{Old: "A", New: "A2"}}, Refused: []client.Refusal{{Hash: "B"}}})
+	f.seen(12, []string{"X", "A"})
+	if f.counts.Committed != 0 || f.outstanding() != 1 {
+		t.Fatalf("after a block without A2: %+v, %d pending", f.counts, f.outstanding())
+	}
+	f.seen(13, []string{"A2"})
+	if f.counts.Committed != 1 || f.outstanding() != 0 || f.counts.Resigned != 1 || f.counts.Dropped != 1 ||
+		f.counts.Accepted != f.counts.Committed+f.counts.Dropped {
+		t.Fatalf("counts %+v, %d pending", f.counts, f.outstanding())
+	}
+	if err := rec.close(); err != nil {
+		t.Fatal(err)
+	}
+	bz, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Record
+	if err := json.Unmarshal([]byte(strings.TrimSpace(string(bz))), &r); err != nil || r.Kind != floodKind || r.Hash != "A2" || r.Height != 13 || r.UID != 9 {
+		t.Fatalf("records %q (%v), want the one of A2 at 13", bz, err)
+	}
+}
