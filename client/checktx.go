@@ -2,17 +2,20 @@ package client
 
 import (
 	"context"
-	"fmt"
+
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
-// CheckTx asks the node's app whether it would accept tx into its mempool
-// now (CometBFT's /check_tx): nothing is added to the mempool or broadcast,
-// nothing changes. A refusal is a *TxError, returned with the result.
-func (c *Client) CheckTx(ctx context.Context, tx []byte) (TxResult, error) {
-	res, err := c.rpc.CheckTx(ctx, tx)
+// DryRun asks the node's app whether it would accept tx into its mempool
+// now, keeping nothing (Simulate: the app's "simulate" query, against the
+// pending state). Nothing is added to the mempool or broadcast, and the
+// key's pending nonce does not move, so the same bytes can be broadcast
+// right after. A refusal is a *TxError, returned with the result.
+func (c *Client) DryRun(ctx context.Context, tx []byte) (TxResult, error) {
+	v, err := c.Simulate(ctx, tx)
 	if err != nil {
-		return TxResult{}, fmt.Errorf("node %s: check_tx: %w", c.addr, err)
+		return TxResult{}, err
 	}
-	out := named(TxResult{Code: res.Code, Codespace: res.Codespace, Log: res.Log, Hash: TxHash(tx)})
+	out := named(TxResult{Code: v.Code, Codespace: wire.Codespace, Log: v.Log, Hash: TxHash(tx)})
 	return out, txError(out)
 }

@@ -48,14 +48,14 @@
 //	var te *client.TxError
 //	if errors.As(err, &te) && te.Code == wire.CodeNonceUsed { … }
 //
-// A key kept off the node signs a transaction prepared elsewhere; CheckTx
-// asks the node without broadcasting; AddScores finds the scores a
+// A key kept off the node signs a transaction prepared elsewhere; DryRun
+// asks the node without broadcasting or keeping anything; AddScores finds the scores a
 // committed transaction caused (its events, and its block's end):
 //
 //	u, err := client.NewUnsigned(chainID, pub, nonce, msg, nil) // JSON for the key's machine
 //	signed, err := client.SignUnsigned(u, key)                  // no node needed
 //	tx, err := client.DecodeSigned(fileBytes)
-//	res, err := c.CheckTx(ctx, tx)                              // a dry run
+//	res, err := c.DryRun(ctx, tx)                               // nothing kept
 //	res, err = c.BroadcastCommit(ctx, tx)
 //	err = c.AddScores(ctx, &res)                                 // res.Scores
 //

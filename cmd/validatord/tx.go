@@ -75,7 +75,7 @@ func defineTxFlags(fs *flag.FlagSet, wait string) txFlags {
 		chainID:      fs.String("chain-id", "", "chain id (default: ask the node)"),
 		nonce:        fs.Int64("nonce", -1, "account nonce (default: ask the node for the next one)"),
 		wait:         fs.Bool("wait", false, wait),
-		dryRun:       fs.Bool("dry-run", false, "sign and ask the node's CheckTx only (/check_tx): print its code and log, broadcast nothing, change nothing"),
+		dryRun:       fs.Bool("dry-run", false, "sign and ask the node what CheckTx would answer, keeping nothing (the app's simulate query): print its code and log, broadcast nothing"),
 		generateOnly: fs.Bool("generate-only", false, "print the unsigned transaction as JSON (message, chain id, sender key, nonce) for tx sign; nothing is signed or sent"),
 		output:       defineOutput(fs),
 	}

@@ -17,7 +17,7 @@ func runTxBroadcast(ctx context.Context, env Env, args []string) error {
 	fs := newFlags("tx broadcast")
 	node := nodeFlag(fs)
 	wait := fs.Bool("wait", false, waitCommitted)
-	dry := fs.Bool("dry-run", false, "ask the node's CheckTx only (/check_tx): print its code and log, broadcast nothing")
+	dry := fs.Bool("dry-run", false, "ask the node what CheckTx would answer, keeping nothing: print its code and log, broadcast nothing")
 	yes := fs.Bool("yes", false, "accepted for scripts written for Cosmos chains: there is no confirmation prompt")
 	fs.BoolVar(yes, "y", false, "shorthand for --yes")
 	out := defineOutput(fs)
@@ -44,7 +44,7 @@ func runTxBroadcast(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if *dry {
-		shown, err := dryRun(ctx, c, tx, env.Stderr)
+		shown, err := dryRun(ctx, c, tx)
 		if shown == nil {
 			return oneLine(err)
 		}

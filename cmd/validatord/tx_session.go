@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
@@ -98,7 +97,7 @@ func (s *txSession) send(ctx context.Context, msg *subnetv1.Msg, wait bool) (any
 	var res client.TxResult
 	switch {
 	case s.dryRun:
-		return dryRun(ctx, s.node, tx, s.stderr)
+		return dryRun(ctx, s.node, tx)
 	case wait:
 		res, err = s.node.BroadcastCommit(ctx, tx)
 		s.addScores(ctx, &res)
@@ -111,36 +110,16 @@ func (s *txSession) send(ctx context.Context, msg *subnetv1.Msg, wait bool) (any
 	return res, err
 }
 
-// dryRun asks the node's CheckTx about tx (/check_tx). The app's CheckTx
-// counts an accepted transaction's nonce as pending until its next block
-// (its mempool state is reset at each commit), so an accepted dry run waits
-// for that block: the key's next transaction, sent at the same nonce, is
-// then judged as if the dry run had never been. A node that makes no block
-// in time (create_empty_blocks = false and an idle chain) only costs a note
-// on stderr: CheckTx's answer stands.
-func dryRun(ctx context.Context, c *client.Client, tx []byte, stderr io.Writer) (any, error) {
-	res, err := c.CheckTx(ctx, tx)
+// dryRun asks the node's app what CheckTx would answer for tx, keeping
+// nothing (client.DryRun, the app's simulate query): CometBFT's /check_tx
+// would call CheckTx itself, which holds an accepted nonce as pending until
+// the next block, so the real transaction after it would be refused.
+func dryRun(ctx context.Context, c *client.Client, tx []byte) (any, error) {
+	res, err := c.DryRun(ctx, tx)
 	if res.Hash == "" {
 		return nil, err
 	}
-	if err == nil {
-		if werr := waitNextBlock(ctx, c); werr != nil && stderr != nil {
-			fmt.Fprintf(stderr, "dry run: no new block yet (%v): until the next block the node counts this nonce as pending\n", oneLine(werr))
-		}
-	}
 	return dryRunResult{res}, err
-}
-
-// waitNextBlock waits until the app commits a block after its current one.
-func waitNextBlock(ctx context.Context, c *client.Client) error {
-	st, err := c.Status(ctx)
-	if err != nil {
-		return err
-	}
-	wctx, cancel := context.WithTimeout(ctx, client.DefaultTxTimeout)
-	defer cancel()
-	_, err = c.WaitAppHeight(wctx, st.Height+1, 100*time.Millisecond)
-	return err
 }
 
 // addScores fills res.Scores; a node that cannot say is noted on stderr

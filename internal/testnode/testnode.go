@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -75,13 +76,28 @@ func Key(label string) ed25519.PrivateKey {
 // FreeAddr is a loopback tcp://127.0.0.1:port that was free a moment ago.
 func FreeAddr(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	handedMu.Lock()
+	defer handedMu.Unlock()
+	for {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := l.Addr().String()
+		l.Close()
+		// The kernel may give a port just closed again: two calls in a row
+		// once returned the same one (rpc = p2p); never hand a port out twice.
+		if !handed[addr] {
+			handed[addr] = true
+			return "tcp://" + addr
+		}
 	}
-	defer l.Close()
-	return "tcp://" + l.Addr().String()
 }
+
+var (
+	handedMu sync.Mutex
+	handed   = map[string]bool{}
+)
 
 // Start writes a home, starts the node, waits for its app's first block
 // and stops it when the test ends. Blocks come every ~50 ms, not as fast
