@@ -83,7 +83,7 @@ func (c Config) Validate() error {
 		return fieldErr("snapshot_keep_recent", c.SnapshotKeepRecent, "must be in [1, 100]")
 	case c.RetainBlocks < 0 || (c.RetainBlocks > 0 && c.RetainBlocks < MinRetainBlocks):
 		return fieldErr("retain_blocks", c.RetainBlocks, fmt.Sprintf("must be 0 (keep every block) or ≥ %d", MinRetainBlocks))
-	case c.Durability != "pipelined" && c.Durability != "block":
+	case c.Durability != "" && c.Durability != "pipelined" && c.Durability != "block": // "": block
 		return fieldErr("durability", fmt.Sprintf("%q", c.Durability), `want "pipelined" (a block's disk sync runs while the next executes) or "block" (Commit waits for the disk)`)
 	}
 	return validateLoopback(c.LeaderboardAddr)
@@ -194,6 +194,9 @@ func section[T any](v *viper.Viper, path, name, key, want string, dst any) error
 
 // Write writes c as a home's app.toml, with a comment per key.
 func Write(home string, c Config) error {
+	if c.Durability == "" {
+		c.Durability = "block"
+	}
 	body := fmt.Sprintf(`# validatord node settings (not consensus rules: nodes of one chain may differ).
 # docs/statesync.md explains each.
 
