@@ -185,5 +185,5 @@ func scorePrediction(env track.Env, pred *subnetv1.Prediction, rec *subnetv1.Rec
 
 func gasReceipt(gp scoring.GasParams, r *subnetv1.TruthRound, pred *subnetv1.Prediction, height int64) *subnetv1.Receipt {
 	return &subnetv1.Receipt{Height: height, Track: genesis.TrackGas, Status: track.StatusCounted, ReportedPower: r.ReportedPower,
-		Inputs: receipt.GasInputs(r, pred), Params: receipt.GasParams(gp)}
+		TotalPower: r.TotalPower, Inputs: receipt.GasInputs(r, pred), Params: receipt.GasParams(gp)}
 }

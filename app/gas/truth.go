@@ -54,7 +54,7 @@ func settleTruth(env track.Env, r *subnetv1.TruthRound, atDeadline bool) []abcit
 	if err != nil {
 		panic("gas: truth aggregation of validated votes: " + err.Error())
 	}
-	r.ReportedPower = out.ReportedPower
+	r.ReportedPower, r.TotalPower = out.ReportedPower, env.Chain.Total
 	switch out.Status {
 	case quorum.StatusPending:
 		st.Save(k, r)
