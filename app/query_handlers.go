@@ -400,12 +400,50 @@ func (q *querier) leaderboard(args []string) (*wire.LeaderboardView, *queryError
 		}
 		return rows[i].UID < rows[j].UID
 	})
-	out := &wire.LeaderboardView{Track: name, Height: q.height, Miners: make([]wire.LeaderboardEntry, len(rows))}
+	out := &wire.LeaderboardView{Track: name, Height: q.height, Miners: make([]wire.LeaderboardEntry, len(rows)),
+		Ranks: leaderboardRanks[name]}
 	for i := range rows {
 		rows[i].Rank = i + 1
+		q.warmup(name, &rows[i].LeaderboardEntry)
 		out.Miners[i] = rows[i].LeaderboardEntry
 	}
+	if len(rows) == 0 {
+		why := leaderboardEmpty[name]
+		out.Empty = &why
+	}
 	return out, nil
+}
+
+// leaderboardRanks says what each track's board ranks (docs/queries.md).
+var leaderboardRanks = map[string]string{
+	genesis.TrackWorkflow: "the workflow aggregate: the mean of the miner's last window_size task scores S × min(1, tasks_seen / warmup_tasks)",
+	genesis.TrackArena:    "the arena aggregate: the mean of the miner's recent arena scores / 100 × min(1, tasks_seen / arena_warmup_tasks)",
+	genesis.TrackGas:      "the gas aggregate: the mean of the agent's latest TotalScore over the EVM chains where it has one",
+}
+
+// leaderboardEmpty says why a track's board can be empty.
+var leaderboardEmpty = map[string]string{
+	genesis.TrackWorkflow: "no miner has a scored workflow task within the track's activity cutoff yet: a score needs a miner's commit and reveal, then validators' reports until the task's report deadline",
+	genesis.TrackArena:    "no miner has a scored arena run within the track's activity cutoff yet: a score needs a miner's commit and reveal, then validators' reports until the task's report deadline",
+	genesis.TrackGas:      "no gas agent has a score yet: predictions are scored when validators' truths close their EVM block (validatord oracle gas sends them) and the block's reveal window ends",
+}
+
+// warmup fills a row's mean and warm-up (workflow and arena windows).
+func (q *querier) warmup(name string, e *wire.LeaderboardEntry) {
+	tb, warm := store.WindowWorkflow, q.chain.Gen.Window.WarmupTasks
+	switch name {
+	case genesis.TrackWorkflow:
+	case genesis.TrackArena:
+		tb, warm = store.WindowArena, q.chain.Gen.Window.ArenaWarmupTasks
+	default:
+		return
+	}
+	pw := &subnetv1.Window{}
+	if !q.st.Load(store.KeyWindow(tb, e.UID), pw) {
+		return
+	}
+	mean, seen := track.FmtDec(track.WindowFromProto(pw).Mean()), pw.TasksSeen
+	e.Mean, e.TasksSeen, e.WarmupTasks = &mean, &seen, &warm
 }
 
 func (q *querier) epoch(args []string) (*wire.EpochView, *queryError) {

@@ -53,10 +53,11 @@ p.meta{color:#687380}
 
 {{define "track"}}{{template "head" .Track}}
 <h1>track {{.Track}} <small>height <span id="height">{{.Height}}</span> · <a href="/track/{{.Track}}.json">json</a></small></h1>
+<p id="ranks" class="muted">ranks {{.Leaderboard.Ranks}}; a miner still warming up shows its mean scaled by tasks seen / warm-up tasks</p>
 <div class="wide"><table id="rows"><thead><tr><th>rank</th><th>uid</th><th>score</th><th>window fill</th><th>warm-up</th></tr></thead><tbody>
 {{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{.UID}}</td><td data-col="score">{{short .Score}}</td>
 {{with .Window}}<td data-col="fill">{{.Fill}}</td><td data-col="warmup">{{.Warmup}}</td>{{else}}<td data-col="fill" class="muted">–</td><td data-col="warmup" class="muted">–</td>{{end}}</tr>
-{{else}}<tr><td colspan="5" class="l muted">no miner has an aggregate on this track</td></tr>
+{{else}}<tr><td colspan="5" class="l muted" id="empty">{{with .Leaderboard.Empty}}{{.}}{{else}}no miner has an aggregate on this track{{end}}</td></tr>
 {{end}}</tbody></table></div>
 {{template "foot"}}{{end}}
 

@@ -250,6 +250,10 @@ type LeaderboardView struct {
 	Height int64              `json:"height"`
 	Miners []LeaderboardEntry `json:"miners"`
 	Track  string             `json:"track"`
+	// Ranks says what the score is (the track's aggregate, as epochs use it).
+	Ranks string `json:"ranks"`
+	// Empty says why no miner is on the board; null when one is.
+	Empty *string `json:"empty"`
 }
 
 // LeaderboardEntry is one row of a leaderboard.
@@ -257,6 +261,12 @@ type LeaderboardEntry struct {
 	Rank  int    `json:"rank"`
 	UID   uint32 `json:"uid"`
 	Score string `json:"score"`
+	// Mean is the window's mean before the warm-up scales it, TasksSeen and
+	// WarmupTasks what the warm-up factor min(1, tasks_seen / warmup_tasks)
+	// is made of (workflow and arena; null for gas, which has none).
+	Mean        *string `json:"mean"`
+	TasksSeen   *uint64 `json:"tasks_seen"`
+	WarmupTasks *int    `json:"warmup_tasks"`
 }
 
 // EpochView answers "epoch/latest" and "epoch/<n>".
