@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +37,7 @@ func newNetwork(t *testing.T, n, port int, timeoutCommit string) *network {
 		t.Fatal(err)
 	}
 	nw := &network{t: t, dir: dir, ps: newProcs(t), nodes: make([]*proc, n)}
+	t.Cleanup(func() { keepLogs(t, dir, n) }) // before the temp dir goes
 	for i := 0; i < n; i++ {
 		nw.homes = append(nw.homes, filepath.Join(dir, fmt.Sprintf("node%d", i)))
 		addr := fmt.Sprintf("tcp://127.0.0.1:%d", port+10*i+1) // testnet: node i's RPC is port+10i+1
@@ -157,6 +159,29 @@ func (nw *network) setChainParam(name string, v int64) {
 		}
 		if err := os.WriteFile(path, out, 0o644); err != nil {
 			nw.t.Fatal(err)
+		}
+	}
+}
+
+// keepLogs copies the nodes' logs of a failed test to $E2E_BIN_DIR/e2e-logs/<test>/ (the temp
+// dir that holds them is removed when the test ends): a node that exits during a run must
+// leave its reason behind.
+func keepLogs(t *testing.T, dir string, n int) {
+	if !t.Failed() {
+		return
+	}
+	out := filepath.Join(binDir, "e2e-logs", strings.ReplaceAll(t.Name(), "/", "_"))
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Logf("keeping logs: %v", err)
+		return
+	}
+	for i := 0; i < n; i++ {
+		bz, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("node%d", i), "node.log"))
+		if err != nil {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(out, fmt.Sprintf("node%d.log", i)), bz, 0o644); err == nil {
+			t.Logf("node%d's log kept in %s", i, filepath.Join(out, fmt.Sprintf("node%d.log", i)))
 		}
 	}
 }
