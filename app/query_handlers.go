@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -37,7 +38,7 @@ func parseUID(s string) (uint32, *queryError) {
 }
 
 func (q *querier) status(_ []string) (*wire.StatusView, *queryError) {
-	out := &wire.StatusView{Height: q.height, AppHash: hex.EncodeToString(q.appHash)}
+	out := &wire.StatusView{Height: q.height, AppHash: upperHex(q.appHash)}
 	if q.chain != nil {
 		out.ChainID = &q.chain.ID
 	}
@@ -552,5 +553,10 @@ func (q *querier) digest(_ []string) (*wire.DigestView, *queryError) {
 	if q.snap != nil {
 		d = q.snap.DigestScores()
 	}
-	return &wire.DigestView{Height: q.height, AppHash: hex.EncodeToString(q.appHash), ScoreDigest: d.Hex(), ScoreEntries: d.Entries()}, nil
+	return &wire.DigestView{Height: q.height, AppHash: upperHex(q.appHash), ScoreDigest: d.Hex(), ScoreEntries: d.Entries()}, nil
 }
+
+// upperHex is an app hash as CometBFT prints it (its headers, /block,
+// /status): upper-case hex; the app's own bytes (keys, artifact hashes,
+// digests) are lower-case (docs/cli.md "Conventions").
+func upperHex(b []byte) string { return strings.ToUpper(hex.EncodeToString(b)) }

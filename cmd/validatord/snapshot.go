@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/scoringsubnet/validatord/snapshot"
@@ -52,7 +53,7 @@ type snapshotView struct {
 
 func viewOf(dir string, i snapshot.Info) snapshotView {
 	return snapshotView{Height: i.Height, Format: i.Format, Chunks: i.Chunks, Bytes: i.Meta.Size, Entries: i.Meta.Entries,
-		ChainID: i.Meta.ChainID, Time: time.Unix(i.Meta.Time, 0).UTC().Format(time.RFC3339), AppHash: hexOf(i.Meta.AppHash),
+		ChainID: i.Meta.ChainID, Time: time.Unix(i.Meta.Time, 0).UTC().Format(time.RFC3339), AppHash: strings.ToUpper(hexOf(i.Meta.AppHash)),
 		Hash: hexOf(i.Hash), Dir: dir}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	cfg "github.com/cometbft/cometbft/config"
 
@@ -74,7 +75,7 @@ func runSnapshotRestore(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(fmt.Errorf("restore height %d from %s: %w", *height, *from, err))
 	}
-	view := restoreView{Home: *home, AppStore: dbDir, Height: meta.Height, AppHash: hexOf(meta.AppHash),
+	view := restoreView{Home: *home, AppStore: dbDir, Height: meta.Height, AppHash: strings.ToUpper(hexOf(meta.AppHash)),
 		FirstHeight: meta.FirstHeight, Note: restoreNote}
 	if *bootstrap {
 		if err := bootstrapCometBFT(ctx, conf, meta.Height, meta.AppHash); err != nil {
