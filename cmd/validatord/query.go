@@ -66,9 +66,6 @@ func runQuery(ctx context.Context, env Env, args []string) error {
 	if !ok || err != nil {
 		return err
 	}
-	if err := out.check(); err != nil {
-		return err
-	}
 	if len(pos) == 0 {
 		return fmt.Errorf("missing query path; usage: validatord %s", queryUsage)
 	}
@@ -84,7 +81,7 @@ func runQuery(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(err)
 	}
-	if *out.v == outputText {
+	if out.format == outputText {
 		return printJSONText(env.Stdout, bz)
 	}
 	pretty, err := prettyJSON(bz)
@@ -109,22 +106,12 @@ func queryPath(words []string) string {
 	return strings.Join(parts, "/")
 }
 
-// queryOutput is the query commands' -o/--output flag (formats of output.go).
-type queryOutput struct{ v *string }
-
-// queryOutputFlag registers -o and --output (one value) with the default def.
-func queryOutputFlag(fs *flag.FlagSet, def string) queryOutput {
-	v := new(string)
-	*v = def
-	usage := "output format: json or text (default " + def + ")"
-	fs.StringVar(v, "output", def, usage)
-	fs.StringVar(v, "o", def, "short for --output")
-	return queryOutput{v: v}
-}
-
-func (o queryOutput) check() error {
-	if *o.v != outputJSON && *o.v != outputText {
-		return fmt.Errorf("--output %q: want json or text", *o.v)
-	}
-	return nil
+// queryOutputFlag registers -o and --output with the default def: the
+// same flag as the tx commands' (output.go), whose Set refuses a format
+// other than json or text.
+func queryOutputFlag(fs *flag.FlagSet, def string) *outputFlag {
+	o := &outputFlag{format: def}
+	fs.Var(o, "output", "output `format`: json or text (default "+def+")")
+	fs.Var(o, "o", "`format`: shorthand for --output")
+	return o
 }

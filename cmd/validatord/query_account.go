@@ -26,9 +26,6 @@ func runQueryAccount(ctx context.Context, env Env, args []string) error {
 	if err := wantArgs(pos, 1, queryAccountUsage); err != nil {
 		return err
 	}
-	if err := out.check(); err != nil {
-		return err
-	}
 	pub, err := accountKey(*home, pos[0])
 	if err != nil {
 		return err
@@ -41,7 +38,7 @@ func runQueryAccount(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(err)
 	}
-	if *out.v == outputText {
+	if out.format == outputText {
 		return printJSONText(env.Stdout, bz)
 	}
 	pretty, err := prettyJSON(bz)

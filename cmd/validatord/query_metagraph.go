@@ -24,9 +24,6 @@ func runQueryMetagraph(ctx context.Context, env Env, args []string) error {
 	if err := wantArgs(pos, 0, queryMetagraphUsage); err != nil {
 		return err
 	}
-	if err := out.check(); err != nil {
-		return err
-	}
 	c, err := dialNode(*node)
 	if err != nil {
 		return err
@@ -35,7 +32,7 @@ func runQueryMetagraph(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(err)
 	}
-	if *out.v == outputJSON {
+	if out.format == outputJSON {
 		return printJSON(env.Stdout, v)
 	}
 	return printMetagraph(env, v)

@@ -27,9 +27,6 @@ func runQuerySubmissions(ctx context.Context, env Env, args []string) error {
 	if err := wantArgs(pos, 0, querySubmissionsUsage); err != nil {
 		return err
 	}
-	if err := out.check(); err != nil {
-		return err
-	}
 	p, err := pg.get()
 	if err != nil {
 		return err
@@ -55,7 +52,7 @@ func runQuerySubmissions(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(err)
 	}
-	if *out.v == outputJSON {
+	if out.format == outputJSON {
 		return printJSON(env.Stdout, v)
 	}
 	return printSubmissions(env, v)

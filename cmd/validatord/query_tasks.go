@@ -27,9 +27,6 @@ func runQueryTasks(ctx context.Context, env Env, args []string) error {
 	if err := wantArgs(pos, 0, queryTasksUsage); err != nil {
 		return err
 	}
-	if err := out.check(); err != nil {
-		return err
-	}
 	p, err := pg.get()
 	if err != nil {
 		return err
@@ -42,7 +39,7 @@ func runQueryTasks(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(err)
 	}
-	if *out.v == outputJSON {
+	if out.format == outputJSON {
 		return printJSON(env.Stdout, v)
 	}
 	return printTasks(env, v)

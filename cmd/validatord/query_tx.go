@@ -25,9 +25,6 @@ func runQueryTx(ctx context.Context, env Env, args []string) error {
 	if err := wantArgs(pos, 1, queryTxUsage); err != nil {
 		return err
 	}
-	if err := out.check(); err != nil {
-		return err
-	}
 	c, err := dialNode(*node)
 	if err != nil {
 		return err
@@ -36,7 +33,7 @@ func runQueryTx(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(err)
 	}
-	if *out.v == outputJSON {
+	if out.format == outputJSON {
 		return printJSON(env.Stdout, info)
 	}
 	return printTxText(env, info)
