@@ -162,10 +162,10 @@ func TestGovernanceRejections(t *testing.T) {
 		{"a third of the power in two changes", r[1].next(client.ProposeValidators(h+10, add(7), client.SetPower("val1", 3))), wire.CodePowerChange},
 		{"an expiry in the past", r[1].next(client.ProposeValidators(h-1, add(5))), wire.CodeProposalClosed},
 		{"an expiry too far", r[1].next(client.ProposeValidators(h+g.Governance.MaxProposalBlocks+1, add(5))), wire.CodeProposalClosed},
-		{"an activation height in the past", r[1].next(client.ProposeParams([]byte(`{"window":{"Cap":"0.2"}}`), h-1, h+5)), wire.CodeActivationHeight},
-		{"an activation height too soon", r[1].next(client.ProposeParams([]byte(`{"window":{"Cap":"0.2"}}`), h+5+9, h+5)), wire.CodeActivationHeight},
-		{"params that fail genesis validation", r[1].next(client.ProposeParams([]byte(`{"window":{"Cap":"1.5"}}`), h+100, h+5)), wire.CodeBadProposal},
-		{"params that change a ring size", r[1].next(client.ProposeParams([]byte(`{"window":{"WindowSize":50}}`), h+100, h+5)), wire.CodeBadProposal},
+		{"an activation height in the past", r[1].next(client.ProposeParams([]byte(`{"window":{"cap":"0.2"}}`), h-1, h+5)), wire.CodeActivationHeight},
+		{"an activation height too soon", r[1].next(client.ProposeParams([]byte(`{"window":{"cap":"0.2"}}`), h+5+9, h+5)), wire.CodeActivationHeight},
+		{"params that fail genesis validation", r[1].next(client.ProposeParams([]byte(`{"window":{"cap":"1.5"}}`), h+100, h+5)), wire.CodeBadProposal},
+		{"params that change a ring size", r[1].next(client.ProposeParams([]byte(`{"window":{"window_size":50}}`), h+100, h+5)), wire.CodeBadProposal},
 		{"params that set validators", r[1].next(client.ProposeParams([]byte(`{"validators":[]}`), h+100, h+5)), wire.CodeBadProposal},
 		{"params that are not an object", r[1].next(client.ProposeParams([]byte(`[1]`), h+100, h+5)), wire.CodeBadProposal},
 		{"an unknown field", r[1].next(client.ProposeParams([]byte(`{"window":{"Kap":"0.2"}}`), h+100, h+5)), wire.CodeBadProposal},
@@ -311,7 +311,7 @@ func TestParamsUpgradeAtHeight(t *testing.T) {
 	r := []*signer{reporter(0), reporter(1), reporter(2), reporter(3)}
 	miner := newMiner("miner-a", 1)
 	const activation = 20
-	patch := []byte(`{"workflow":{"WSuccess":"0.4","WCost":"0.35"}}`)
+	patch := []byte(`{"workflow":{"w_success":"0.4","w_cost":"0.35"}}`)
 	mustOK(t, n.block(miner.tx(t, msgRegister()), r[0].tx(t, client.ProposeParams(patch, activation, 10))))
 	resp := n.block(r[1].tx(t, client.Approve(0)), r[2].tx(t, client.Approve(0)))
 	mustOK(t, resp)

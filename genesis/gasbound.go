@@ -71,7 +71,7 @@ func (s AppState) validateGasBound() error {
 	}
 	if n := s.GasCloseBytes(); n > MaxGasCloseBytes {
 		return fieldErr("chain.max_prediction_ahead", s.Chain.MaxPredictionAhead, fmt.Sprintf(
-			"one EVM block close could write %d bytes (max_prediction_ahead %d × (%d + max_uids %d × %d) + max_uids × (%d + %d + memory_size %d × %d + GasHistoryMax %d × %d) + %d), more than %d: lower max_prediction_ahead, max_uids, gas.memory_size or window.GasHistoryMax",
+			"one EVM block close could write %d bytes (max_prediction_ahead %d × (%d + max_uids %d × %d) + max_uids × (%d + %d + memory_size %d × %d + gas_history_max %d × %d) + %d), more than %d: lower max_prediction_ahead, max_uids, gas.memory_size or window.gas_history_max",
 			n, s.Chain.MaxPredictionAhead, OpenBlockBytes, s.Chain.MaxUIDs, SweptPredictionBytes, ScoredPredictionBytes,
 			GasAgentBaseBytes, s.Gas.MemorySize, GasSlotBytes, s.Window.GasHistoryMax, GasPointBytes, GasCloseFixedBytes, MaxGasCloseBytes))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 
 	"github.com/scoringsubnet/validatord/x/membership"
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -30,6 +31,9 @@ type AppState struct {
 // rejected) and validates it.
 func Decode(bz []byte) (AppState, error) {
 	var st AppState
+	if err := CheckKeys(bz, reflect.TypeFor[AppState](), "app_state"); err != nil {
+		return AppState{}, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(bz))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&st); err != nil {

@@ -137,7 +137,7 @@ func TestValidate(t *testing.T) {
 		{"mirror: start_block on the cadence", inMirror(func(g *AppState) { g.Mirror.StartBlock = 3_600_000 }), ""},
 		{"mirror: start_block off the cadence", inMirror(func(g *AppState) { g.Mirror.StartBlock = 3_600_001 }), "mirror.start_block"},
 		{"mirror: burn uid the last parent uid", inMirror(func(g *AppState) { g.Window.BurnUID = 255 }), ""},
-		{"mirror: burn uid beyond the parent's uids", inMirror(func(g *AppState) { g.Window.BurnUID = 256 }), "window.BurnUID"},
+		{"mirror: burn uid beyond the parent's uids", inMirror(func(g *AppState) { g.Window.BurnUID = 256 }), "window.burn_uid"},
 		// 42 + 256 × 44 = 11,306 bytes of snapshot + 256 of envelope.
 		{"mirror: a full snapshot just fits max_tx_bytes", inMirror(func(g *AppState) { g.Chain.MaxTxBytes = 11_306 + MirrorEnvelopeBytes }), ""},
 		{"mirror: a full snapshot exceeds max_tx_bytes", inMirror(func(g *AppState) { g.Chain.MaxTxBytes = 11_305 + MirrorEnvelopeBytes }), "chain.max_tx_bytes"},

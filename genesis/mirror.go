@@ -139,7 +139,7 @@ func (s AppState) validateMirrorSection(m MirrorParams) error {
 			s.Chain.MaxUIDs, n, mirror.EncodedSize(s.Chain.MaxUIDs), MirrorEnvelopeBytes))
 	}
 	if uint32(s.Window.BurnUID) >= m.MaxEntries {
-		return fieldErr("window.BurnUID", s.Window.BurnUID, fmt.Sprintf("must be a parent uid, below mirror.max_entries (%d): the uid the subnet owner holds", m.MaxEntries))
+		return fieldErr("window.burn_uid", s.Window.BurnUID, fmt.Sprintf("must be a parent uid, below mirror.max_entries (%d): the uid the subnet owner holds", m.MaxEntries))
 	}
 	return s.validateMirrorBound()
 }

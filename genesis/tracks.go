@@ -111,7 +111,7 @@ func (s AppState) validateActivity() error {
 		lo := s.Window.EpochBlocks
 		if t.ActivityCutoffBlocks < lo || t.ActivityCutoffBlocks > MaxBlocksLimit {
 			return fieldErr(fmt.Sprintf("tracks[%d].activity_cutoff_blocks", i), t.ActivityCutoffBlocks,
-				fmt.Sprintf("must be in [window.EpochBlocks = %d, %d]: a shorter cutoff would drop work done inside the epoch", lo, MaxBlocksLimit))
+				fmt.Sprintf("must be in [window.epoch_blocks = %d, %d]: a shorter cutoff would drop work done inside the epoch", lo, MaxBlocksLimit))
 		}
 	}
 	return nil

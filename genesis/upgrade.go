@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"slices"
 )
 
@@ -22,6 +23,9 @@ const MaxPatchDepth = 8
 func Upgrade(current AppState, patch []byte, validators []Validator) (AppState, error) {
 	p, err := decodeObject(patch, "params")
 	if err != nil {
+		return AppState{}, err
+	}
+	if err := CheckKeys(patch, reflect.TypeFor[AppState](), "params"); err != nil {
 		return AppState{}, err
 	}
 	if _, ok := p["validators"]; ok {
@@ -69,11 +73,11 @@ func CheckTransition(old, next AppState) error {
 		field     string
 		old, next any
 	}{
-		{"window.WindowSize", old.Window.WindowSize, next.Window.WindowSize},
-		{"window.BaselineK", old.Window.BaselineK, next.Window.BaselineK},
-		{"window.GasHistoryMax", old.Window.GasHistoryMax, next.Window.GasHistoryMax},
-		{"window.BurnUID", old.Window.BurnUID, next.Window.BurnUID},
-		{"gas.MemorySize", old.Gas.MemorySize, next.Gas.MemorySize},
+		{"window.window_size", old.Window.WindowSize, next.Window.WindowSize},
+		{"window.baseline_k", old.Window.BaselineK, next.Window.BaselineK},
+		{"window.gas_history_max", old.Window.GasHistoryMax, next.Window.GasHistoryMax},
+		{"window.burn_uid", old.Window.BurnUID, next.Window.BurnUID},
+		{"gas.memory_size", old.Gas.MemorySize, next.Gas.MemorySize},
 	}
 	for _, f := range fixed {
 		if f.old != f.next {

@@ -25,7 +25,7 @@ func testValidator(t *testing.T) Validator {
 // optional field; the result has no validators.
 func TestUpgradeMergePatch(t *testing.T) {
 	base := upgradeBase(t)
-	next, err := Upgrade(base, []byte(`{"window":{"Cap":"0.123456789012345678"},"chain":{"max_uids":300,"max_prediction_ahead":4}}`), base.Validators)
+	next, err := Upgrade(base, []byte(`{"window":{"cap":"0.123456789012345678"},"chain":{"max_uids":300,"max_prediction_ahead":4}}`), base.Validators)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,14 +47,14 @@ func TestUpgradeMergePatch(t *testing.T) {
 func TestUpgradeRefusals(t *testing.T) {
 	base := upgradeBase(t)
 	for _, tc := range []struct{ patch, field string }{
-		{`{"window":{"WindowSize":50}}`, "params.window.WindowSize"},
-		{`{"window":{"BurnUID":3}}`, "params.window.BurnUID"},
-		{`{"gas":{"MemorySize":3}}`, "params.gas.MemorySize"},
+		{`{"window":{"window_size":50}}`, "params.window.window_size"},
+		{`{"window":{"burn_uid":3}}`, "params.window.burn_uid"},
+		{`{"gas":{"memory_size":3}}`, "params.gas.memory_size"},
 		{`{"chain":{"max_uids":200},"membership":{"min_non_immune":64}}`, "params.chain.max_uids"},
 		{`{"chain":{"gas_chains":[1]}}`, "params.chain.gas_chains"},
 		{`{"tracks":[{"name":"workflow","share":"1","activity_cutoff_blocks":500,"reveal_blocks":10,"formula":"v1.0.0"}]}`, "params.tracks"},
 		{`{"validators":[]}`, "params.validators"},
-		{`{"window":{"Cap":"2"}}`, "window"},
+		{`{"window":{"cap":"2"}}`, "window"},
 		{`{"nope":1}`, "params"},
 		{`{"chain":{"retain_state_blocks":2000}}`, "chain.retain_state_blocks"},
 		{`{"chain":{"retain_state_blocks":-5}}`, "chain.retain_state_blocks"},

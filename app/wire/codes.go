@@ -165,7 +165,7 @@ var Codes = []CodeInfo{
 	{CodeTooManyOpenAttestations, "too_many_open_attestations", "AttestMetagraph from a validator that already votes in 4 open rounds (`genesis.MirrorMaxOpenAttestations`: parent blocks above the last final one)"},
 	{CodeBadSnapshot, "bad_snapshot", "AttestMetagraph whose snapshot does not decode (`mirror.Decode`: malformed, unsorted, a uid ≥ `mirror.max_entries`, …) or is of another parent block, or whose digest is not the snapshot's or not 32 bytes"},
 	{CodeSnapshotMissing, "snapshot_missing", "AttestMetagraph without a snapshot for a digest the chain has not stored for that parent block: send the snapshot with the vote"},
-	{CodeBindUnknownUID, "bind_unknown_uid", "BindHotkey for a uid that is not in the final metagraph, or for the burn uid (`window.BurnUID`, the subnet owner's, never bound)"},
+	{CodeBindUnknownUID, "bind_unknown_uid", "BindHotkey for a uid that is not in the final metagraph, or for the burn uid (`window.burn_uid`, the subnet owner's, never bound)"},
 	{CodeBindStale, "bind_stale", "BindHotkey whose parent block is more than `mirror.max_blocks_behind` from the final metagraph's"},
 	{CodeBindBeforeRegistration, "bind_before_registration", "BindHotkey signed at a parent block before the uid's registration block"},
 	{CodeBindNotNewer, "bind_not_newer", "BindHotkey whose parent block is not after the uid's current binding's"},

@@ -63,7 +63,7 @@ func TestStartAndReplayRefuseAChangedGenesis(t *testing.T) {
 }
 
 // windowCapKey is the genesis key of the window cap.
-const windowCapKey = "Cap"
+const windowCapKey = "cap"
 
 // startRefused runs `start --home home`, which must exit non-zero before
 // its RPC at rpc answers, and returns what it printed; a node that serves

@@ -107,10 +107,10 @@ func TestGovernanceEndToEnd(t *testing.T) {
 	expires := st.Height + 50
 	activation := expires + 1000
 	pid := mustTx(t, homeA, node, wire.EventProposalPassed, "proposal_id", "propose", "params", "--from", "validator",
-		"--patch", `{"window": {"Cap": "0.2"}}`, "--activation-height", strconv.FormatInt(activation, 10), "--expires-height", strconv.FormatInt(expires, 10))
+		"--patch", `{"window": {"cap": "0.2"}}`, "--activation-height", strconv.FormatInt(activation, 10), "--expires-height", strconv.FormatInt(expires, 10))
 	p = wantProposal(t, node, pid, "passed")
 	var patch bytes.Buffer
-	if err := json.Compact(&patch, p.Params); err != nil || p.Kind != "params" || patch.String() != `{"window":{"Cap":"0.2"}}` ||
+	if err := json.Compact(&patch, p.Params); err != nil || p.Kind != "params" || patch.String() != `{"window":{"cap":"0.2"}}` ||
 		p.ActivationHeight == nil || *p.ActivationHeight != activation || p.ExpiresHeight != expires {
 		t.Fatalf("params proposal %s: %+v (params %s), %v", pid, p, p.Params, err)
 	}

@@ -83,15 +83,15 @@ func TestProposeValidatorsKeepsOrder(t *testing.T) {
 
 func TestProposeParamsPatch(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "patch.json")
-	if err := os.WriteFile(file, []byte("{\n  \"window\": {\"Cap\": \"0.2\"}\n}\n"), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte("{\n  \"window\": {\"cap\": \"0.2\"}\n}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, patch := range []string{file, ` {"window": {"Cap": "0.2"}} `} {
+	for _, patch := range []string{file, ` {"window": {"cap": "0.2"}} `} {
 		got, err := buildProposal(t, defineProposeParams, "--patch", patch, "--activation-height", "2000")
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameMsg(t, got, client.ProposeParams([]byte(`{"window":{"Cap":"0.2"}}`), 2000, testExpiry))
+		sameMsg(t, got, client.ProposeParams([]byte(`{"window":{"cap":"0.2"}}`), 2000, testExpiry))
 	}
 }
 
@@ -142,8 +142,8 @@ func TestGovernanceFlagErrors(t *testing.T) {
 		{params, []string{"--activation-height", "9"}, "--patch: required"},
 		{params, []string{"--patch", "{}"}, "--activation-height: required"},
 		{params, []string{"--patch", "{}", "--activation-height", "0"}, "--activation-height: 0, want a positive height"},
-		{params, []string{"--patch", "[1]", "--activation-height", "9"}, "--patch (inline): want a JSON object (a merge patch, e.g. {\"window\":{\"Cap\":\"0.2\"}}), got a JSON array"},
-		{params, []string{"--patch", `{"window":`, "--activation-height", "9"}, "--patch (inline): want a JSON object (a merge patch, e.g. {\"window\":{\"Cap\":\"0.2\"}}), got invalid JSON"},
+		{params, []string{"--patch", "[1]", "--activation-height", "9"}, "--patch (inline): want a JSON object (a merge patch, e.g. {\"window\":{\"cap\":\"0.2\"}}), got a JSON array"},
+		{params, []string{"--patch", `{"window":`, "--activation-height", "9"}, "--patch (inline): want a JSON object (a merge patch, e.g. {\"window\":{\"cap\":\"0.2\"}}), got invalid JSON"},
 		{params, []string{"--patch", "null", "--activation-height", "9"}, "got a JSON null"},
 		{params, []string{"--patch", notObject, "--activation-height", "9"}, "--patch (" + notObject + "): want a JSON object"},
 		{params, []string{"--patch", filepath.Join(home, "missing.json"), "--activation-height", "9"}, "is neither JSON nor a readable file"},

@@ -16,7 +16,7 @@ import (
 // params in force, from --activation-height on. Only the shape is checked
 // here (a JSON object); the chain checks the params it would make.
 func defineProposeParams(fs *flag.FlagSet) proposal {
-	patch := fs.String("patch", "", `JSON merge patch (RFC 7396) over the params: inline JSON, e.g. '{"window":{"Cap":"0.2"}}', or a file holding it`)
+	patch := fs.String("patch", "", `JSON merge patch (RFC 7396) over the params: inline JSON, e.g. '{"window":{"cap":"0.2"}}', or a file holding it`)
 	activation := fs.Int64("activation-height", 0, "height the new params hold from (at least min_upgrade_delay_blocks after the expiry)")
 	exp := defineExpiry(fs)
 	return proposal{exp: exp, prepare: func() (func(int64) *subnetv1.Msg, error) {
@@ -54,7 +54,7 @@ func readPatch(v string) ([]byte, error) {
 		} else if err != nil {
 			reason = "invalid JSON: " + err.Error()
 		}
-		return nil, fmt.Errorf(`--patch (%s): want a JSON object (a merge patch, e.g. {"window":{"Cap":"0.2"}}), got %s`, from, reason)
+		return nil, fmt.Errorf(`--patch (%s): want a JSON object (a merge patch, e.g. {"window":{"cap":"0.2"}}), got %s`, from, reason)
 	}
 	var out bytes.Buffer
 	if err := json.Compact(&out, src); err != nil {

@@ -9,33 +9,40 @@ import (
 
 // ArenaWeights weigh the four arena components; they sum to 1.
 type ArenaWeights struct {
-	Efficiency, Speed, Cost, Correctness decimal.Decimal
+	Efficiency  decimal.Decimal `json:"efficiency"`
+	Speed       decimal.Decimal `json:"speed"`
+	Cost        decimal.Decimal `json:"cost"`
+	Correctness decimal.Decimal `json:"correctness"`
 }
 
 // ArenaCategory gives a task category its own weights (TASK_CATEGORY_WEIGHTS).
 type ArenaCategory struct {
-	Name    string
-	Weights ArenaWeights
+	Name    string       `json:"name"`
+	Weights ArenaWeights `json:"weights"`
 }
 
 // ArenaDifficulty multiplies the overall score of a task of that difficulty.
 type ArenaDifficulty struct {
-	Name       string
-	Multiplier decimal.Decimal
+	Name       string          `json:"name"`
+	Multiplier decimal.Decimal `json:"multiplier"`
 }
 
 // ArenaParams are the constants of agentic-arena-metrics.md.
 type ArenaParams struct {
-	Default      ArenaWeights // used for the category "" only; other unknown categories are rejected
-	Categories   []ArenaCategory
-	Difficulties []ArenaDifficulty // an unknown difficulty multiplies by 1 (the seed's .get default)
+	Default      ArenaWeights      `json:"default"`      // used for the category "" only; other unknown categories are rejected
+	Categories   []ArenaCategory   `json:"categories"`   // TASK_CATEGORY_WEIGHTS
+	Difficulties []ArenaDifficulty `json:"difficulties"` // an unknown difficulty multiplies by 1 (the seed's .get default)
 
-	TokenWeight, ToolCallWeight, IterationWeight decimal.Decimal // the efficiency blend 0.5/0.3/0.2
-	SpeedExponent                                decimal.Decimal // 0.7
-	MissingScore                                 decimal.Decimal // 50: speed or cost when the value is 0
-	IterationStep                                decimal.Decimal // 15 points per extra iteration up to the median
-	IterationFloor                               decimal.Decimal // 50: floor while at or under the median
-	IterationOverStep                            decimal.Decimal // 10 points per iteration above the median
+	// the efficiency blend 0.5/0.3/0.2
+	TokenWeight     decimal.Decimal `json:"token_weight"`
+	ToolCallWeight  decimal.Decimal `json:"tool_call_weight"`
+	IterationWeight decimal.Decimal `json:"iteration_weight"`
+
+	SpeedExponent     decimal.Decimal `json:"speed_exponent"`      // 0.7
+	MissingScore      decimal.Decimal `json:"missing_score"`       // 50: speed or cost when the value is 0
+	IterationStep     decimal.Decimal `json:"iteration_step"`      // 15 points per extra iteration up to the median
+	IterationFloor    decimal.Decimal `json:"iteration_floor"`     // 50: floor while at or under the median
+	IterationOverStep decimal.Decimal `json:"iteration_over_step"` // 10 points per iteration above the median
 }
 
 // seedConst parses a constant of the seed; a malformed literal is a programming error.

@@ -8,17 +8,17 @@ import (
 
 // GasParams are the constants of the gas agent score (gas-agent-evaluation.md).
 type GasParams struct {
-	MemorySize            int   // block windows in the fixed memory array
-	HorizonSeconds        int64 // history entries older than this (block time) are not scored
-	Beta                  decimal.Decimal
-	WInclusion            decimal.Decimal
-	WInclusionStability   decimal.Decimal
-	WOverpayment          decimal.Decimal
-	WOverpaymentStability decimal.Decimal
-	WLiveliness           decimal.Decimal
+	MemorySize            int             `json:"memory_size"`     // block windows in the fixed memory array
+	HorizonSeconds        int64           `json:"horizon_seconds"` // history entries older than this (block time) are not scored
+	Beta                  decimal.Decimal `json:"beta"`
+	WInclusion            decimal.Decimal `json:"w_inclusion"`
+	WInclusionStability   decimal.Decimal `json:"w_inclusion_stability"`
+	WOverpayment          decimal.Decimal `json:"w_overpayment"`
+	WOverpaymentStability decimal.Decimal `json:"w_overpayment_stability"`
+	WLiveliness           decimal.Decimal `json:"w_liveliness"`
 	// StalePrediction is how a block window without a fresh prediction is
 	// judged (the seed is silent): StaleMiss or StaleCarry.
-	StalePrediction StalePolicy
+	StalePrediction StalePolicy `json:"stale_prediction"`
 }
 
 // StalePolicy names how a block window without a fresh prediction from an

@@ -12,11 +12,16 @@ const WorkflowVersion = "1.0.0"
 
 // WorkflowParams are the constants of the workflow composite score.
 type WorkflowParams struct {
-	WSuccess, WCost, WLatency, WReliability decimal.Decimal // weights, summing to exactly 1
-	Gate                                    decimal.Decimal // cost and latency count only when success > Gate
-	RetryPenalty                            decimal.Decimal // per unplanned retry
-	TimeoutPenalty                          decimal.Decimal // per timeout
-	FailurePenalty                          decimal.Decimal // per hard failure
+	// the weights, summing to exactly 1
+	WSuccess     decimal.Decimal `json:"w_success"`
+	WCost        decimal.Decimal `json:"w_cost"`
+	WLatency     decimal.Decimal `json:"w_latency"`
+	WReliability decimal.Decimal `json:"w_reliability"`
+
+	Gate           decimal.Decimal `json:"gate"`            // cost and latency count only when success > Gate
+	RetryPenalty   decimal.Decimal `json:"retry_penalty"`   // per unplanned retry
+	TimeoutPenalty decimal.Decimal `json:"timeout_penalty"` // per timeout
+	FailurePenalty decimal.Decimal `json:"failure_penalty"` // per hard failure
 }
 
 // DefaultWorkflowParams are the seed's v1.0.0 constants.

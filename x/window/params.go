@@ -28,32 +28,32 @@ const (
 type Params struct {
 	// WindowSize is N, the number of most recent scored tasks a miner's
 	// window keeps (subnet-scoring-v1.md: 100).
-	WindowSize int
+	WindowSize int `json:"window_size"`
 	// WarmupTasks is the number of tasks after which a newcomer's aggregate is
 	// no longer discounted: aggregate × min(1, seen / WarmupTasks). 0 disables
 	// the warm-up.
-	WarmupTasks int
+	WarmupTasks int `json:"warmup_tasks"`
 	// ArenaWarmupTasks is the same warm-up for the arena track: a newcomer's
 	// arena aggregate (mean of its recent scores / 100) × min(1, seen /
 	// ArenaWarmupTasks). 0 disables it.
-	ArenaWarmupTasks int
+	ArenaWarmupTasks int `json:"arena_warmup_tasks"`
 	// BaselineK is the number of most recent valid submissions an arena task's
 	// baseline keeps.
-	BaselineK int
+	BaselineK int `json:"baseline_k"`
 	// BaselineMin is the number of submissions below which the default baseline
 	// is used; x/scoring.ComputeBaseline applies the seed's 5, so this cannot
 	// be lower than SeedBaselineMin.
-	BaselineMin int
+	BaselineMin int `json:"baseline_min"`
 	// EpochBlocks is E: weights are computed at every height divisible by E.
-	EpochBlocks int64
+	EpochBlocks int64 `json:"epoch_blocks"`
 	// Cap is the maximum weight of one miner in an epoch (0.15).
-	Cap decimal.Decimal
+	Cap decimal.Decimal `json:"cap"`
 	// BurnUID receives the unallocated part of the u16 weight vector.
-	BurnUID uint16
+	BurnUID uint16 `json:"burn_uid"`
 	// GasHistoryMax caps the history points a gas agent keeps (the newest
 	// ones inside the horizon): without it, closes sharing one EVM timestamp
 	// (sub-second chains) would never be pruned.
-	GasHistoryMax int
+	GasHistoryMax int `json:"gas_history_max"`
 }
 
 // DefaultParams returns the seeds' values: a 100-task window with a 20-task
@@ -92,55 +92,55 @@ func (p Params) Validate() error {
 
 func (p Params) validateWindowSize() error {
 	if p.WindowSize < 1 || p.WindowSize > MaxWindowSize {
-		return paramErr("WindowSize", p.WindowSize, "must be in [1, 10000]")
+		return paramErr("window_size", p.WindowSize, "must be in [1, 10000]")
 	}
 	return nil
 }
 
 func (p Params) validateWarmup() error {
 	if p.WarmupTasks < 0 {
-		return paramErr("WarmupTasks", p.WarmupTasks, "must not be negative")
+		return paramErr("warmup_tasks", p.WarmupTasks, "must not be negative")
 	}
 	if p.ArenaWarmupTasks < 0 {
-		return paramErr("ArenaWarmupTasks", p.ArenaWarmupTasks, "must not be negative")
+		return paramErr("arena_warmup_tasks", p.ArenaWarmupTasks, "must not be negative")
 	}
 	return nil
 }
 
 func (p Params) validateBaselineK() error {
 	if p.BaselineK < 1 || p.BaselineK > MaxBaselineK {
-		return paramErr("BaselineK", p.BaselineK, "must be in [1, 100000]")
+		return paramErr("baseline_k", p.BaselineK, "must be in [1, 100000]")
 	}
 	return nil
 }
 
 func (p Params) validateBaselineMin() error {
 	if p.BaselineMin < SeedBaselineMin {
-		return paramErr("BaselineMin", p.BaselineMin, "must be at least 5 (the seed's minimum, applied by scoring.ComputeBaseline)")
+		return paramErr("baseline_min", p.BaselineMin, "must be at least 5 (the seed's minimum, applied by scoring.ComputeBaseline)")
 	}
 	return nil
 }
 
 func (p Params) validateEpochBlocks() error {
 	if p.EpochBlocks < 1 {
-		return paramErr("EpochBlocks", p.EpochBlocks, "must be at least 1")
+		return paramErr("epoch_blocks", p.EpochBlocks, "must be at least 1")
 	}
 	return nil
 }
 
 func (p Params) validateCap() error {
 	if p.Cap.Sign() <= 0 || p.Cap.Cmp(scoring.One) > 0 {
-		return paramErr("Cap", p.Cap.String(), "must be in (0, 1]")
+		return paramErr("cap", p.Cap.String(), "must be in (0, 1]")
 	}
 	if !p.Cap.Equal(scoring.Round(p.Cap)) {
-		return paramErr("Cap", p.Cap.String(), "more than 18 decimal places")
+		return paramErr("cap", p.Cap.String(), "more than 18 decimal places")
 	}
 	return nil
 }
 
 func (p Params) validateGasHistoryMax() error {
 	if p.GasHistoryMax < 1 || p.GasHistoryMax > MaxGasHistoryLimit {
-		return paramErr("GasHistoryMax", p.GasHistoryMax, "must be in [1, 4096]")
+		return paramErr("gas_history_max", p.GasHistoryMax, "must be in [1, 4096]")
 	}
 	return nil
 }
@@ -149,13 +149,13 @@ func (p Params) validateGasHistoryMax() error {
 // own: every uint16 is a valid uid.
 func (p Params) validateCross() error {
 	if p.WarmupTasks > p.WindowSize {
-		return paramErr("WarmupTasks", p.WarmupTasks, "must not exceed WindowSize (a full window would still be discounted)")
+		return paramErr("warmup_tasks", p.WarmupTasks, "must not exceed window_size (a full window would still be discounted)")
 	}
 	if p.ArenaWarmupTasks > p.WindowSize {
-		return paramErr("ArenaWarmupTasks", p.ArenaWarmupTasks, "must not exceed WindowSize (a full window would still be discounted)")
+		return paramErr("arena_warmup_tasks", p.ArenaWarmupTasks, "must not exceed window_size (a full window would still be discounted)")
 	}
 	if p.BaselineMin > p.BaselineK {
-		return paramErr("BaselineMin", p.BaselineMin, "must not exceed BaselineK (the baseline would never leave the default)")
+		return paramErr("baseline_min", p.BaselineMin, "must not exceed baseline_k (the baseline would never leave the default)")
 	}
 	return nil
 }
