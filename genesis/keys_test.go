@@ -93,7 +93,7 @@ func TestOldKeysRefusedWithAHint(t *testing.T) {
 	t.Run("a params patch", func(t *testing.T) {
 		base := valid()
 		for patch, want := range map[string]string{
-			`{"window":{"Cap":"0.2"}}`:                      `params.window.Cap = (key): line 1, column 12: unknown key: genesis and params keys are snake_case, write "cap"`,
+			`{"window":{"Cap":"0.2"}}`:                        `params.window.Cap = (key): line 1, column 12: unknown key: genesis and params keys are snake_case, write "cap"`,
 			`{"workflow":{"w_success":"0.4","WCost":"0.35"}}`: `params.workflow.WCost = (key): line 1, column 32: unknown key: genesis and params keys are snake_case, write "w_cost"`,
 		} {
 			_, err := Upgrade(base.Params(), []byte(patch), base.Validators)
