@@ -84,6 +84,25 @@ func TestQueryFindsThings(t *testing.T) {
 	if text := cli(t, "query", "submissions", "--miner", uid, "--node", rpc); !strings.Contains(text, "task "+open) || !strings.Contains(text, "committed") {
 		t.Fatalf("submissions as text:\n%s", text)
 	}
+	// a miner by its key's name, as a person knows it, and by its public key
+	var subsByName, subsByHex wire.SubmissionsView
+	q(&subsByName, "submissions", "--miner", "alice", "--home", home, "-o", "json")
+	q(&subsByHex, "submissions", "--miner", strings.ToUpper(strings.TrimSpace(cli(t, "keys", "show", "alice", "-a", "--home", home))), "-o", "json")
+	for _, v := range []wire.SubmissionsView{subsByName, subsByHex} {
+		if strconv.FormatUint(uint64(v.ID), 10) != uid || len(v.Submissions) != 1 || strconv.FormatUint(v.Submissions[0].ID, 10) != sub {
+			t.Fatalf("submissions of alice by name or key: %+v, want uid %s's submission %s", v, uid, sub)
+		}
+	}
+	cli(t, "keys", "add", "bob", "--home", home)
+	for arg, want := range map[string]string{
+		"bob":    "holds no uid on this chain (register it with `validatord tx register-miner --from bob --wait`)",
+		"nobody": `account "nobody" is neither a public key (64 hex digits) nor a key in the keyring`,
+		"70000":  "--miner 70000: a uid is in [0, 65535]",
+	} {
+		if code, _, errOut := runCmd(t, "query", "submissions", "--miner", arg, "--home", home, "--node", rpc); code != 1 || !strings.Contains(errOut, want) {
+			t.Fatalf("--miner %s: exit %d %q, want %q", arg, code, errOut, want)
+		}
+	}
 	if code, _, errOut := runCmd(t, "query", "submissions", "--node", rpc); code != 1 || !strings.Contains(errOut, "--task ID or --miner UID") {
 		t.Fatalf("submissions without --task or --miner: %d %q", code, errOut)
 	}
