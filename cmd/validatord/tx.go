@@ -33,7 +33,7 @@ type txMessage struct {
 // session with open, and returns what to print (nil when nothing was sent).
 type txFlow func(ctx context.Context, open func() (*txSession, error), wait bool) (any, error)
 
-const waitCommitted = "wait until the transaction is committed (broadcast_tx_commit)"
+const waitCommitted = "wait until the transaction is in a block (sent again if it is lost on the way)"
 
 // txMessages are keyed by "message" or "message kind", as typed.
 var txMessages = map[string]txMessage{

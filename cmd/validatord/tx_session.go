@@ -66,6 +66,7 @@ func (r *txRun) openSession(ctx context.Context) (*txSession, error) {
 	}
 	if key != nil {
 		s.signer = client.NewSigner(c, s.chainID, key)
+		s.signer.OnRecover = func(r client.Recovery) { reportRecovery(s.stderr, r) }
 		if s.nonce >= 0 {
 			s.signer.FixNonce(uint64(s.nonce))
 		}
@@ -84,25 +85,33 @@ func publicKeyHex(s string) (ed25519.PublicKey, bool) {
 
 // send delivers msg as the mode flags say: the unsigned transaction
 // (--generate-only), CheckTx's answer (--dry-run), or the broadcast's result
-// (with --wait the block's, and the scores the transaction caused). A
-// refusal is returned with its result; nil when nothing reached the node.
+// (with --wait the block's, and the scores the transaction caused). It goes
+// through the key's client.Signer: a nonce the node's mempool took meanwhile
+// is re-read and signed again, and with --wait a transaction CheckTx took
+// that no block holds client.DefaultLostAfter blocks later is sent again
+// (re-signed if its nonce went to another transaction) and followed under
+// its new hash. A refusal is returned with its result; nil when nothing
+// reached the node.
 func (s *txSession) send(ctx context.Context, msg *subnetv1.Msg, wait bool) (any, error) {
 	if s.generateOnly {
 		return s.unsigned(ctx, msg)
 	}
-	tx, err := s.signer.Sign(ctx, msg)
-	if err != nil {
-		return nil, err
+	if s.dryRun {
+		tx, err := s.signer.Sign(ctx, msg)
+		if err != nil {
+			return nil, err
+		}
+		return dryRun(ctx, s.node, tx)
 	}
 	var res client.TxResult
-	switch {
-	case s.dryRun:
-		return dryRun(ctx, s.node, tx)
-	case wait:
-		res, err = s.node.BroadcastCommit(ctx, tx)
-		s.addScores(ctx, &res)
-	default:
-		res, err = s.node.Broadcast(ctx, tx)
+	var err error
+	if wait {
+		res, err = s.signer.SendWait(ctx, msg, client.DefaultTxTimeout)
+		if res.Height > 0 {
+			s.addScores(ctx, &res)
+		}
+	} else {
+		res, err = s.signer.Send(ctx, msg)
 	}
 	if res.Hash == "" {
 		return nil, err
@@ -162,4 +171,21 @@ func openTx(ctx context.Context, f txFlags) (*txSession, error) {
 		f.generateOnly = &off
 	}
 	return (&txRun{f: f}).openSession(ctx)
+}
+
+// reportRecovery says on stderr what the signer did about transactions
+// CheckTx took that no block held (client.Signer.Recover).
+func reportRecovery(w io.Writer, r client.Recovery) {
+	if w == nil {
+		return
+	}
+	for _, h := range r.Resent {
+		fmt.Fprintf(w, "tx %s: taken by the node but in no block %d blocks later (lost from its mempool); sent again\n", h, client.DefaultLostAfter)
+	}
+	for _, rs := range r.Resigned {
+		fmt.Fprintf(w, "tx %s: lost, and its nonce went to another transaction; signed again as %s\n", rs.Old, rs.New)
+	}
+	for _, rf := range r.Refused {
+		fmt.Fprintf(w, "tx %s: lost, and refused when sent again: %v\n", rf.Hash, oneLine(rf.Err))
+	}
 }
