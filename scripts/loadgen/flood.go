@@ -73,11 +73,16 @@ type flood struct {
 	mu      sync.Mutex
 	counts  floodCounts
 	pending map[string]*floodMiner // accepted, not yet in a block, by hash
-	from    int64                  // the first height the watcher reads
+	// inBlock holds the block's height of every transaction the watcher read that was not
+	// pending then: a transaction can reach a block before its hash is pending (one that
+	// Recover signed again is sent before OnRecover names its new hash; a first send's
+	// answer can come late on a loaded machine), and is matched when it becomes pending.
+	inBlock map[string]int64
+	from    int64 // the first height the watcher reads
 }
 
 func newFlood(g *generator, o floodOptions) *flood {
-	return &flood{g: g, o: o, pending: map[string]*floodMiner{}, counts: floodCounts{Refused: map[string]int{}}}
+	return &flood{g: g, o: o, pending: map[string]*floodMiner{}, inBlock: map[string]int64{}, counts: floodCounts{Refused: map[string]int{}}}
 }
 
 // setup registers the flood miners and has the validators post enough tasks ahead.
@@ -308,16 +313,26 @@ func (f *flood) send(ctx context.Context, m *floodMiner) {
 	res, err := m.s.Send(ctx, msg)
 	var te *client.TxError
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	height, inBlock := int64(0), false
 	switch {
 	case err == nil:
 		f.counts.Accepted++
-		f.pending[res.Hash] = m
+		if height, inBlock = f.inBlock[res.Hash]; inBlock {
+			delete(f.inBlock, res.Hash)
+			f.counts.Committed++
+		} else {
+			f.pending[res.Hash] = m
+		}
 	case errors.As(err, &te):
 		f.counts.Refused[fmt.Sprintf("code %d", te.Code)]++
 		f.g.rec.rejected(floodKind, te.Code)
 	case ctx.Err() == nil:
 		f.counts.Failed++
+	}
+	f.mu.Unlock()
+	if inBlock { // after f.mu: Confirmed takes the signer's lock, under which recovered takes f.mu
+		m.s.Confirmed(res.Hash)
+		f.record(m, res.Hash, height)
 	}
 }
 
@@ -332,6 +347,14 @@ func (f *flood) recovered(m *floodMiner, r client.Recovery) {
 	for _, rs := range r.Resigned {
 		if _, ok := f.pending[rs.Old]; ok {
 			delete(f.pending, rs.Old)
+			if height, ok := f.inBlock[rs.New]; ok {
+				// in a block already: the signer (whose lock this runs under) finds it
+				// committed at its next Recover
+				delete(f.inBlock, rs.New)
+				f.counts.Committed++
+				f.record(m, rs.New, height)
+				continue
+			}
 			f.pending[rs.New] = m
 		}
 	}
@@ -386,14 +409,21 @@ func (f *flood) seen(height int64, hashes []string) {
 			delete(f.pending, h)
 			f.counts.Committed++
 			ds = append(ds, done{m, h})
+		} else {
+			f.inBlock[h] = height
 		}
 	}
 	f.mu.Unlock()
 	for _, d := range ds {
 		d.m.s.Confirmed(d.hash)
-		if err := f.g.rec.committed(Record{Kind: floodKind, Sender: d.m.name, Hash: d.hash, Height: height, UID: uint64(d.m.uid)}); err != nil {
-			f.g.logf("flood: write record: %v", err)
-		}
+		f.record(d.m, d.hash, height)
+	}
+}
+
+// record writes a flood commit seen in the block at height to --out.
+func (f *flood) record(m *floodMiner, hash string, height int64) {
+	if err := f.g.rec.committed(Record{Kind: floodKind, Sender: m.name, Hash: hash, Height: height, UID: uint64(m.uid)}); err != nil {
+		f.g.logf("flood: write record: %v", err)
 	}
 }
 
