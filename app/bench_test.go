@@ -41,10 +41,11 @@ import (
 // while holds it: a Go heap grown to its working size and the miners' keys
 // in the expanded-key cache. Without them the first benchmark in a process
 // measured about 1.5× slower than the next ones with the same code
-// (docs/performance.md, "Issue 13: the first run in a process"): its heap
-// grew from ~10 MB to ~450 MB during the timed blocks and every fresh page
-// of it was a page fault (36,600 in the timed part, against 1,500 in a third
-// run). A node pays that once, in its first minutes. The timed txs'
+// (docs/performance.md, "The first run in a process, and the serial
+// path", under issue 13): its heap grew from ~10 MB to ~450 MB during the
+// timed blocks and every fresh page of it was a page fault (36,000–39,000
+// in the timed part, against 1,500 in a later run). A node pays that once,
+// in its first minutes. The timed txs'
 // signatures are still never seen before their block (cold), and the pages
 // of badger's memtable the timed writes reach first are still faulted in
 // the timed part, as on a node.
