@@ -121,3 +121,28 @@ func TestApplyBlockParallelMatchesScan(t *testing.T) {
 		t.Fatal("lanes of a 2,500-write block differ from the rescan")
 	}
 }
+
+// TestEntriesAfterApplyBlock: ApplyBlock sorts a block's writes once and
+// keeps the list for Persist; a write after it (an overlay changed after its
+// lanes were taken) must not leave Entries and the next ApplyBlock on the
+// stale list: both see the new write, and the lanes equal a rescan's.
+func TestEntriesAfterApplyBlock(t *testing.T) {
+	base := &mapReader{m: map[string]string{"a": "1", "c": "3"}}
+	o := NewBlockOverlay(base, 0)
+	o.Set([]byte("b"), []byte("2"))
+	first := ApplyBlock(scanLanes(base.m), o)
+	if want := scanLanes(map[string]string{"a": "1", "b": "2", "c": "3"}); first != want {
+		t.Fatal("lanes of the first write differ from a rescan")
+	}
+	o.Set([]byte("b"), []byte("22"))
+	o.Delete([]byte("a"))
+	o.Set([]byte("d"), []byte("4"))
+	var got []string
+	o.Entries(func(k, val []byte, del bool) { got = append(got, fmt.Sprintf("%s=%s/%v", k, val, del)) })
+	if want := "[a=/true b=22/false d=4/false]"; fmt.Sprint(got) != want {
+		t.Fatalf("Entries after more writes = %v, want %s", got, want)
+	}
+	if want := scanLanes(map[string]string{"b": "22", "c": "3", "d": "4"}); ApplyBlock(scanLanes(base.m), o) != want {
+		t.Fatal("lanes after more writes differ from a rescan: ApplyBlock used the stale sorted list")
+	}
+}

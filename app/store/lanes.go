@@ -158,12 +158,6 @@ func ApplyBlock(base Lanes, o *Overlay) Lanes {
 	return applyOverlay(base, o, o.before)
 }
 
-// laneWrite is one overlay entry: a value, or a deletion.
-type laneWrite struct {
-	k, val []byte
-	del    bool
-}
-
 // minPerExpander: below this many changes per core, one core expands them
 // all (an expansion is about 1.6 µs; a goroutine start costs a few).
 const minPerExpander = 64
@@ -176,10 +170,7 @@ const minPerExpander = 64
 // concurrent reads: a badger read transaction, a map nobody writes, or a
 // block overlay's cache (complete once execution is over).
 func applyOverlay(base Lanes, o *Overlay, before func([]byte) ([]byte, bool)) Lanes {
-	writes := make([]laneWrite, 0, o.Len())
-	o.Entries(func(k, val []byte, del bool) {
-		writes = append(writes, laneWrite{k: k, val: val, del: del})
-	})
+	writes := o.sortedWrites()
 	partial := make([]Lanes, max(1, runtime.GOMAXPROCS(0)))
 	parts := parallel.Ranges(len(writes), len(partial), minPerExpander, func(p, lo, hi int) {
 		x := newExpander()

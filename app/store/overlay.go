@@ -52,6 +52,14 @@ type Overlay struct {
 	writes map[string]entry
 	size   int
 	reads  map[string]entry // NewBlockOverlay: what base held at the keys read through it
+	sorted []sortedWrite    // the writes in key order, kept until the next write (sortedWrites)
+}
+
+// sortedWrite is one buffered write with its key as bytes: val is nil for a
+// deletion.
+type sortedWrite struct {
+	k, val []byte
+	del    bool
 }
 
 // NewOverlay returns an empty overlay over base.
@@ -114,6 +122,7 @@ func (o *Overlay) put(k string, e entry) {
 	}
 	o.size += len(k) + len(e.val) + EntryOverhead
 	o.writes[k] = e
+	o.sorted = nil
 }
 
 // sortedKeys returns the written keys in byte order. It is the one range
@@ -136,12 +145,29 @@ func (o *Overlay) MergeInto(parent *Overlay) {
 	}
 }
 
-// Entries calls fn for every buffered write in key order; val is nil for a deletion.
+// Entries calls fn for every buffered write in key order; val is nil for a
+// deletion. fn must not change k: the key bytes are kept for the next call.
 func (o *Overlay) Entries(fn func(k, val []byte, del bool)) {
-	for _, k := range o.sortedKeys() {
-		e := o.writes[k]
-		fn([]byte(k), e.val, e.del)
+	for _, w := range o.sortedWrites() {
+		fn(w.k, w.val, w.del)
 	}
+}
+
+// sortedWrites lists the writes in key order. The list is kept until the
+// next write, so a block's overlay is sorted once for both its app hash
+// (ApplyBlock, in FinalizeBlock) and its badger transaction (Persist, in
+// Commit).
+func (o *Overlay) sortedWrites() []sortedWrite {
+	if o.sorted != nil || len(o.writes) == 0 {
+		return o.sorted
+	}
+	keys := o.sortedKeys()
+	o.sorted = make([]sortedWrite, len(keys))
+	for i, k := range keys {
+		e := o.writes[k]
+		o.sorted[i] = sortedWrite{k: []byte(k), val: e.val, del: e.del}
+	}
+	return o.sorted
 }
 
 // Len is the number of buffered writes.
