@@ -348,11 +348,12 @@ func (f *flood) recovered(m *floodMiner, r client.Recovery) {
 		if _, ok := f.pending[rs.Old]; ok {
 			delete(f.pending, rs.Old)
 			if height, ok := f.inBlock[rs.New]; ok {
-				// in a block already: the signer (whose lock this runs under) finds it
-				// committed at its next Recover
+				// in a block already: tell the signer once its lock, under which this
+				// runs, is released
 				delete(f.inBlock, rs.New)
 				f.counts.Committed++
 				f.record(m, rs.New, height)
+				go m.s.Confirmed(rs.New)
 				continue
 			}
 			f.pending[rs.New] = m
