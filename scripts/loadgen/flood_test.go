@@ -16,14 +16,7 @@ import (
 // hash, and recorded under it once a block shows it; one refused when resent leaves the
 // pending set (dropped, not lost); a block's other transactions are not the flood's.
 func TestFloodFollowsRecoveries(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out.jsonl")
-	rec, err := newRecorder(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFlood(&generator{rec: rec}, floodOptions{rate: 1, miners: 1})
-	seed := sha256.Sum256([]byte("flood0"))
-	m := &floodMiner{name: "flood0", s: client.NewSigner(nil, "test", ed25519.NewKeyFromSeed(seed[:])), uid: 9}
+	f, m := testFlood(t)
 	f.pending["A"], f.pending["B"] = m, m
 	f.counts.Accepted = 2
 	f.recovered(m, client.Recovery{Resigned: []client.Resigned{{Old: "A", New: "A2"}}, Refused: []client.Refusal{{Hash: "B"}}})
@@ -36,13 +29,7 @@ func TestFloodFollowsRecoveries(t *testing.T) {
 		f.counts.Accepted != f.counts.Committed+f.counts.Dropped {
 		t.Fatalf("counts %+v, %d pending", f.counts, f.outstanding())
 	}
-	if err := rec.close(); err != nil {
-		t.Fatal(err)
-	}
-	bz, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bz := closeRecords(t, f)
 	var r Record
 	if err := json.Unmarshal([]byte(strings.TrimSpace(string(bz))), &r); err != nil || r.Kind != floodKind || r.Hash != "A2" || r.Height != 13 || r.UID != 9 {
 		t.Fatalf("records %q (%v), want the one of A2 at 13", bz, err)
@@ -54,14 +41,7 @@ func TestFloodFollowsRecoveries(t *testing.T) {
 // is matched when the hash is named, not left pending for good (at 900 commits/s, 45 commits
 // were counted lost that way while every sender ended with nothing in flight).
 func TestFloodMatchesABlockReadFirst(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out.jsonl")
-	rec, err := newRecorder(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFlood(&generator{rec: rec}, floodOptions{rate: 1, miners: 1})
-	seed := sha256.Sum256([]byte("flood0"))
-	m := &floodMiner{name: "flood0", s: client.NewSigner(nil, "test", ed25519.NewKeyFromSeed(seed[:])), uid: 9}
+	f, m := testFlood(t)
 	f.pending["C"] = m
 	f.counts.Accepted = 1
 	f.seen(20, []string{"C2", "Y"}) // the re-signed copy's block, read before OnRecover
@@ -69,15 +49,34 @@ func TestFloodMatchesABlockReadFirst(t *testing.T) {
 	if f.outstanding() != 0 || f.counts.Committed != 1 || f.counts.Accepted != f.counts.Committed {
 		t.Fatalf("counts %+v, %d pending: C2's block was read before its hash was named", f.counts, f.outstanding())
 	}
-	if err := rec.close(); err != nil {
-		t.Fatal(err)
-	}
-	bz, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bz := closeRecords(t, f)
 	var r Record
 	if err := json.Unmarshal([]byte(strings.TrimSpace(string(bz))), &r); err != nil || r.Hash != "C2" || r.Height != 20 {
 		t.Fatalf("records %q (%v), want the one of C2 at 20", bz, err)
 	}
+}
+
+// testFlood is a flood of one miner (uid 9) without a node, recording to a file.
+func testFlood(t *testing.T) (*flood, *floodMiner) {
+	t.Helper()
+	rec, err := newRecorder(filepath.Join(t.TempDir(), "out.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFlood(&generator{rec: rec}, floodOptions{rate: 1, miners: 1})
+	seed := sha256.Sum256([]byte("flood0"))
+	return f, &floodMiner{name: "flood0", s: client.NewSigner(nil, "test", ed25519.NewKeyFromSeed(seed[:])), uid: 9}
+}
+
+// closeRecords closes the flood's recorder and returns what it wrote.
+func closeRecords(t *testing.T, f *flood) []byte {
+	t.Helper()
+	if err := f.g.rec.close(); err != nil {
+		t.Fatal(err)
+	}
+	bz, err := os.ReadFile(f.g.rec.f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bz
 }
