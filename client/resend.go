@@ -250,6 +250,9 @@ func (s *Signer) recoverLocked(ctx context.Context, force bool) (Recovery, error
 	kept, behind, err := s.resend(ctx, keep, h, &out)
 	s.flight.txs = append(kept, behind...)
 	if err != nil {
+		// No node answered: those still to be signed again stay in flight
+		// as they are, for the next Recover.
+		s.flight.txs = append(s.flight.txs, resign...)
 		return s.report(out), err
 	}
 	s.nonce = max(s.nonce, c)
@@ -257,13 +260,15 @@ func (s *Signer) recoverLocked(ctx context.Context, force bool) (Recovery, error
 		s.nonce = max(s.nonce, kept[len(kept)-1].nonce+1)
 	}
 	var later []*sentTx
-	for _, t := range resign {
+	for i, t := range resign {
 		if t.resignAfter > 0 && h <= t.resignAfter {
 			later = append(later, t)
 			continue
 		}
 		if err := s.resign(ctx, t, &out); err != nil {
-			s.flight.txs = append(s.flight.txs, later...)
+			// Those after t were not signed again: they stay in flight
+			// under their old hashes, for the next Recover.
+			s.flight.txs = append(append(s.flight.txs, later...), resign[i+1:]...)
 			return s.report(out), err
 		}
 	}
@@ -303,26 +308,31 @@ func (s *Signer) resend(ctx context.Context, keep []*sentTx, h int64, out *Recov
 	return kept, nil, nil
 }
 
-// resign signs t's message again at the next nonce and broadcasts it.
+// resign signs t's message again at the next nonce and broadcasts it. A
+// broadcast no node answered may still have reached a mempool, so the new
+// transaction is in flight under its new hash either way: a later Recover
+// finds it in a block or sends the same bytes again, and the message runs
+// once. The error is that broadcast's.
 func (s *Signer) resign(ctx context.Context, t *sentTx, out *Recovery) error {
 	tx, err := wire.SignTx(s.chainID, s.key, s.nonce, t.msg)
 	if err != nil {
 		return err
 	}
-	res, err := s.node.Broadcast(ctx, tx)
+	_, err = s.node.Broadcast(ctx, tx)
 	var te *TxError
-	switch {
-	case errors.As(err, &te):
+	if errors.As(err, &te) {
 		out.Refused = append(out.Refused, Refusal{Hash: t.hash, Err: te})
 		return nil
-	case err != nil:
+	}
+	hash := TxHash(tx)
+	s.flight.move(t.hash, hash)
+	out.Resigned = append(out.Resigned, Resigned{Old: t.hash, New: hash})
+	s.flight.txs = append(s.flight.txs, &sentTx{msg: t.msg, nonce: s.nonce, tx: tx, hash: hash})
+	s.nonce++
+	if err != nil && !inCache(err) { // inCache: these very bytes reached a mempool before
 		s.synced = false
 		return err
 	}
-	s.flight.move(t.hash, res.Hash)
-	out.Resigned = append(out.Resigned, Resigned{Old: t.hash, New: res.Hash})
-	s.flight.txs = append(s.flight.txs, &sentTx{msg: t.msg, nonce: s.nonce, tx: tx, hash: res.Hash})
-	s.nonce++
 	return nil
 }
 

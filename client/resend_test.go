@@ -1,10 +1,14 @@
 package client_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,4 +172,111 @@ func TestSignerResignsWhenNonceTaken(t *testing.T) {
 	if got, err := n.Client.CommittedNonce(ctx, a.PubKey()); err != nil || got != 2 {
 		t.Fatalf("committed nonce %d, %v; want 2", got, err)
 	}
+}
+
+// flakyNode is a node whose broadcasts can be made to go unanswered (the
+// node killed between the look-up and the send; with delivered, killed
+// after CheckTx took the transaction but before it answered), its queries
+// still served.
+type flakyNode struct {
+	*client.Client
+	down, delivered atomic.Bool
+}
+
+func (f *flakyNode) Broadcast(ctx context.Context, tx []byte) (client.TxResult, error) {
+	if f.down.Load() {
+		if f.delivered.Load() {
+			if _, err := f.Client.Broadcast(ctx, tx); err != nil {
+				return client.TxResult{}, err
+			}
+		}
+		return client.TxResult{}, errors.New("connection refused")
+	}
+	return f.Client.Broadcast(ctx, tx)
+}
+
+// TestSignerKeepsWhatRecoverCouldNotSend: a lost transaction whose nonce
+// went to another transaction must be signed again, but no node answers the
+// broadcast; with a second lost one behind it, the broadcast that fails is
+// the resend of that one, before the re-sign is tried. Either way the
+// Signer keeps both in flight (the one it tried to sign again under its
+// new hash: the broadcast's fate is unknown), and once the node answers
+// again every one is committed. Before, such a failure dropped the transactions still to be
+// signed again from the flight: at 900 commits/s with a node killed every
+// 20 s, 14 transactions CheckTx took ended in no block while every sender
+// had nothing in flight. With delivered, the re-signed copy reached the
+// mempool and only the answer was lost: it is committed, found under its new
+// hash, and the message runs once (signing it again at the next free nonce
+// would have run it twice).
+func TestSignerKeepsWhatRecoverCouldNotSend(t *testing.T) {
+	for _, c := range []struct{ behind, delivered bool }{{false, false}, {true, false}, {false, true}} {
+		behind := c.behind
+		t.Run(fmt.Sprintf("behind=%v,delivered=%v", c.behind, c.delivered), func(t *testing.T) {
+			n := testnode.Start(t, testnode.Options{ChainID: testChainID, Config: func(c *cfg.Config) {
+				c.RPC.Unsafe = true
+				c.Consensus.TimeoutCommit = time.Second
+			}})
+			ctx := testnode.Ctx(t)
+			node := &flakyNode{Client: n.Client}
+			a := client.NewSigner(node, testChainID, n.ReportKey)
+			a.LostAfter = 2
+			task := func(steps int64) *subnetv1.Msg {
+				return client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: steps, MaxBudget: "1", MaxLatencySeconds: "1",
+					SubmissionBlocks: 1000, ReportBlocks: 10})
+			}
+			h, err := n.Client.Height(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n.WaitHeight(t, h+1)
+			var lost []string
+			for i := range 1 + btoi(behind) {
+				res, err := a.Send(ctx, task(int64(7+i)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				lost = append(lost, res.Hash)
+			}
+			flushMempool(t, n.Addr)
+			if _, err := a.Recover(ctx); err != nil { // the first look: LostAfter counts from here
+				t.Fatal(err)
+			}
+			h, err = n.Client.Height(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n.WaitHeight(t, h+1)
+			b := client.NewSigner(n.Client, testChainID, n.ReportKey)
+			other, err := b.SendWait(ctx, task(9), time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n.WaitHeight(t, other.Height+3) // past LostAfter
+			node.down.Store(true)
+			node.delivered.Store(c.delivered)
+			if _, err := a.Recover(ctx); err == nil {
+				t.Fatal("Recover with no node answering: no error")
+			}
+			if got := a.InFlight(); got != len(lost) {
+				t.Fatalf("in flight after a failed Recover: %d, want %d", got, len(lost))
+			}
+			node.down.Store(false)
+			for _, hash := range lost {
+				res, err := a.WaitTx(ctx, hash, time.Minute)
+				if err != nil || res.Height <= other.Height {
+					t.Fatalf("lost tx %s: %+v, %v; want it committed after block %d", hash, res, err, other.Height)
+				}
+			}
+			if got, err := n.Client.CommittedNonce(ctx, a.PubKey()); err != nil || got != uint64(2+btoi(behind)) {
+				t.Fatalf("committed nonce %d, %v; want %d", got, err, 2+btoi(behind))
+			}
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
