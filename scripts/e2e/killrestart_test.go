@@ -52,6 +52,10 @@ type floodFigures struct {
 	Dropped      int            `json:"dropped"`
 	StuckSenders int            `json:"stuck_senders"`
 	Tasks        int            `json:"tasks"`
+	FoundByTx    int            `json:"found_by_tx"`
+	LostHashes   []string       `json:"lost_hashes,omitempty"`
+	WatchLag     int64          `json:"watch_lag_blocks"`
+	WatchedTo    int64          `json:"watched_to"`
 }
 
 // readFloodStats reads loadgen's --stats file: the recovered counts and the flood's figures.
@@ -153,7 +157,9 @@ func TestKillRestartUnderLoad(t *testing.T) {
 		case f == nil:
 			t.Error("loadgen's stats have no flood figures")
 		case f.Lost > 0 || f.StuckSenders > 0:
-			t.Errorf("flood: %d commits CheckTx took were never committed, %d senders ended stuck (%+v)", f.Lost, f.StuckSenders, *f)
+			t.Errorf("flood: %d commits CheckTx took were never committed (no node's /tx finds %v), %d senders ended stuck (%+v)", f.Lost, f.LostHashes, f.StuckSenders, *f)
+		case f.FoundByTx > 0:
+			t.Errorf("flood: %d commits were found by /tx in blocks the flood's watcher did not match (it read to %d, at most %d blocks behind): its bookkeeping is wrong (%+v)", f.FoundByTx, f.WatchedTo, f.WatchLag, *f)
 		case f.Accepted != f.Committed+f.Dropped:
 			t.Errorf("flood: accepted %d != committed %d + dropped when resent %d", f.Accepted, f.Committed, f.Dropped)
 		}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 
@@ -52,7 +53,19 @@ type floodCounts struct {
 	// StuckSenders: flood miners with transactions in flight at the end.
 	StuckSenders int `json:"stuck_senders"`
 	Tasks        int `json:"tasks"`
+	// FoundByTx of the committed were found by /tx after the watcher had read every block:
+	// a block the watcher missed (0 unless the watcher is wrong); LostHashes are the first
+	// maxLostHashes of the lost, to look up by hand.
+	FoundByTx  int      `json:"found_by_tx"`
+	LostHashes []string `json:"lost_hashes,omitempty"`
+	// WatchLag is the most blocks the watcher was behind the chain's height; WatchedTo the
+	// last height it read.
+	WatchLag  int64 `json:"watch_lag_blocks"`
+	WatchedTo int64 `json:"watched_to"`
 }
+
+// maxLostHashes bounds floodCounts.LostHashes.
+const maxLostHashes = 100
 
 // floodMiner is one key of the flood.
 type floodMiner struct {
@@ -79,6 +92,7 @@ type flood struct {
 	// answer can come late on a loaded machine), and is matched when it becomes pending.
 	inBlock map[string]int64
 	from    int64 // the first height the watcher reads
+	read    int64 // the last height the watcher read
 }
 
 func newFlood(g *generator, o floodOptions) *flood {
@@ -228,12 +242,10 @@ func (f *flood) run(ctx context.Context, duration, drain time.Duration) {
 	}
 	stopSenders()
 	senders.Wait()
-	time.Sleep(time.Second) // the watcher reads the last blocks
+	f.readThrough(ctx, watchTail)
 	stopWatch()
 	watcher.Wait()
-	f.mu.Lock()
-	f.counts.Lost = len(f.pending)
-	f.mu.Unlock()
+	f.lookUpPending(ctx)
 	for _, m := range f.miners {
 		if m.s.InFlight() > 0 {
 			f.counts.StuckSenders++
@@ -370,29 +382,108 @@ func (f *flood) outstanding() int {
 	return len(f.pending)
 }
 
+// watchAhead is how many blocks the watcher fetches at once (from different nodes): one
+// /block of a full block is a large answer, and a watcher that reads them one by one falls
+// behind a chain at 900 commits/s.
+const watchAhead = 4
+
+// watchTail bounds the wait at the end for the watcher to read the last blocks.
+const watchTail = 2 * time.Minute
+
 // watch reads every block from f.from on and records the flood's transactions in it.
 func (f *flood) watch(ctx context.Context) {
 	next := f.from
 	for ctx.Err() == nil {
-		// A block is read once the next one is committed: a transaction CheckTx took is in
-		// pending well before then, however soon its block came.
 		h, err := f.g.heights.get(ctx)
-		if err != nil || h <= next {
+		if err != nil || h < next {
 			sleepCtx(ctx, 100*time.Millisecond)
 			continue
 		}
-		for ; next < h && ctx.Err() == nil; next++ {
-			var hashes []string
-			err := f.g.pool.do(ctx, func(c *client.Client) error {
-				var err error
-				hashes, err = c.BlockTxHashes(ctx, next)
-				return err
+		n := min(h-next+1, watchAhead)
+		got := make([][]string, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				errs[i] = f.g.pool.doFrom(ctx, uint64(next+i), func(c *client.Client) error {
+					bctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+					defer cancel()
+					var err error
+					got[i], err = c.BlockTxHashes(bctx, next+i)
+					return err
+				})
 			})
-			if err != nil {
+		}
+		wg.Wait()
+		for i := range n {
+			if errs[i] != nil {
 				break
 			}
-			f.seen(next, hashes)
+			f.seen(next, got[i])
+			f.mu.Lock()
+			f.read, f.counts.WatchedTo = next, next
+			f.counts.WatchLag = max(f.counts.WatchLag, h-next)
+			f.mu.Unlock()
+			next++
 		}
+	}
+}
+
+// readThrough waits, at most limit, until the watcher has read the block at the chain's
+// height now (the senders are done: no later block holds one of theirs that is not in it).
+func (f *flood) readThrough(ctx context.Context, limit time.Duration) {
+	h, err := f.g.pool.Height(ctx)
+	if err != nil {
+		return
+	}
+	deadline := time.Now().Add(limit)
+	for ctx.Err() == nil && time.Now().Before(deadline) {
+		f.mu.Lock()
+		read := f.read
+		f.mu.Unlock()
+		if read >= h {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	f.g.logf("flood: the watcher read to %d of %d in %v", f.read, h, limit)
+}
+
+// lookUpPending asks /tx for every commit still pending once the watcher is done: one a
+// block holds is committed (and counted in FoundByTx: the watcher missed it), the others
+// are lost.
+func (f *flood) lookUpPending(ctx context.Context) {
+	f.mu.Lock()
+	type left struct {
+		hash string
+		m    *floodMiner
+	}
+	var ls []left
+	for h, m := range f.pending {
+		ls = append(ls, left{h, m})
+	}
+	f.mu.Unlock()
+	sort.Slice(ls, func(i, j int) bool { return ls[i].hash < ls[j].hash })
+	for _, l := range ls {
+		res, err := f.g.pool.answered(ctx, 5*time.Second, func(ctx context.Context, c *client.Client) (client.TxResult, error) {
+			return c.Tx(ctx, l.hash)
+		})
+		var te *client.TxError
+		if err != nil && !errors.As(err, &te) {
+			f.mu.Lock()
+			f.counts.Lost++
+			if len(f.counts.LostHashes) < maxLostHashes {
+				f.counts.LostHashes = append(f.counts.LostHashes, l.hash)
+			}
+			f.mu.Unlock()
+			continue
+		}
+		f.mu.Lock()
+		delete(f.pending, l.hash)
+		f.counts.Committed++
+		f.counts.FoundByTx++
+		f.mu.Unlock()
+		f.record(l.m, l.hash, res.Height)
 	}
 }
 

@@ -1,15 +1,20 @@
 package main
 
 import (
+	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/internal/testnode"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
 // TestFloodFollowsRecoveries: a commit its signer signed again is waited for under its new
@@ -79,4 +84,67 @@ func closeRecords(t *testing.T, f *flood) []byte {
 		t.Fatal(err)
 	}
 	return bz
+}
+
+// TestFloodWatchesAndLooksUp runs the watcher against a real node: a commit CheckTx took is
+// matched in the block the watcher reads, and at the end the watcher has read through the
+// chain's height. A pending hash whose block the watcher never read (here: one from before
+// the watcher's first height) is found by /tx and counted in FoundByTx; one no node holds is
+// lost and named in LostHashes. Before, a watcher that fell behind the chain at 900
+// commits/s left its last blocks unread and their commits counted as lost.
+func TestFloodWatchesAndLooksUp(t *testing.T) {
+	n := testnode.Start(t, testnode.Options{ChainID: "flood-watch"})
+	ctx := testnode.Ctx(t)
+	f, m := testFlood(t)
+	p, err := newPool([]string{n.Addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.g.pool, f.g.heights = p, &heights{pool: p}
+	task := func(steps int64) *subnetv1.Msg {
+		return client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: steps, MaxBudget: "1", MaxLatencySeconds: "1",
+			SubmissionBlocks: 100, ReportBlocks: 10})
+	}
+	early, err := n.Validator.SendWait(ctx, task(1), time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.from = early.Height + 1
+	wctx, stop := context.WithCancel(ctx)
+	var watcher sync.WaitGroup
+	watcher.Go(func() { f.watch(wctx) })
+	late, err := n.Validator.Send(ctx, task(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := strings.Repeat("ab", 32)
+	f.mu.Lock()
+	f.pending[early.Hash], f.pending[late.Hash], f.pending[missing] = m, m, m
+	f.counts.Accepted = 3
+	f.mu.Unlock()
+	if _, err := n.Validator.WaitTx(ctx, late.Hash, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	f.readThrough(ctx, time.Minute)
+	stop()
+	watcher.Wait()
+	f.lookUpPending(ctx)
+	c := f.counts
+	if c.Committed != 2 || c.FoundByTx != 1 || c.Lost != 1 || len(c.LostHashes) != 1 || c.LostHashes[0] != missing || f.outstanding() != 1 {
+		t.Fatalf("counts %+v, %d pending: want the late commit matched by the watcher, the early one found by /tx, %s lost", c, f.outstanding(), missing)
+	}
+	if h, _ := p.Height(ctx); c.WatchedTo < early.Height+1 || c.WatchedTo > h {
+		t.Fatalf("watched to %d, chain at %d", c.WatchedTo, h)
+	}
+	heights := map[string]int64{}
+	for _, line := range strings.Split(strings.TrimSpace(string(closeRecords(t, f))), "\n") {
+		var r Record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		heights[r.Hash] = r.Height
+	}
+	if heights[early.Hash] != early.Height || heights[late.Hash] == 0 || len(heights) != 2 {
+		t.Fatalf("records %v: want %s at %d and %s", heights, early.Hash, early.Height, late.Hash)
+	}
 }
