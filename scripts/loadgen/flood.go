@@ -22,8 +22,10 @@ import (
 // pipelines its nonces through one node (client.Signer over a pinned pool) and never waits
 // for a block: a watcher matches every block's transactions against those CheckTx took,
 // and each miner's signer runs Recover every second, so a transaction lost in a killed
-// node's mempool (or behind one) is sent again and counted. Its records (kind flood/commit)
-// go to --out with the honest ones: the e2e checks look each up on every node.
+// node's mempool (or behind one) is sent again and counted. After the drain the watcher reads
+// up to the chain's height, and what it did not match is looked up by /tx (found_by_tx, or
+// lost with its hash in lost_hashes). Its records (kind flood/commit) go to --out with the
+// honest ones: the e2e checks look each up on every node.
 
 // floodKind is the record kind of the flood's commits.
 const floodKind = "flood/commit"
