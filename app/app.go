@@ -29,18 +29,14 @@ const Version = "validatord/app v1"
 // block's writes (docs/codes.md, "Block bound").
 const memTableSize = 128 << 20
 
-// laneCacheEntries bounds the lane cache (store.LaneCache): the entries
-// the last blocks overwrote, about 2 KiB each, so that the next block's
-// overwrites of them (accounts, tasks) are subtracted without expanding
-// again. A block of 2,000 commits overwrites about 2,000 (its senders'
-// accounts); the cache's buffers, twice its capacity, take 16 MiB.
-const laneCacheEntries = 4096
-
 // valueCacheEntries and valueCacheBytes bound the committed values kept
-// for block execution (store.ValueCache): every account and task a block
-// of 2,000 commits reads, many times over.
+// for block execution (store.ValueCache): the accounts and tasks a block
+// reads, read again by the next blocks — a block of 2,000 commits reads
+// about 2,000 accounts. An account is ~300 bytes counted, so the entry
+// bound is the one reached (a few MB); the byte bound holds if the values
+// are large ones.
 const (
-	valueCacheEntries = 1 << 16
+	valueCacheEntries = 1 << 14
 	valueCacheBytes   = 64 << 20
 )
 
@@ -103,7 +99,6 @@ type App struct {
 	restore      *restoring        // a state-sync restore in progress
 	firstHeight  atomic.Int64      // the first height whose version the store holds (0: none yet)
 	durable      durable           // the disk sync of the last committed block (durable.go)
-	laneCache    *store.LaneCache  // lanes of recently added entries, for the next blocks' app hashes
 	values       *store.ValueCache // committed values block execution read, kept across blocks
 }
 
@@ -139,7 +134,7 @@ func New(cfg Config) (*App, error) {
 	}
 	a := &App{db: db, logger: logger, crash: crash, limits: limits, sigs: newSigCache(), keepVersions: cfg.KeepVersions,
 		snapshots: cfg.Snapshots, retainBlocks: cfg.RetainBlocks, evidenceAge: cfg.EvidenceMaxAgeBlocks,
-		laneCache: store.NewLaneCache(laneCacheEntries), values: store.NewValueCache(valueCacheEntries, valueCacheBytes)}
+		values: store.NewValueCache(valueCacheEntries, valueCacheBytes)}
 	a.durable = durable{mode: cfg.Durability, noSync: cfg.NoSync || cfg.DataDir == "", sync: db.Sync} // in memory: no disk to sync
 	if a.snapshots.KeepRecent < 1 {
 		a.snapshots.KeepRecent = 1

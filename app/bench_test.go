@@ -153,7 +153,6 @@ func benchSubmissions(b *testing.B, reveal, checked bool, dur Durability) {
 			}
 		}
 	}
-	hits0, misses0 := n.app.laneCache.Counts()
 	vhits0, vmisses0 := n.app.values.Counts()
 	b.ResetTimer()
 	for start := 0; start < len(txs); start += perBlock {
@@ -172,9 +171,6 @@ func benchSubmissions(b *testing.B, reveal, checked bool, dur Durability) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "txs/s")
-	hits, misses := n.app.laneCache.Counts()
-	b.ReportMetric(float64(hits-hits0)/float64(b.N), "lane-cache-hits/tx")
-	b.ReportMetric(float64(misses-misses0)/float64(b.N), "lane-cache-misses/tx")
 	vhits, vmisses := n.app.values.Counts()
 	b.ReportMetric(float64(vhits-vhits0)/float64(b.N), "value-cache-hits/tx")
 	b.ReportMetric(float64(vmisses-vmisses0)/float64(b.N), "value-cache-misses/tx")

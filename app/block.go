@@ -98,7 +98,7 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, eviden
 	if cached != nil {
 		cached.Freeze() // ApplyBlock reads the base on every core
 	}
-	res.lanes = store.ApplyBlock(baseLanes, bo, a.laneCache)
+	res.lanes = store.ApplyBlock(baseLanes, bo)
 	res.appHash = res.lanes.Sum()
 	return res
 }

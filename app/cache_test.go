@@ -11,14 +11,13 @@ import (
 	"github.com/scoringsubnet/validatord/app/store"
 )
 
-// TestCachesChangeNoHash: the same chain of commits, with a proposal that
-// loses before every decided block (the same miners committing other
+// TestValueCacheChangesNoHash: the same chain of commits, with a proposal
+// that loses before every decided block (the same miners committing other
 // payloads: every account and task the decided block writes, written
-// otherwise and never committed), runs on an app with its lane and value
-// caches and on one without: every height's app hash is the same. The
-// caches were used: the lane cache saved expansions and the value cache
-// holds the accounts read.
-func TestCachesChangeNoHash(t *testing.T) {
+// otherwise and never committed), runs on an app with its value cache and
+// on one without: every height's app hash is the same. The cache was
+// used: it answered reads and holds the accounts read.
+func TestValueCacheChangesNoHash(t *testing.T) {
 	const miners, blocks = 40, 12
 	run := func(cached bool) ([][]byte, *App) {
 		g := testGenesis(4)
@@ -26,7 +25,7 @@ func TestCachesChangeNoHash(t *testing.T) {
 		g.Membership = testMembership(miners)
 		n := newNodeConfig(t, Config{DataDir: t.TempDir()}, g)
 		if !cached {
-			n.app.laneCache, n.app.values = store.NewLaneCache(0), store.NewValueCache(0, 0)
+			n.app.values = store.NewValueCache(0, 0)
 		}
 		signers := make([]*signer, miners)
 		var setup [][]byte
@@ -68,8 +67,8 @@ func TestCachesChangeNoHash(t *testing.T) {
 			t.Fatalf("height %d: app hash %x with the caches, %x without", h, with[h], without[h])
 		}
 	}
-	if hits, _ := a.laneCache.Counts(); hits == 0 {
-		t.Fatal("the lane cache saved no expansion")
+	if hits, _ := a.values.Counts(); hits == 0 {
+		t.Fatal("the value cache answered no read")
 	}
 	if a.values.Len() < miners {
 		t.Fatalf("the value cache holds %d keys, fewer than the %d accounts read in every block", a.values.Len(), miners)

@@ -77,7 +77,7 @@ func TestApplyBlockMatchesScan(t *testing.T) {
 		want := scanLanes(after)
 		plain := ApplyOverlay(baseLanes, o, &mapReader{m: base.m})
 		before := base.reads.Load()
-		got := ApplyBlock(baseLanes, o, nil)
+		got := ApplyBlock(baseLanes, o)
 		if got != want || plain != want {
 			t.Fatalf("round %d: ApplyBlock %v, ApplyOverlay %v equal to the rescan", round, got == want, plain == want)
 		}
@@ -117,7 +117,7 @@ func TestApplyBlockParallelMatchesScan(t *testing.T) {
 		o.Set([]byte(k), []byte(fmt.Sprint("w", i%5)))
 		after[k] = fmt.Sprint("w", i%5)
 	}
-	if got := ApplyBlock(baseLanes, o, nil); got != scanLanes(after) {
+	if got := ApplyBlock(baseLanes, o); got != scanLanes(after) {
 		t.Fatal("lanes of a 2,500-write block differ from the rescan")
 	}
 }
@@ -130,7 +130,7 @@ func TestEntriesAfterApplyBlock(t *testing.T) {
 	base := &mapReader{m: map[string]string{"a": "1", "c": "3"}}
 	o := NewBlockOverlay(base, 0)
 	o.Set([]byte("b"), []byte("2"))
-	first := ApplyBlock(scanLanes(base.m), o, nil)
+	first := ApplyBlock(scanLanes(base.m), o)
 	if want := scanLanes(map[string]string{"a": "1", "b": "2", "c": "3"}); first != want {
 		t.Fatal("lanes of the first write differ from a rescan")
 	}
@@ -142,7 +142,7 @@ func TestEntriesAfterApplyBlock(t *testing.T) {
 	if want := "[a=/true b=22/false d=4/false]"; fmt.Sprint(got) != want {
 		t.Fatalf("Entries after more writes = %v, want %s", got, want)
 	}
-	if want := scanLanes(map[string]string{"b": "22", "c": "3", "d": "4"}); ApplyBlock(scanLanes(base.m), o, nil) != want {
+	if want := scanLanes(map[string]string{"b": "22", "c": "3", "d": "4"}); ApplyBlock(scanLanes(base.m), o) != want {
 		t.Fatal("lanes after more writes differ from a rescan: ApplyBlock used the stale sorted list")
 	}
 }

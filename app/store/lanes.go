@@ -34,9 +34,8 @@ type Lanes [words]uint64
 // laneHigh has the top bit of every 16-bit lane set.
 const laneHigh = 0x8000800080008000
 
-// expander turns entries into lanes, reusing its buffers: one per range of
-// a block's writes, so hashing them allocates only what crypto/aes must (a
-// key schedule and a CTR stream per entry).
+// expander turns entries into lanes, reusing its buffers: one per
+// ApplyOverlay, so hashing a block's writes allocates nothing per entry.
 type expander struct {
 	sum  [sha256.Size]byte
 	buf  [2 * laneCount]byte
@@ -47,16 +46,12 @@ type expander struct {
 
 func newExpander() *expander { return &expander{hash: sha256.New()} }
 
-// lanes expands one entry into the expander's own buffer.
+// lanes expands one entry. Lengths are encoded so that (k, v) pairs cannot
+// collide by moving bytes between key and value. The expansion is
+// AES-256-CTR (zero IV) keyed with SHA-256(len ‖ k ‖ len ‖ v): a
+// pseudorandom generator seeded by a collision-resistant digest of the
+// entry, about ten times faster than the SHAKE128 it replaced.
 func (x *expander) lanes(k, v []byte) *Lanes {
-	x.expand(x.digest(k, v), &x.out)
-	return &x.out
-}
-
-// digest is the entry's SHA-256, the key of its expansion. Lengths are
-// encoded so that (k, v) pairs cannot collide by moving bytes between key
-// and value: SHA-256(len ‖ k ‖ len ‖ v).
-func (x *expander) digest(k, v []byte) [sha256.Size]byte {
 	h := x.hash
 	h.Reset()
 	var n [4]byte
@@ -66,24 +61,16 @@ func (x *expander) digest(k, v []byte) [sha256.Size]byte {
 	binary.BigEndian.PutUint32(n[:], uint32(len(v)))
 	h.Write(n[:])
 	h.Write(v)
-	h.Sum(x.sum[:0])
-	return x.sum
-}
-
-// expand writes into out the lanes of the entry whose digest is sum:
-// AES-256-CTR (zero IV) keyed with the digest, a pseudorandom generator
-// seeded by a collision-resistant digest of the entry, about ten times
-// faster than the SHAKE128 it replaced.
-func (x *expander) expand(sum [sha256.Size]byte, out *Lanes) {
-	block, err := aes.NewCipher(sum[:])
+	block, err := aes.NewCipher(h.Sum(x.sum[:0]))
 	if err != nil {
 		panic("store: aes key: " + err.Error()) // a 32-byte key never fails
 	}
 	clear(x.buf[:])
 	cipher.NewCTR(block, x.iv[:]).XORKeyStream(x.buf[:], x.buf[:])
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint64(x.buf[8*i:])
+	for i := range x.out {
+		x.out[i] = binary.LittleEndian.Uint64(x.buf[8*i:])
 	}
+	return &x.out
 }
 
 // addLanes adds every 16-bit lane of y to x's, mod 2^16.
@@ -119,19 +106,15 @@ func (h *Hasher) Add(k, v []byte) {
 // Sub removes the entry (k, v) from the multiset.
 func (l *Lanes) Sub(k, v []byte) { l.sub(newExpander(), k, v) }
 
-func (l *Lanes) add(x *expander, k, v []byte) { l.addAll(x.lanes(k, v)) }
-
-func (l *Lanes) sub(x *expander, k, v []byte) { l.subAll(x.lanes(k, v)) }
-
-// addAll adds e's lanes to l's.
-func (l *Lanes) addAll(e *Lanes) {
+func (l *Lanes) add(x *expander, k, v []byte) {
+	e := x.lanes(k, v)
 	for i := range l {
 		l[i] = addLanes(l[i], e[i])
 	}
 }
 
-// subAll subtracts e's lanes from l's.
-func (l *Lanes) subAll(e *Lanes) {
+func (l *Lanes) sub(x *expander, k, v []byte) {
+	e := x.lanes(k, v)
 	for i := range l {
 		l[i] = subLanes(l[i], e[i])
 	}
@@ -165,16 +148,14 @@ func (l *Lanes) Sum() []byte {
 // ApplyOverlay returns base lanes updated by the overlay's writes, where
 // before reads each key's value as it was under those base lanes.
 func ApplyOverlay(base Lanes, o *Overlay, before Reader) Lanes {
-	return applyOverlay(base, o, before.Get, nil)
+	return applyOverlay(base, o, before.Get)
 }
 
 // ApplyBlock is ApplyOverlay over the overlay's own base: the lanes of
 // o's base updated by o's writes. A block overlay (NewBlockOverlay) gives
-// the old values it already read from its cache. With a LaneCache c (nil:
-// none) an overwritten or deleted entry whose lanes c holds is subtracted
-// without expanding it, and the entries the block adds are kept in c.
-func ApplyBlock(base Lanes, o *Overlay, c *LaneCache) Lanes {
-	return applyOverlay(base, o, o.before, c)
+// the old values it already read from its cache.
+func ApplyBlock(base Lanes, o *Overlay) Lanes {
+	return applyOverlay(base, o, o.before)
 }
 
 // minPerExpander: below this many changes per core, one core expands them
@@ -187,66 +168,30 @@ const minPerExpander = 64
 // partial sums to base. Lane sums are additions mod 2^16, so the result
 // does not depend on how the writes were split. before must be safe for
 // concurrent reads: a badger read transaction, a map nobody writes, or a
-// block overlay's cache (complete once execution is over). The lane cache
-// c, when not nil, is only read on the cores (each range fills buffers of
-// its own pool) and changed after them, on this goroutine.
-func applyOverlay(base Lanes, o *Overlay, before func([]byte) ([]byte, bool), c *LaneCache) Lanes {
+// block overlay's cache (complete once execution is over).
+func applyOverlay(base Lanes, o *Overlay, before func([]byte) ([]byte, bool)) Lanes {
 	writes := o.sortedWrites()
-	n := max(1, runtime.GOMAXPROCS(0))
-	partial := make([]Lanes, n)
-	hits, misses := make([]int, n), make([]int, n)
-	if c != nil {
-		c.prepare(n)
-	}
-	parts := parallel.Ranges(len(writes), n, minPerExpander, func(p, lo, hi int) {
+	partial := make([]Lanes, max(1, runtime.GOMAXPROCS(0)))
+	parts := parallel.Ranges(len(writes), len(partial), minPerExpander, func(p, lo, hi int) {
 		x := newExpander()
-		hit, miss := 0, 0
-		defer func() { hits[p], misses[p] = hit, miss }()
 		for _, w := range writes[lo:hi] {
 			old, had := before(w.k)
 			if had && !w.del && bytes.Equal(old, w.val) {
 				continue
 			}
-			var slot *laneSlot // where to expand the new entry to keep it
 			if had {
-				sum := x.digest(w.k, old)
-				e, found := (*Lanes)(nil), false
-				if c != nil {
-					e, found = c.lookup(sum)
-					if !w.del {
-						slot = c.slot(p, n)
-					}
-				}
-				if found {
-					hit++
-				} else {
-					miss++
-					x.expand(sum, &x.out)
-					e = &x.out
-				}
-				partial[p].subAll(e)
+				partial[p].sub(x, w.k, old)
 			}
-			if w.del {
-				continue
+			if !w.del {
+				partial[p].add(x, w.k, w.val)
 			}
-			sum, e := x.digest(w.k, w.val), &x.out
-			if slot != nil {
-				slot.sum, e = sum, &slot.lanes
-			}
-			x.expand(sum, e)
-			partial[p].addAll(e)
 		}
 	})
-	if c != nil {
-		h, m := 0, 0
-		for p := range hits {
-			h, m = h+hits[p], m+misses[p]
-		}
-		c.keep(h, m)
-	}
 	out := base
 	for p := 0; p < parts; p++ {
-		out.addAll(&partial[p])
+		for i := range out {
+			out[i] = addLanes(out[i], partial[p][i])
+		}
 	}
 	return out
 }

@@ -35,7 +35,7 @@ func BenchmarkBlockWrites(b *testing.B) {
 			o.Set(k, v)
 		}
 		b.StartTimer()
-		ApplyBlock(Lanes{}, o, nil)
+		ApplyBlock(Lanes{}, o)
 		n := 0
 		o.Entries(func(k, val []byte, del bool) { n += len(k) })
 	}

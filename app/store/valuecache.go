@@ -4,10 +4,11 @@ package store
 // execution: the same miners' accounts and the same tasks are read in
 // every block, each a badger lookup without it. It answers exactly what
 // the committed state at its height holds: it is filled by reads that
-// missed it (the committed value, or its absence), and Commit moves it to
-// the next height with the block's writes to the keys it holds (a deleted
-// key is held as absent), so it never holds a value of a block that was
-// not committed. When asked for another height than its own (a state-sync
+// found a value (a read that finds nothing is mostly of a key the block is
+// about to create: keeping those cost more than it saved), and Commit
+// moves it to the next height with the block's writes to the keys it
+// holds (a deleted key is then held as absent), so it never holds a value
+// of a block that was not committed. When asked for another height than its own (a state-sync
 // restore, a reload, a Commit it did not see) it empties itself first.
 //
 // It holds at most maxEntries keys and maxBytes bytes of keys and values
@@ -159,7 +160,9 @@ func (r *CachedReader) Get(k []byte) ([]byte, bool) {
 	v, ok := r.base.Get(k)
 	if !r.frozen {
 		r.c.misses++
-		r.c.insert(string(k), v, ok)
+		if ok { // an absent key is mostly one the block is about to create
+			r.c.insert(string(k), v, true)
+		}
 	}
 	return v, ok
 }
