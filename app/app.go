@@ -29,6 +29,17 @@ const Version = "validatord/app v1"
 // block's writes (docs/codes.md, "Block bound").
 const memTableSize = 128 << 20
 
+// valueCacheEntries and valueCacheBytes bound the committed values kept
+// for block execution (store.ValueCache): the accounts and tasks a block
+// reads, read again by the next blocks — a block of 2,000 commits reads
+// about 2,000 accounts. An account is ~300 bytes counted, so the entry
+// bound is the one reached (a few MB); the byte bound holds if the values
+// are large ones.
+const (
+	valueCacheEntries = 1 << 14
+	valueCacheBytes   = 64 << 20
+)
+
 // detectConflicts is off for the state: Commit's Persist is the only
 // writing transaction and never overlaps another, so there is nothing to
 // detect, while badger in managed mode with detection on keeps every
@@ -84,10 +95,11 @@ type App struct {
 	snapshots    SnapshotConfig
 	retainBlocks int64
 	evidenceAge  int64
-	snapWriter   *snapshot.Writer // writes snapshots after Commit, in the background
-	restore      *restoring       // a state-sync restore in progress
-	firstHeight  atomic.Int64     // the first height whose version the store holds (0: none yet)
-	durable      durable          // the disk sync of the last committed block (durable.go)
+	snapWriter   *snapshot.Writer  // writes snapshots after Commit, in the background
+	restore      *restoring        // a state-sync restore in progress
+	firstHeight  atomic.Int64      // the first height whose version the store holds (0: none yet)
+	durable      durable           // the disk sync of the last committed block (durable.go)
+	values       *store.ValueCache // committed values block execution read, kept across blocks
 }
 
 var _ abcitypes.Application = (*App)(nil)
@@ -121,7 +133,8 @@ func New(cfg Config) (*App, error) {
 		return nil, fmt.Errorf("app: keep_versions = %d: must be ≥ 0 (0 keeps every version)", cfg.KeepVersions)
 	}
 	a := &App{db: db, logger: logger, crash: crash, limits: limits, sigs: newSigCache(), keepVersions: cfg.KeepVersions,
-		snapshots: cfg.Snapshots, retainBlocks: cfg.RetainBlocks, evidenceAge: cfg.EvidenceMaxAgeBlocks}
+		snapshots: cfg.Snapshots, retainBlocks: cfg.RetainBlocks, evidenceAge: cfg.EvidenceMaxAgeBlocks,
+		values: store.NewValueCache(valueCacheEntries, valueCacheBytes)}
 	a.durable = durable{mode: cfg.Durability, noSync: cfg.NoSync || cfg.DataDir == "", sync: db.Sync} // in memory: no disk to sync
 	if a.snapshots.KeepRecent < 1 {
 		a.snapshots.KeepRecent = 1
@@ -138,6 +151,7 @@ func New(cfg Config) (*App, error) {
 
 // load reads the committed meta and genesis, and opens the read snapshot.
 func (a *App) load() error {
+	a.values.Clear()
 	a.snap = a.db.NewTransactionAt(store.Latest, false)
 	st := store.State{O: store.NewOverlay(store.Snapshot{Txn: a.snap})}
 	meta := &subnetv1.Meta{}

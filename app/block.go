@@ -46,6 +46,11 @@ const keysPerTx = 6
 // is then only good for counting the rejection).
 func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, evidence []abcitypes.Misbehavior, stopAtReject bool) *blockResult {
 	base, baseLanes := a.base()
+	var cached *store.CachedReader
+	if snap, ok := base.(store.Snapshot); ok { // committed state: read through the value cache
+		cached = a.values.Reader(snap, a.height)
+		base = cached
+	}
 	bo := store.NewBlockOverlay(base, keysPerTx*len(txs))
 	var eo *store.Overlay // the end of block's writes, over the transactions'
 	chain, err := a.chainAt(store.State{O: bo}, a.chain.ID, height)
@@ -90,6 +95,9 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, eviden
 	eo.MergeInto(bo)
 	res.updates = blk.Updates
 	res.written, res.txWork, res.endWork = bo.Size(), m.TxWork(), m.EndWork()
+	if cached != nil {
+		cached.Freeze() // ApplyBlock reads the base on every core
+	}
 	res.lanes = store.ApplyBlock(baseLanes, bo)
 	res.appHash = res.lanes.Sum()
 	return res

@@ -31,6 +31,7 @@ func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.Resp
 		panic(fmt.Sprintf("app: the disk sync of height %d: %v", res.height-1, err))
 	}
 	if err := a.persist(res); err != nil {
+		a.values.Clear() // what is on disk is not known
 		// The block is decided: a node that cannot store it must stop
 		// rather than go on with a state that differs from its peers'.
 		panic(fmt.Sprintf("app: commit height %d: %v", res.height, err))
@@ -52,7 +53,8 @@ func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.Resp
 }
 
 // persist is the one badger transaction of a block: InitChain's writes at
-// the first block, the block's, and the meta.
+// the first block, the block's, and the meta. The value cache follows it
+// to the new height.
 func (a *App) persist(res *blockResult) error {
 	overlays := []*store.Overlay{res.overlay}
 	first := a.firstHeight.Load()
@@ -64,6 +66,7 @@ func (a *App) persist(res *blockResult) error {
 		Lanes: res.lanes.Encode(), FirstHeight: first}); err != nil {
 		return err
 	}
+	a.values.Commit(a.height, res.height, overlays...)
 	a.firstHeight.Store(first)
 	return nil
 }
