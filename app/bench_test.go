@@ -154,6 +154,7 @@ func benchSubmissions(b *testing.B, reveal, checked bool, dur Durability) {
 		}
 	}
 	vhits0, vmisses0 := n.app.values.Counts()
+	cpu0 := processCPU()
 	b.ResetTimer()
 	for start := 0; start < len(txs); start += perBlock {
 		end := min(start+perBlock, len(txs))
@@ -170,6 +171,7 @@ func benchSubmissions(b *testing.B, reveal, checked bool, dur Durability) {
 		b.Fatal(err)
 	}
 	b.StopTimer()
+	reportCPU(b, processCPU()-cpu0)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "txs/s")
 	vhits, vmisses := n.app.values.Counts()
 	b.ReportMetric(float64(vhits-vhits0)/float64(b.N), "value-cache-hits/tx")

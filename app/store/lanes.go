@@ -28,7 +28,10 @@ const words = laneCount / 4
 // so the hash of the full state is kept up to date at the cost of the
 // block's changes only, and equals the hash recomputed from a scan of every
 // key. The app hash is SHA-256 of the 2048 lane bytes. Lanes are packed four
-// to a uint64 and added with carries masked at lane borders (SWAR).
+// to a uint64 and added with carries masked at lane borders (SWAR). On
+// amd64 with AES-NI an entry is expanded and added by lanes_amd64.s (the
+// same bytes as crypto/aes's stream, without its allocations); elsewhere,
+// and under the purego build tag, by crypto/aes.
 type Lanes [words]uint64
 
 // laneHigh has the top bit of every 16-bit lane set.
@@ -38,6 +41,7 @@ const laneHigh = 0x8000800080008000
 // ApplyOverlay, so hashing a block's writes allocates nothing per entry.
 type expander struct {
 	sum  [sha256.Size]byte
+	n    [4]byte
 	buf  [2 * laneCount]byte
 	iv   [aes.BlockSize]byte
 	out  Lanes
@@ -46,22 +50,29 @@ type expander struct {
 
 func newExpander() *expander { return &expander{hash: sha256.New()} }
 
-// lanes expands one entry. Lengths are encoded so that (k, v) pairs cannot
-// collide by moving bytes between key and value. The expansion is
-// AES-256-CTR (zero IV) keyed with SHA-256(len ‖ k ‖ len ‖ v): a
-// pseudorandom generator seeded by a collision-resistant digest of the
-// entry, about ten times faster than the SHAKE128 it replaced.
-func (x *expander) lanes(k, v []byte) *Lanes {
+// digest is the key of one entry's expansion: SHA-256(len ‖ k ‖ len ‖ v).
+// Lengths are encoded so that (k, v) pairs cannot collide by moving bytes
+// between key and value.
+func (x *expander) digest(k, v []byte) *[sha256.Size]byte {
 	h := x.hash
 	h.Reset()
-	var n [4]byte
-	binary.BigEndian.PutUint32(n[:], uint32(len(k)))
-	h.Write(n[:])
+	binary.BigEndian.PutUint32(x.n[:], uint32(len(k)))
+	h.Write(x.n[:])
 	h.Write(k)
-	binary.BigEndian.PutUint32(n[:], uint32(len(v)))
-	h.Write(n[:])
+	binary.BigEndian.PutUint32(x.n[:], uint32(len(v)))
+	h.Write(x.n[:])
 	h.Write(v)
-	block, err := aes.NewCipher(h.Sum(x.sum[:0]))
+	h.Sum(x.sum[:0])
+	return &x.sum
+}
+
+// lanes expands one entry with crypto/aes: AES-256-CTR (zero IV) keyed
+// with the entry's digest, a pseudorandom generator seeded by a
+// collision-resistant digest of the entry, about ten times faster than the
+// SHAKE128 it replaced. Where laneAsm holds, add and sub use addKeyStream
+// instead, which makes the same stream without allocating.
+func (x *expander) lanes(k, v []byte) *Lanes {
+	block, err := aes.NewCipher(x.digest(k, v)[:])
 	if err != nil {
 		panic("store: aes key: " + err.Error()) // a 32-byte key never fails
 	}
@@ -107,6 +118,10 @@ func (h *Hasher) Add(k, v []byte) {
 func (l *Lanes) Sub(k, v []byte) { l.sub(newExpander(), k, v) }
 
 func (l *Lanes) add(x *expander, k, v []byte) {
+	if laneAsm {
+		addKeyStream(l, x.digest(k, v), false)
+		return
+	}
 	e := x.lanes(k, v)
 	for i := range l {
 		l[i] = addLanes(l[i], e[i])
@@ -114,6 +129,10 @@ func (l *Lanes) add(x *expander, k, v []byte) {
 }
 
 func (l *Lanes) sub(x *expander, k, v []byte) {
+	if laneAsm {
+		addKeyStream(l, x.digest(k, v), true)
+		return
+	}
 	e := x.lanes(k, v)
 	for i := range l {
 		l[i] = subLanes(l[i], e[i])

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -76,16 +77,48 @@ func (c *Checker) importer() types.Importer {
 	})
 }
 
-// CheckDir type-checks the non-test, non-generated Go files of one package directory.
+// CheckDir type-checks the non-test, non-generated Go files of one package
+// directory, once for each build this platform can make of it: the
+// default one and the one under the purego tag (where a package has
+// assembly, its Go fallback), so that files behind either constraint are
+// checked. A finding in a file both builds share is reported once.
 func (c *Checker) CheckDir(dir string) ([]Finding, error) {
+	var out []Finding
+	seen := map[string]bool{}
+	for _, tags := range [][]string{nil, {"purego"}} {
+		fs, err := c.checkBuild(dir, tags)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			if k := f.String(); !seen[k] {
+				seen[k] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// checkBuild type-checks the files of dir that the build with the given
+// extra tags compiles.
+func (c *Checker) checkBuild(dir string, tags []string) ([]Finding, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
+	ctxt := build.Default
+	ctxt.BuildTags = tags
 	var files []*ast.File
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || strings.HasSuffix(n, ".pb.go") {
+			continue
+		}
+		if ok, err := ctxt.MatchFile(dir, n); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
 			continue
 		}
 		f, err := parser.ParseFile(c.fset, filepath.Join(dir, n), nil, parser.ParseComments)
