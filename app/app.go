@@ -77,7 +77,8 @@ type App struct {
 	time    int64 // the committed block's time (unix seconds)
 	appHash []byte
 	lanes   store.Lanes
-	snap    *badger.Txn
+	snap    *badger.Txn      // the store at the committed height, or (top set) the one before
+	top     []*store.Overlay // pipelined: the committed block's sealed writes, read over snap until they land
 
 	chain         *track.Chain   // nil until InitChain (or a committed genesis)
 	genesis       *store.Overlay // InitChain's writes until the first Commit
@@ -152,6 +153,7 @@ func New(cfg Config) (*App, error) {
 // load reads the committed meta and genesis, and opens the read snapshot.
 func (a *App) load() error {
 	a.values.Clear()
+	a.top = nil
 	a.snap = a.db.NewTransactionAt(store.Latest, false)
 	st := store.State{O: store.NewOverlay(store.Snapshot{Txn: a.snap})}
 	meta := &subnetv1.Meta{}
@@ -208,12 +210,18 @@ func (a *App) Close() error {
 }
 
 // base is the state blocks build on: committed state, plus InitChain's
-// writes before the first Commit.
+// writes before the first Commit. With a block's write in flight
+// (pipelined durability) that is the block's writes over the version
+// before it.
 func (a *App) base() (store.Reader, store.Lanes) {
 	if a.genesis != nil {
 		return a.genesis, a.genesisLanes
 	}
-	return store.Snapshot{Txn: a.snap}, a.lanes
+	snap := store.Snapshot{Txn: a.snap}
+	if a.top != nil {
+		return store.Layer{Tops: a.top, Base: snap}, a.lanes
+	}
+	return snap, a.lanes
 }
 
 // refreshChain sets a.chain to the rules in force at the next height, from

@@ -57,9 +57,7 @@ func BenchmarkFinalizeBlockSubmissions(b *testing.B) {
 				name = "checked"
 			}
 			b.Run(step+"/"+name, func(b *testing.B) { benchSubmissions(b, step == "reveal", checked, DurableEveryBlock) })
-			if !checked {
-				b.Run(step+"/"+name+"/pipelined", func(b *testing.B) { benchSubmissions(b, step == "reveal", checked, DurablePipelined) })
-			}
+			b.Run(step+"/"+name+"/pipelined", func(b *testing.B) { benchSubmissions(b, step == "reveal", checked, DurablePipelined) })
 		}
 	}
 }

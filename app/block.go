@@ -47,8 +47,8 @@ const keysPerTx = 6
 func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, evidence []abcitypes.Misbehavior, stopAtReject bool) *blockResult {
 	base, baseLanes := a.base()
 	var cached *store.CachedReader
-	if snap, ok := base.(store.Snapshot); ok { // committed state: read through the value cache
-		cached = a.values.Reader(snap, a.height)
+	if a.genesis == nil { // committed state: read through the value cache
+		cached = a.values.Reader(base, a.height)
 		base = cached
 	}
 	bo := store.NewBlockOverlay(base, keysPerTx*len(txs))

@@ -14,9 +14,9 @@ import (
 // Commit writes the finalized block's changes (with InitChain's, at the
 // first block), the height, the app hash and the hash lanes in ONE badger
 // transaction, then moves the committed view. The transaction reaches the
-// disk as Config.Durability says (durable.go): by default its sync runs
-// while the next block executes, and this Commit first waits for the
-// previous block's.
+// disk as Config.Durability says (durable.go): by default before Commit
+// returns; pipelined, its write and sync run while the next block
+// executes, and this Commit first waits for the previous block's.
 func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.ResponseCommit, error) {
 	a.lockAll()
 	defer a.unlockAll()
@@ -36,10 +36,21 @@ func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.Resp
 		// rather than go on with a state that differs from its peers'.
 		panic(fmt.Sprintf("app: commit height %d: %v", res.height, err))
 	}
-	a.durable.start() // on disk while the next block executes (durable.go)
 	a.height, a.time, a.appHash, a.lanes = res.height, res.time, res.appHash, res.lanes
 	a.snap.Discard()
-	a.snap = a.db.NewTransactionAt(store.Latest, false)
+	if a.durable.landed() != nil {
+		// Pipelined: badger makes the block's entries visible one by one,
+		// so until they have all landed the committed state is the block's
+		// own writes over the version before.
+		a.top = a.committedOverlays(res)
+		for _, o := range a.top {
+			o.Seal()
+		}
+		a.snap = a.db.NewTransactionAt(uint64(res.height-1), false)
+	} else {
+		a.top = nil
+		a.snap = a.db.NewTransactionAt(store.Latest, false)
+	}
 	a.discardVersions()
 	a.genesis, a.pending, a.proposals = nil, nil, nil
 	if err := a.refreshChain(); err != nil {
@@ -56,17 +67,30 @@ func (a *App) Commit(context.Context, *abcitypes.RequestCommit) (*abcitypes.Resp
 // the first block, the block's, and the meta. The value cache follows it
 // to the new height.
 func (a *App) persist(res *blockResult) error {
-	overlays := []*store.Overlay{res.overlay}
+	overlays := a.committedOverlays(res)
 	first := a.firstHeight.Load()
 	if a.genesis != nil {
-		overlays = []*store.Overlay{a.genesis, res.overlay}
 		first = res.height
 	}
-	if err := store.Persist(a.db, overlays, &subnetv1.Meta{Height: res.height, Time: res.time, AppHash: res.appHash,
-		Lanes: res.lanes.Encode(), FirstHeight: first}); err != nil {
+	meta := &subnetv1.Meta{Height: res.height, Time: res.time, AppHash: res.appHash, Lanes: res.lanes.Encode(), FirstHeight: first}
+	if a.durable.mode == DurablePipelined {
+		if err := store.PersistAsync(a.db, overlays, meta, a.durable.begin(res.height)); err != nil {
+			a.durable.abandon()
+			return err
+		}
+	} else if err := store.Persist(a.db, overlays, meta); err != nil {
 		return err
 	}
 	a.values.Commit(a.height, res.height, overlays...)
 	a.firstHeight.Store(first)
 	return nil
+}
+
+// committedOverlays are the writes Commit stores for res: InitChain's
+// under the first block's, else the block's.
+func (a *App) committedOverlays(res *blockResult) []*store.Overlay {
+	if a.genesis != nil {
+		return []*store.Overlay{a.genesis, res.overlay}
+	}
+	return []*store.Overlay{res.overlay}
 }

@@ -1,10 +1,6 @@
 package app
 
-import (
-	"fmt"
-
-	"github.com/scoringsubnet/validatord/x/parallel"
-)
+import "fmt"
 
 // Durability is when a committed block's state reaches the disk: a node
 // setting (app.toml [state] durability), not a consensus rule.
@@ -14,10 +10,12 @@ const (
 	// DurableEveryBlock (the default): Commit returns only once the block's
 	// writes are on disk (badger's synchronous writes).
 	DurableEveryBlock Durability = iota
-	// DurablePipelined: Commit writes the block's one badger transaction
-	// and returns; the disk sync of those writes runs in the background
-	// while the next block executes, and the next Commit waits for it
-	// before writing. A crash of the process loses nothing (the writes are
+	// DurablePipelined: Commit hands the block's one badger transaction to
+	// badger's writer and returns; the write (the memtable inserts and the
+	// WAL) and then its disk sync run in the background while the next
+	// block executes, reading the committed block's own writes over the
+	// version before (store.Layer), and the next Commit waits for both
+	// before writing. Queries and snapshots wait for the write to land. A crash of the process loses nothing (the writes are
 	// in the kernel's page cache); a power loss can lose at most the last
 	// committed block's state, which CometBFT's handshake replays from its
 	// own block store at the next start (the app reports the height it
@@ -35,7 +33,7 @@ func ParseDurability(s string) (Durability, error) {
 	case "pipelined":
 		return DurablePipelined, nil
 	}
-	return 0, fmt.Errorf("durability %q: want \"pipelined\" (the disk sync of a block runs while the next executes) or \"block\" (Commit waits for it)", s)
+	return 0, fmt.Errorf("durability %q: want \"pipelined\" (a block's write and disk sync run while the next executes) or \"block\" (Commit waits for it)", s)
 }
 
 func (d Durability) String() string {
@@ -45,45 +43,78 @@ func (d Durability) String() string {
 	return "block"
 }
 
-// durable tracks the background disk sync of the last committed block.
+// durable tracks the last committed block's write in pipelined mode: its
+// landing in badger and then its disk sync, both after Commit returned.
 type durable struct {
 	mode   Durability
-	noSync bool          // Config.NoSync: never synced (a scratch state)
-	sync   func() error  // the database's sync (badger's DB.Sync)
-	run    *parallel.Run // the sync in flight, nil when none
-	err    error         // its result, read after run.Wait
-	syncs  int64         // syncs started (tests count them)
-	// onWait, when set (tests), is called by wait when it finds a sync in
-	// flight, before it blocks on it.
+	noSync bool         // Config.NoSync: never synced (a scratch state)
+	sync   func() error // the database's sync (badger's DB.Sync)
+	flight *flight      // the block whose write is in flight, nil when none
+	syncs  int64        // syncs started (tests count them)
+	// onWait, when set (tests), is called by wait when it finds a block in
+	// flight, before it blocks on it; onLand, when set (tests), by a
+	// block's write once it has landed, before anyone is told.
 	onWait func()
+	onLand func()
 }
 
-// start begins the sync of the writes committed so far (pipelined mode).
-func (d *durable) start() {
-	if d.noSync || d.mode != DurablePipelined {
-		return
+// flight is one committed block's write, in the background.
+type flight struct {
+	height int64
+	landed chan struct{} // closed once the writes are readable in badger (or failed)
+	done   chan struct{} // closed once they are on disk too (or failed)
+	err    error         // the write's or the sync's error, read after done
+}
+
+// begin opens the flight of the block at height (pipelined mode) and
+// returns the callback to hand badger with its transaction: when the
+// writes have landed it syncs them (unless the state is a scratch one).
+func (d *durable) begin(height int64) func(error) {
+	f := &flight{height: height, landed: make(chan struct{}), done: make(chan struct{})}
+	sync, noSync, onLand := d.sync, d.noSync, d.onLand
+	if !noSync {
+		d.syncs++
 	}
-	d.syncs++
-	sync := d.sync
-	d.run = parallel.Start(1, 1, func(int) { d.err = sync() })
+	d.flight = f
+	return func(err error) {
+		if onLand != nil {
+			onLand()
+		}
+		close(f.landed)
+		if err == nil && !noSync {
+			err = sync()
+		}
+		f.err = err
+		close(f.done)
+	}
 }
 
-// wait blocks until the sync in flight (if any) is done and returns its
-// error: Commit calls it before writing the next block, Close before
-// closing the database.
+// abandon forgets a flight whose transaction never reached badger.
+func (d *durable) abandon() { d.flight = nil }
+
+// landed is the channel closed once the block in flight is readable in
+// badger, nil when none is in flight.
+func (d *durable) landed() <-chan struct{} {
+	if d.flight == nil {
+		return nil
+	}
+	return d.flight.landed
+}
+
+// wait blocks until the block in flight (if any) is written and synced
+// and returns the error of either: Commit calls it before writing the
+// next block, Close before closing the database.
 func (d *durable) wait() error {
-	if d.run == nil {
+	f := d.flight
+	if f == nil {
 		return nil
 	}
 	if d.onWait != nil {
 		d.onWait()
 	}
-	d.run.Wait(0)
-	d.run.Close()
-	d.run = nil
-	err := d.err
-	d.err = nil
-	return err
+	<-f.done
+	d.flight = nil
+	return f.err
 }
 
 // now syncs the database at once (after a state-sync restore, whose state

@@ -1,11 +1,17 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -128,4 +134,51 @@ func TestParseDurability(t *testing.T) {
 	if _, err := ParseDurability("fsync"); err == nil || !strings.Contains(err.Error(), `"pipelined"`) {
 		t.Fatalf("fsync: %v", err)
 	}
+}
+
+// TestPipelinedStateWhileABlockLands: until a committed block's write has
+// landed in badger (held here before its landing is announced), the
+// committed state is the block's own writes over the version before — a
+// reader at the new version could see part of the block, as badger makes
+// its entries visible one by one. CheckTx and the next proposal see the
+// block's writes (the reporter's next nonce), and a query waits for the
+// landing, then answers at the block's height.
+func TestPipelinedStateWhileABlockLands(t *testing.T) {
+	n := newNodeConfig(t, Config{DataDir: t.TempDir(), Durability: DurablePipelined}, testGenesis(2))
+	r := reporter(0)
+	mustOK(t, n.block(r.tx(t, msgWorkflowTask(4, 1000, 10)))) // height 1: task 0
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free() // a failure below must not leave Close waiting on the held write
+	n.app.durable.onLand = func() { <-release }
+	mustOK(t, n.block(r.tx(t, msgWorkflowTask(4, 1000, 10)))) // height 2: task 1, its landing held
+	if n.app.top == nil || n.app.snap.ReadTs() != 1 {
+		t.Fatalf("while height 2 lands the committed state reads version %d with %d overlays over it, want version 1 under the block's writes",
+			n.app.snap.ReadTs(), len(n.app.top))
+	}
+	next := r.tx(t, msgWorkflowTask(4, 1000, 10))
+	if resp, err := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: next}); err != nil || resp.Code != wire.CodeOK {
+		t.Fatalf("CheckTx at the nonce after the landing block's: %v %v", resp, err)
+	}
+	prop, err := n.app.ProcessProposal(context.Background(), &abcitypes.RequestProcessProposal{Height: 3, Time: blockTime(3),
+		Txs: [][]byte{next}, Hash: []byte("proposal while landing")})
+	if err != nil || prop.Status != abcitypes.ResponseProcessProposal_ACCEPT {
+		t.Fatalf("a proposal at height 3 over the landing block: %v %v", prop, err)
+	}
+	answered := make(chan *abcitypes.ResponseQuery, 1)
+	go func() {
+		resp, _ := n.app.Query(context.Background(), &abcitypes.RequestQuery{Path: "task/1"})
+		answered <- resp
+	}()
+	select {
+	case resp := <-answered:
+		t.Fatalf("a query answered (code %d, height %d) before the block it reads had landed", resp.Code, resp.Height)
+	case <-time.After(200 * time.Millisecond):
+	}
+	free()
+	if resp := <-answered; resp.Code != wire.QueryOK || resp.Height != 2 {
+		t.Fatalf("task 1 after the landing: code %d at height %d (%s), want found at height 2", resp.Code, resp.Height, resp.Log)
+	}
+	mustOK(t, n.block(next))
 }

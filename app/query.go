@@ -168,6 +168,7 @@ type committed struct {
 	genesis *store.Overlay
 	height  int64
 	appHash []byte
+	landed  <-chan struct{} // pipelined: closed once this height's write is readable in badger
 }
 
 // committedView opens a read-only view of the last committed state; done
@@ -180,7 +181,15 @@ func (a *App) committedView() (*querier, func()) {
 	if c.genesis != nil {
 		return &querier{chain: c.chain, height: c.height, appHash: c.appHash, st: store.State{O: store.NewOverlay(c.genesis)}}, func() {}
 	}
-	txn := a.db.NewTransactionAt(store.Latest, false)
+	version := uint64(store.Latest)
+	if c.landed != nil {
+		// Pipelined: the block's write may still be landing, entry by
+		// entry. Read the view's own version once it has landed (a later
+		// block may be landing by then).
+		<-c.landed
+		version = uint64(c.height)
+	}
+	txn := a.db.NewTransactionAt(version, false)
 	snap := &store.Snapshot{Txn: txn}
 	q := &querier{chain: c.chain, height: c.height, appHash: c.appHash, st: store.State{O: store.NewOverlay(*snap)}, snap: snap}
 	meta := &subnetv1.Meta{}
@@ -227,7 +236,7 @@ func (a *App) viewAt(h int64) (*querier, func(), *queryError) {
 
 // publish makes the committed position visible to queries.
 func (a *App) publish() {
-	c := &committed{chain: a.chain, height: a.height, appHash: a.appHash}
+	c := &committed{chain: a.chain, height: a.height, appHash: a.appHash, landed: a.durable.landed()}
 	if a.genesis != nil {
 		c.genesis = store.NewOverlay(store.Empty{})
 		a.genesis.MergeInto(c.genesis)

@@ -38,8 +38,15 @@ type abciApp interface {
 	Close() error
 }
 
-// newApp opens an app on a badger directory ("" keeps the state in memory).
-func newApp(dir string) (abciApp, error) { return app.New(app.Config{DataDir: dir}) }
+// newApp opens an app on a badger directory ("" keeps the state in memory)
+// with the given durability ("block" or "pipelined").
+func newApp(dir, durability string) (abciApp, error) {
+	d, err := app.ParseDurability(durability)
+	if err != nil {
+		return nil, err
+	}
+	return app.New(app.Config{DataDir: dir, Durability: d})
+}
 
 // signTx builds the signed envelope of msg.
 func signTx(chainID string, key ed25519.PrivateKey, nonce uint64, msg *subnetv1.Msg) ([]byte, error) {
@@ -75,11 +82,18 @@ func blockTime(h int64) time.Time { return time.Unix(blockUnix(h), 0).UTC() }
 // only when a change of behaviour is intended, and review the diff.
 func TestRecordedChain(t *testing.T) {
 	chain := planChain(t)
-	onDisk := runChain(t, t.TempDir(), chain)
-	inMemory := runChain(t, "", chain)
+	onDisk := runChain(t, t.TempDir(), "block", chain)
+	inMemory := runChain(t, "", "block", chain)
 	if i := firstDiff(onDisk.lines, inMemory.lines); i >= 0 {
 		t.Fatalf("the in-memory app differs from the badger one at %s:\nbadger:    %s\nin memory: %s",
 			describe(onDisk.lines, i), lineAt(onDisk.lines, i), lineAt(inMemory.lines, i))
+	}
+	// Pipelined durability: each block executes, and the queries read,
+	// while the block before is still landing in badger.
+	pipelined := runChain(t, t.TempDir(), "pipelined", chain)
+	if i := firstDiff(onDisk.lines, pipelined.lines); i >= 0 {
+		t.Fatalf("the pipelined app differs from the one that writes every block before Commit returns at %s:\nblock:     %s\npipelined: %s",
+			describe(onDisk.lines, i), lineAt(onDisk.lines, i), lineAt(pipelined.lines, i))
 	}
 	onDisk.checkCoverage(t, chain)
 	got := strings.Join(onDisk.lines, "\n") + "\n"
@@ -119,9 +133,9 @@ var goldenHeader = []string{
 }
 
 // runChain feeds the chain's blocks to a fresh app at dir.
-func runChain(t *testing.T, dir string, chain recordedChain) *record {
+func runChain(t *testing.T, dir, durability string, chain recordedChain) *record {
 	t.Helper()
-	a, err := newApp(dir)
+	a, err := newApp(dir, durability)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,9 @@ func (a *App) maybeSnapshot() {
 		return
 	}
 	h := snapshot.Header{ChainID: a.chain.ID, Height: uint64(a.height), Time: a.time, AppHash: append([]byte(nil), a.appHash...)}
+	if landed := a.durable.landed(); landed != nil {
+		<-landed // pipelined: the writer reads this version, which must be whole
+	}
 	if !a.snapWriter.Start(a.db.NewTransactionAt(uint64(a.height), false), h) {
 		a.logger.Info("snapshot skipped: the previous one is still being written", "height", a.height)
 	}
@@ -84,10 +87,14 @@ func (a *App) OfferSnapshot(_ context.Context, req *abcitypes.RequestOfferSnapsh
 		a.logger.Info("snapshot offer refused", "height", req.Snapshot.Height, "err", err)
 		return snapshot.OfferResponse(err), nil
 	}
+	if err := a.durable.wait(); err != nil {
+		return nil, fmt.Errorf("app: the last block's write: %w", err)
+	}
 	if a.snap != nil {
 		a.snap.Discard() // the sink empties the store: no transaction may be open
 		a.snap = nil
 	}
+	a.top = nil
 	sink, err := snapshot.NewBadgerSink(a.db, meta.Height)
 	if err != nil {
 		return nil, fmt.Errorf("app: prepare the restore: %w", err)

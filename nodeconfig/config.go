@@ -29,9 +29,9 @@ type Config struct {
 	// prunes below its oldest snapshot, nor within the evidence age.
 	RetainBlocks int64 `mapstructure:"retain_blocks"`
 	// Durability: when a committed block's state reaches the disk.
-	// "block" (the default): Commit waits for the disk; "pipelined": its
-	// disk sync runs while the next block executes, and a power loss can
-	// cost the last block, which CometBFT replays from its block store at
+	// "block" (the default): Commit waits for the disk; "pipelined": the
+	// block's write and disk sync run while the next block executes, and a
+	// crash can cost the last block, which CometBFT replays from its block store at
 	// the next start (docs/architecture.md "Durability").
 	Durability string `mapstructure:"durability"`
 	// ConcurrentCheckTx ([abci] concurrent_check_tx): CheckTx runs beside
@@ -84,7 +84,7 @@ func (c Config) Validate() error {
 	case c.RetainBlocks < 0 || (c.RetainBlocks > 0 && c.RetainBlocks < MinRetainBlocks):
 		return fieldErr("retain_blocks", c.RetainBlocks, fmt.Sprintf("must be 0 (keep every block) or ≥ %d", MinRetainBlocks))
 	case c.Durability != "" && c.Durability != "pipelined" && c.Durability != "block": // "": block
-		return fieldErr("durability", fmt.Sprintf("%q", c.Durability), `want "pipelined" (a block's disk sync runs while the next executes) or "block" (Commit waits for the disk)`)
+		return fieldErr("durability", fmt.Sprintf("%q", c.Durability), `want "pipelined" (a block's write and disk sync run while the next executes) or "block" (Commit waits for the disk)`)
 	}
 	return validateLoopback(c.LeaderboardAddr)
 }
