@@ -69,8 +69,10 @@ func Target() replay.Target {
 	return replay.Target{
 		Open: func(dir string) (abcitypes.Application, func() error, error) {
 			// The replay's directory is scratch, removed at the end or on a
-			// crash: no fsync per block (the hashes do not depend on it).
-			a, err := app.New(app.Config{DataDir: dir, NoSync: true})
+			// crash: no fsync per block (the hashes do not depend on it), and
+			// each block's write lands while the next executes (pipelined;
+			// Close waits for the last one before the directory is read).
+			a, err := app.New(app.Config{DataDir: dir, NoSync: true, Durability: app.DurablePipelined})
 			if err != nil {
 				return nil, nil, err
 			}
