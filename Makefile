@@ -7,7 +7,7 @@ BIN      := bin/validatord
 PKGS     := ./...
 TEST_TIMEOUT ?= 20m
 
-.PHONY: all build test test-short verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e e2e-load bench-localnet clean
+.PHONY: all build test test-short verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e e2e-load bench-localnet test-arm64 clean
 
 all: build
 
@@ -84,6 +84,17 @@ localnet-stop:
 ## open-loop load levels (issue 13; QUICK=1 for a smoke run; not part of `make test`).
 bench-localnet:
 	bash scripts/bench-localnet.sh
+
+## test-arm64: the recorded chain (every app hash and query answer of its golden file, block and
+## pipelined) by an arm64 build under qemu-user-static: a second architecture, where the app-hash
+## lanes take the Go path (Debian: apt-get install qemu-user-static; CI runs it).
+test-arm64:
+	@command -v qemu-aarch64-static >/dev/null || { echo "test-arm64: qemu-aarch64-static is not installed (apt-get install qemu-user-static)"; exit 1; }
+	@mkdir -p bin
+	GOARCH=arm64 $(GO) test -c -o bin/app-arm64.test ./app
+	GOARCH=arm64 $(GO) test -c -o bin/store-arm64.test ./app/store
+	cd app && qemu-aarch64-static ../bin/app-arm64.test -test.count 1 -test.run 'TestRecordedChain$$|TestValueCacheChangesNoHash$$'
+	cd app/store && qemu-aarch64-static ../../bin/store-arm64.test -test.count 1
 
 ## e2e: reliability under SIGKILL of validators, crash points inside FinalizeBlock/Commit, a
 ## validator below 1/3 attacking (loadgen --adversary), replay. The kill-and-restart scenario
