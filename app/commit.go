@@ -74,7 +74,7 @@ func (a *App) persist(res *blockResult) error {
 	}
 	meta := &subnetv1.Meta{Height: res.height, Time: res.time, AppHash: res.appHash, Lanes: res.lanes.Encode(), FirstHeight: first}
 	if a.durable.mode == DurablePipelined {
-		if err := store.PersistAsync(a.db, overlays, meta, a.durable.begin(res.height)); err != nil {
+		if err := store.PersistAsync(a.db, overlays, meta, a.durable.begin()); err != nil {
 			a.durable.abandon()
 			return err
 		}

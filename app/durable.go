@@ -11,17 +11,18 @@ const (
 	// writes are on disk (badger's synchronous writes).
 	DurableEveryBlock Durability = iota
 	// DurablePipelined: Commit hands the block's one badger transaction to
-	// badger's writer and returns; the write (the memtable inserts and the
-	// WAL) and then its disk sync run in the background while the next
-	// block executes, reading the committed block's own writes over the
-	// version before (store.Layer), and the next Commit waits for both
-	// before writing. Queries and snapshots wait for the write to land. A crash of the process loses nothing (the writes are
-	// in the kernel's page cache); a power loss can lose at most the last
-	// committed block's state, which CometBFT's handshake replays from its
-	// own block store at the next start (the app reports the height it
-	// holds; CometBFT replays every block above it). Not the default: on
-	// the reference machine it measured no faster (docs/performance.md,
-	// issue 13); it is for disks whose sync is slow.
+	// badger's writer and returns; the write (the WAL append and the
+	// memtable inserts) and then its disk sync run in the background while
+	// the next block executes, which reads the committed block's own writes
+	// over the version before (store.Layer); the next Commit waits for both
+	// before writing, and queries and snapshots wait for the write to land.
+	// A killed process or a power loss can lose at most the last committed
+	// block's state, which CometBFT's handshake replays from its own block
+	// store at the next start (the app reports the height it holds;
+	// CometBFT replays every block above it). Not the default: CometBFT's
+	// ABCI spec expects the state persisted during Commit
+	// (docs/architecture.md "Durability"; 11–20% faster on back-to-back
+	// blocks, docs/performance.md issue 13).
 	DurablePipelined
 )
 
@@ -60,17 +61,16 @@ type durable struct {
 
 // flight is one committed block's write, in the background.
 type flight struct {
-	height int64
 	landed chan struct{} // closed once the writes are readable in badger (or failed)
 	done   chan struct{} // closed once they are on disk too (or failed)
 	err    error         // the write's or the sync's error, read after done
 }
 
-// begin opens the flight of the block at height (pipelined mode) and
+// begin opens the flight of the block Commit writes (pipelined mode) and
 // returns the callback to hand badger with its transaction: when the
 // writes have landed it syncs them (unless the state is a scratch one).
-func (d *durable) begin(height int64) func(error) {
-	f := &flight{height: height, landed: make(chan struct{}), done: make(chan struct{})}
+func (d *durable) begin() func(error) {
+	f := &flight{landed: make(chan struct{}), done: make(chan struct{})}
 	sync, noSync, onLand := d.sync, d.noSync, d.onLand
 	if !noSync {
 		d.syncs++
