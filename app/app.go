@@ -85,12 +85,16 @@ type App struct {
 	genesisLanes  store.Lanes
 	initialHeight int64 // InitChain's initial height: the first block's height
 
-	pending   *blockResult            // FinalizeBlock's result awaiting Commit
-	proposals map[string]*blockResult // ProcessProposal results by block hash
-	check     *store.Overlay          // CheckTx state, reset on Commit
-	sigs      *sigCache               // signatures verified by CheckTx (or Prefetch)
-	ahead     *ahead                  // a later block's signatures being checked (Prefetch)
-	chains    *chainCache             // the last chain in force built (govstate.go)
+	pending    *blockResult            // FinalizeBlock's result awaiting Commit
+	proposals  map[string]*blockResult // ProcessProposal results by block hash
+	check      *store.Overlay          // CheckTx state, reset on Commit
+	sigs       *sigCache               // signatures verified by CheckTx (or Prefetch)
+	checkCool  int                     // CheckTxs: transactions left before the next batch (after a failed one); checkMu
+	checkStats struct {                // CheckTxs's counts (CheckRuns); checkMu
+		runs, batches, batched, failed int
+	}
+	ahead  *ahead      // a later block's signatures being checked (Prefetch)
+	chains *chainCache // the last chain in force built (govstate.go)
 
 	keepVersions int64 // Config.KeepVersions
 	snapshots    SnapshotConfig

@@ -40,6 +40,25 @@ func Wrap(next abcitypes.Application, m *Metrics) abcitypes.Application {
 	return &observed{Application: next, m: m, obs: newObserver(next, m)}
 }
 
+// CheckTxs forwards a run of CheckTx requests (mempoolconn) to the app if it
+// answers runs, or asks it one request at a time.
+func (o *observed) CheckTxs(ctx context.Context, reqs []*abcitypes.RequestCheckTx) ([]*abcitypes.ResponseCheckTx, error) {
+	if c, ok := o.Application.(interface {
+		CheckTxs(context.Context, []*abcitypes.RequestCheckTx) ([]*abcitypes.ResponseCheckTx, error)
+	}); ok {
+		return c.CheckTxs(ctx, reqs)
+	}
+	out := make([]*abcitypes.ResponseCheckTx, len(reqs))
+	for i, req := range reqs {
+		r, err := o.Application.CheckTx(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
 func (o *observed) FinalizeBlock(ctx context.Context, req *abcitypes.RequestFinalizeBlock) (*abcitypes.ResponseFinalizeBlock, error) {
 	start := time.Now()
 	resp, err := o.Application.FinalizeBlock(ctx, req)

@@ -32,7 +32,7 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{KeepVersions: 0, SnapshotInterval: 50, SnapshotKeepRecent: 3, RetainBlocks: 5000, Durability: "pipelined",
-		ConcurrentCheckTx: true, LeaderboardAddr: "127.0.0.1:36680"}
+		ConcurrentCheckTx: true, CheckTxRuns: false, LeaderboardAddr: "127.0.0.1:36680"}
 	if err := Write(home, want); err != nil {
 		t.Fatal(err)
 	}
@@ -44,8 +44,12 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("partial file: %+v %v", got, err)
 	}
 	got, err = Load(writeFile(t, "[abci]\nconcurrent_check_tx = true\n"))
-	if err != nil || !got.ConcurrentCheckTx || got.KeepVersions != Defaults().KeepVersions {
+	if err != nil || !got.ConcurrentCheckTx || !got.CheckTxRuns || got.KeepVersions != Defaults().KeepVersions {
 		t.Fatalf("[abci] alone: %+v %v", got, err)
+	}
+	got, err = Load(writeFile(t, "[abci]\ncheck_tx_runs = false\n"))
+	if err != nil || got.CheckTxRuns || got.ConcurrentCheckTx {
+		t.Fatalf("check_tx_runs off: %+v %v", got, err)
 	}
 	if got.LeaderboardAddr != DefaultLeaderboardAddr {
 		t.Fatalf("leaderboard default: %q", got.LeaderboardAddr)
@@ -84,6 +88,7 @@ func TestLoadRefusals(t *testing.T) {
 		"[state\n":                                   "",
 		"[abci]\nconcurrent_checktx = true\n":        "concurrent_checktx",
 		"[abci]\nconcurrent_check_tx = 3\n":          "concurrent_check_tx",
+		"[abci]\ncheck_tx_runs = \"yes\"\n":          "check_tx_runs",
 		"[leaderboard]\nladdr = 26680\n":             "leaderboard.laddr",
 		"[leaderboard]\nladdr = \"0.0.0.0:26680\"\n": "leaderboard.laddr",
 		"[leaderboard]\nladdr = \"127.0.0.1\"\n":     "leaderboard.laddr",

@@ -21,6 +21,7 @@ import (
 	"github.com/cometbft/cometbft/types"
 
 	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/mempoolconn"
 )
 
 // nodeFiles is everything a node needs from its home, read and checked before
@@ -190,11 +191,20 @@ func newLogger(conf *cfg.Config, w io.Writer) (cmtlog.Logger, error) {
 // dbs must be closed after the node stopped. With concurrentCheckTx each
 // ABCI connection has its own lock, so CheckTx (mempool) runs beside block
 // execution (consensus), which the app allows (app.App orders what they
-// share); without it, one lock serialises them (app.toml [abci]).
-func newNode(files *nodeFiles, application abcitypes.Application, logger cmtlog.Logger, concurrentCheckTx bool) (*node.Node, *openDBs, error) {
-	creator := proxy.NewLocalClientCreator(application)
-	if concurrentCheckTx {
+// share); without it, one lock serialises them. With checkTxRuns the
+// mempool's CheckTx requests are queued and answered in runs
+// (mempoolconn); without it, one at a time (app.toml [abci]).
+func newNode(files *nodeFiles, application abcitypes.Application, logger cmtlog.Logger, concurrentCheckTx, checkTxRuns bool) (*node.Node, *openDBs, error) {
+	var creator proxy.ClientCreator
+	switch {
+	case checkTxRuns && concurrentCheckTx:
+		creator = mempoolconn.NewClientCreator(application, mempoolconn.PerConnection)
+	case checkTxRuns:
+		creator = mempoolconn.NewClientCreator(application, mempoolconn.SharedLock)
+	case concurrentCheckTx:
 		creator = proxy.NewConnSyncLocalClientCreator(application)
+	default:
+		creator = proxy.NewLocalClientCreator(application)
 	}
 	genDoc := files.genDoc
 	dbs := &openDBs{}

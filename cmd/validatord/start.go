@@ -71,7 +71,7 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(errors.Join(err, application.Close()))
 	}
-	n, dbs, err := newNode(files, abciApp, logger, nc.ConcurrentCheckTx)
+	n, dbs, err := newNode(files, abciApp, logger, nc.ConcurrentCheckTx, nc.CheckTxRuns)
 	if err != nil {
 		return oneLine(errors.Join(fmt.Errorf("node: %w", err), application.Close()))
 	}
@@ -91,6 +91,10 @@ func runStart(ctx context.Context, env Env, args []string) error {
 		stopErr = nil
 	}
 	n.Wait()
+	if st := application.CheckRuns(); st.Runs > 0 {
+		logger.Info("CheckTx runs since start", "runs", st.Runs, "batches", st.Batches, "signatures_batched", st.Batched,
+			"batches_failed", st.Failed)
+	}
 	dbs.closeAll()
 	if err := application.Close(); err != nil {
 		return fmt.Errorf("app close: %w", err)

@@ -189,7 +189,7 @@ func TestStartRefusesAStoredGenesisBeyondTheBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, dbs, err := newNode(files, olderApp{a}, cmtlog.NewNopLogger(), false)
+	_, dbs, err := newNode(files, olderApp{a}, cmtlog.NewNopLogger(), false, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,7 @@ import (
 	"github.com/scoringsubnet/validatord/app"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/mempoolconn"
 )
 
 // Options shape the node: its chain id and edits to the default genesis
@@ -51,6 +52,9 @@ type Options struct {
 	// Config, if set, edits CometBFT's config before the node starts
 	// (e.g. rpc.unsafe for unsafe_flush_mempool, a longer timeout_commit).
 	Config func(*cfg.Config)
+	// PlainCheckTx gives CometBFT's plain local client instead of
+	// mempoolconn's (validatord start's default, app.toml check_tx_runs).
+	PlainCheckTx bool
 }
 
 // Node is a started node: its RPC address, the validator's report key
@@ -65,6 +69,7 @@ type Node struct {
 	MetricsAddr string // host:port of the Prometheus endpoint ("" without Options.Prometheus)
 	Client      *client.Client
 	Validator   *client.Signer
+	Conns       *mempoolconn.Creator // the ABCI clients (nil with Options.PlainCheckTx)
 }
 
 // Key derives a fixed ed25519 key from a label.
@@ -164,7 +169,12 @@ func Start(t testing.TB, o Options) *Node {
 	if o.Wrap != nil {
 		abci = o.Wrap(a)
 	}
-	node, err := nm.NewNode(conf, pv, nodeKey, proxy.NewLocalClientCreator(abci), nm.DefaultGenesisDocProviderFunc(conf),
+	var creator proxy.ClientCreator = proxy.NewLocalClientCreator(abci)
+	if !o.PlainCheckTx {
+		n.Conns = mempoolconn.NewClientCreator(abci, mempoolconn.SharedLock)
+		creator = n.Conns
+	}
+	node, err := nm.NewNode(conf, pv, nodeKey, creator, nm.DefaultGenesisDocProviderFunc(conf),
 		cfg.DefaultDBProvider, nm.DefaultMetricsProvider(conf.Instrumentation), log.NewNopLogger())
 	if err != nil {
 		t.Fatal(err)

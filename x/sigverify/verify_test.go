@@ -1,6 +1,7 @@
 package sigverify
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"fmt"
@@ -30,7 +31,7 @@ func items(n int) []Item {
 // TestVerifyMatchesOneByOne: whatever the number of workers, the results
 // are those of verifying each item alone, in order.
 func TestVerifyMatchesOneByOne(t *testing.T) {
-	for _, n := range []int{0, 1, 15, 16, 33, 257, 1000} {
+	for _, n := range []int{0, 1, 2, 3, 4, 15, 16, 33, 66, 67, 257, 1000} {
 		its := items(n)
 		want := make([]bool, n)
 		for i, it := range its {
@@ -49,6 +50,53 @@ func TestVerifyMatchesOneByOne(t *testing.T) {
 	its := items(10)
 	if !Valid(its[0]) || Valid(its[1]) || Valid(its[2]) || Valid(its[3]) {
 		t.Fatal("fixture: want item 0 valid and items 1–3 invalid")
+	}
+}
+
+// TestAllValid: true exactly when every item is valid alone, whichever
+// item is bad and however it is bad.
+func TestAllValid(t *testing.T) {
+	its := items(40) // items 0, 4, 5, 9, ... valid; 1, 2, 3 (mod 5) bad
+	var good []Item
+	for i, it := range its {
+		if i%5 == 0 || i%5 == 4 {
+			good = append(good, it)
+		}
+	}
+	if !AllValid(nil) || !AllValid(good) || !AllValid(good[:1]) {
+		t.Fatal("valid items: AllValid = false")
+	}
+	for bad := 1; bad <= 3; bad++ {
+		for _, pos := range []int{0, 7, len(good)} {
+			run := append(append(append([]Item(nil), good[:pos]...), its[bad]), good[pos:]...)
+			if AllValid(run) {
+				t.Fatalf("bad item (kind %d) at %d of %d: AllValid = true", bad, pos, len(run))
+			}
+		}
+	}
+	notPoint := good[0]
+	notPoint.PubKey = bytes.Repeat([]byte{0xff}, 32)
+	if AllValid([]Item{good[1], notPoint}) {
+		t.Fatal("a key that is no point: AllValid = true")
+	}
+}
+
+// TestExpanded: a key counts as expanded only after its second
+// verification; asking expands nothing.
+func TestExpanded(t *testing.T) {
+	seed := sha256.Sum256([]byte("TestExpanded"))
+	k := ed25519.NewKeyFromSeed(seed[:])
+	it := Item{PubKey: k.Public().(ed25519.PublicKey), Msg: []byte("m"), Sig: ed25519.Sign(k, []byte("m"))}
+	for i, want := range []bool{false, false, true} {
+		if got := Expanded(it.PubKey); got != want {
+			t.Fatalf("after %d verifications: Expanded = %v, want %v", i, got, want)
+		}
+		if !Valid(it) {
+			t.Fatal("fixture invalid")
+		}
+	}
+	if Expanded(it.PubKey[:31]) {
+		t.Fatal("a short key: Expanded = true")
 	}
 }
 
@@ -72,6 +120,19 @@ func BenchmarkVerify(b *testing.B) {
 				Verify(its, w)
 			}
 			b.ReportMetric(float64(len(its)*b.N)/b.Elapsed().Seconds(), "sigs/s")
+		})
+	}
+	// Batches of the sizes CheckTx sees when requests queue behind each
+	// other (CheckBatcher), one worker.
+	for _, size := range []int{2, 4, 8, 16, 32} {
+		b.Run(fmt.Sprint("batch-of/", size), func(b *testing.B) {
+			out := make([]bool, size)
+			for i := 0; i < b.N; i++ {
+				for lo := 0; lo+size <= len(its); lo += size {
+					verifyBatch(its[lo:lo+size], out)
+				}
+			}
+			b.ReportMetric(float64((len(its)/size)*size*b.N)/b.Elapsed().Seconds(), "sigs/s")
 		})
 	}
 	b.Run("single", func(b *testing.B) {

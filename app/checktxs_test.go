@@ -1,0 +1,181 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+)
+
+// checkTwins is two nodes with the same state: one answers CheckTx one
+// request at a time, the other CheckTxs in runs.
+type checkTwins struct {
+	one, runs *node
+	miners    []*signer
+}
+
+func newCheckTwins(t *testing.T, miners, tasks int) *checkTwins {
+	g := testGenesis(4)
+	g.Chain.MaxUIDs = miners
+	g.Membership = testMembership(miners)
+	tw := &checkTwins{one: newNode(t, t.TempDir(), g), runs: newNode(t, t.TempDir(), g)}
+	var setup [][]byte
+	for i := 0; i < miners; i++ {
+		s := newMiner(fmt.Sprintf("checktxs-miner-%d", i), uint32(i+1))
+		tw.miners = append(tw.miners, s)
+		setup = append(setup, s.tx(t, msgRegister()))
+	}
+	r := reporter(0)
+	for i := 0; i < tasks; i++ {
+		setup = append(setup, r.tx(t, msgWorkflowTask(4, 1000, 10)))
+	}
+	mustOK(t, tw.one.block(setup...))
+	mustOK(t, tw.runs.block(setup...))
+	return tw
+}
+
+// check answers txs one by one on one and in runs of the given sizes
+// (cycled) on runs, and fails on the first answer that differs.
+func (tw *checkTwins) check(t *testing.T, txs [][]byte, sizes []int) []*abcitypes.ResponseCheckTx {
+	t.Helper()
+	var want []*abcitypes.ResponseCheckTx
+	for _, tx := range txs {
+		r, err := tw.one.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: tx})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, r)
+	}
+	var got []*abcitypes.ResponseCheckTx
+	for k, at := 0, 0; at < len(txs); k++ {
+		n := min(sizes[k%len(sizes)], len(txs)-at)
+		var reqs []*abcitypes.RequestCheckTx
+		for _, tx := range txs[at : at+n] {
+			reqs = append(reqs, &abcitypes.RequestCheckTx{Tx: tx})
+		}
+		rs, err := tw.runs.app.CheckTxs(context.Background(), reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rs) != n {
+			t.Fatalf("CheckTxs answered %d of %d requests", len(rs), n)
+		}
+		got = append(got, rs...)
+		at += n
+	}
+	for i := range want {
+		if got[i].Code != want[i].Code || got[i].Log != want[i].Log || got[i].Codespace != want[i].Codespace {
+			t.Fatalf("tx %d: in a run %d %q, alone %d %q", i, got[i].Code, got[i].Log, want[i].Code, want[i].Log)
+		}
+	}
+	return got
+}
+
+// commits is one commit per miner per task, tasks first..first+n-1, in
+// rounds over the miners.
+func (tw *checkTwins) commits(t *testing.T, first, n int) [][]byte {
+	var txs [][]byte
+	for task := first; task < first+n; task++ {
+		for _, s := range tw.miners {
+			txs = append(txs, s.commit(t, wfPayloadOf(s, uint64(task))))
+		}
+	}
+	return txs
+}
+
+func breakSig(tx []byte) []byte { return append(bytes.Clone(tx[:len(tx)-1]), tx[len(tx)-1]^1) }
+
+// TestCheckTxsMatchesCheckTx: answered in runs, with their signatures
+// batched, transactions get exactly the answers CheckTx gives them one at
+// a time, through valid runs, broken signatures, replays, bytes that do
+// not decode and senders nobody registered; and the runs did batch.
+func TestCheckTxsMatchesCheckTx(t *testing.T) {
+	tw := newCheckTwins(t, 24, 8)
+	valid := tw.commits(t, 1, 4) // 96 commits, each sender's nonces in order
+	tw.check(t, valid, []int{1, 5, 16, 64, 3, 7})
+	st := tw.runs.app.CheckRuns()
+	if st.Batches == 0 || st.Failed != 0 {
+		t.Fatalf("valid runs: %+v, want batches and none failed", st)
+	}
+
+	stranger := newMiner("checktxs-stranger", 999)
+	var mixed [][]byte
+	for i, tx := range tw.commits(t, 5, 4) {
+		switch i % 9 {
+		case 2:
+			mixed = append(mixed, breakSig(tx))
+		case 4:
+			mixed = append(mixed, tx, tx) // the second is a replay
+		case 6:
+			mixed = append(mixed, []byte("not a transaction"))
+			mixed = append(mixed, tx)
+		case 8:
+			mixed = append(mixed, stranger.commit(t, wfPayloadOf(stranger, 5)))
+			mixed = append(mixed, tx)
+		default:
+			mixed = append(mixed, tx)
+		}
+	}
+	got := tw.check(t, mixed, []int{16, 2, 64, 9})
+	codes := map[uint32]int{}
+	for _, r := range got {
+		codes[r.Code]++
+	}
+	if codes[wire.CodeOK] == 0 || codes[wire.CodeBadSignature] == 0 || len(codes) < 4 {
+		t.Fatalf("the mixed run's answers %v: want accepted, bad signatures and other refusals", codes)
+	}
+}
+
+// TestCheckTxsBadSignatureCooldown: a run whose batch fails is answered
+// one signature at a time, and the next checkCooldown transactions skip
+// the batch, so one bad signature per run cannot make every run pay a
+// failed batch on top of its singles.
+func TestCheckTxsBadSignatureCooldown(t *testing.T) {
+	tw := newCheckTwins(t, 32, 12)
+	txs := tw.commits(t, 1, 12) // 384
+	run := 16
+	tw.check(t, txs[:run], []int{run})
+	if st := tw.runs.app.CheckRuns(); st.Batches != 1 || st.Batched != run || st.Failed != 0 {
+		t.Fatalf("a valid run: %+v, want one batch of %d", st, run)
+	}
+	bad := append([][]byte(nil), txs[run:2*run]...)
+	bad[5] = breakSig(bad[5])
+	got := tw.check(t, bad, []int{run})
+	if got[5].Code != wire.CodeBadSignature || got[4].Code != wire.CodeOK {
+		t.Fatalf("the run with a broken signature: tx 4 %d, tx 5 %d", got[4].Code, got[5].Code)
+	}
+	if st := tw.runs.app.CheckRuns(); st.Batches != 2 || st.Failed != 1 {
+		t.Fatalf("after a failed batch: %+v, want 2 batches, 1 failed", st)
+	}
+	// The broken tx's miner has a gap in its nonces from there; its later
+	// txs are refused alike on both twins.
+	cool := txs[2*run : 2*run+checkCooldown]
+	tw.check(t, cool, []int{run})
+	if st := tw.runs.app.CheckRuns(); st.Batches != 2 {
+		t.Fatalf("within the cooldown: %+v, want no new batch", st)
+	}
+	tw.check(t, txs[2*run+checkCooldown:], []int{run})
+	if st := tw.runs.app.CheckRuns(); st.Batches < 3 || st.Failed != 1 {
+		t.Fatalf("after the cooldown: %+v, want batches again", st)
+	}
+}
+
+// TestCheckTxsSkipsFreshKeys: signatures by keys the node does not hold
+// expanded are left to each transaction's turn (after its cheap checks),
+// so a flood from fresh keys is not batched.
+func TestCheckTxsSkipsFreshKeys(t *testing.T) {
+	tw := newCheckTwins(t, 4, 2)
+	var txs [][]byte
+	for i := 0; i < 32; i++ {
+		s := newMiner(fmt.Sprintf("checktxs-fresh-%d", i), uint32(100+i))
+		txs = append(txs, s.commit(t, wfPayloadOf(s, 1)))
+	}
+	tw.check(t, txs, []int{32})
+	if st := tw.runs.app.CheckRuns(); st.Batches != 0 {
+		t.Fatalf("fresh keys: %+v, want no batch", st)
+	}
+}
