@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
@@ -178,4 +179,86 @@ func TestCheckTxsSkipsFreshKeys(t *testing.T) {
 	if st := tw.runs.app.CheckRuns(); st.Batches != 0 {
 		t.Fatalf("fresh keys: %+v, want no batch", st)
 	}
+}
+
+// BenchmarkCheckTx measures what the mempool's check of a signed workflow
+// commit costs a node, one request at a time (CheckTx, as CometBFT's plain
+// local client asks) and in runs of 16 (CheckTxs, as mempoolconn hands
+// them over under load), with the senders' keys already expanded (256
+// registered miners that have sent before). The check state is reset by a
+// block every 2,000 txs, as on a node whose mempool a block empties; the
+// blocks are not timed.
+func BenchmarkCheckTx(b *testing.B) {
+	for _, run := range []int{1, 16} {
+		b.Run(fmt.Sprint("run=", run), func(b *testing.B) { benchCheckTx(b, run) })
+	}
+}
+
+func benchCheckTx(b *testing.B, run int) {
+	const miners, chunk = 256, 2000
+	g := testGenesis(4)
+	g.Chain.MaxUIDs = miners
+	g.Membership = testMembership(miners)
+	n := newNode(b, b.TempDir(), g)
+	signers := make([]*signer, miners)
+	var setup [][]byte
+	for i := range signers {
+		signers[i] = newMiner(fmt.Sprintf("checktx-bench-miner-%d", i), uint32(i+1))
+		setup = append(setup, signers[i].tx(b, msgRegister()))
+	}
+	r := reporter(0)
+	tasks := b.N/miners + 2
+	for i := 0; i < tasks; i++ {
+		setup = append(setup, r.tx(b, msgWorkflowTask(4, 1000, 10)))
+	}
+	for start := 0; start < len(setup); start += chunk {
+		mustOK(b, n.block(setup[start:min(start+chunk, len(setup))]...))
+	}
+	// Each key verified once more in CheckTx (the block's own check was the
+	// first): expanded from here on. The empty block resets the check state.
+	for i, s := range signers {
+		nonce := s.nonce
+		if resp, _ := n.app.CheckTx(context.Background(), &abcitypes.RequestCheckTx{Tx: s.commit(b, wfPayloadOf(s, uint64(tasks-1)))}); resp.Code != wire.CodeOK {
+			b.Fatalf("warm-up CheckTx %d: %s", i, resp.Log)
+		}
+		s.nonce = nonce
+	}
+	n.finalize()
+	txs := make([][]byte, b.N)
+	for k := range txs {
+		s := signers[k%miners]
+		txs[k] = s.commit(b, wfPayloadOf(s, uint64(k/miners)))
+	}
+	ctx := context.Background()
+	var cpu time.Duration // of the timed parts only
+	b.ResetTimer()
+	for start := 0; start < len(txs); start += chunk {
+		part := txs[start:min(start+chunk, len(txs))]
+		cpu0 := processCPU()
+		for at := 0; at < len(part); at += run {
+			var reqs []*abcitypes.RequestCheckTx
+			for _, tx := range part[at:min(at+run, len(part))] {
+				reqs = append(reqs, &abcitypes.RequestCheckTx{Tx: tx})
+			}
+			var res []*abcitypes.ResponseCheckTx
+			if run == 1 {
+				r, _ := n.app.CheckTx(ctx, reqs[0])
+				res = append(res, r)
+			} else {
+				res, _ = n.app.CheckTxs(ctx, reqs)
+			}
+			for i, r := range res {
+				if r.Code != wire.CodeOK {
+					b.Fatalf("tx %d: %s", start+at+i, r.Log)
+				}
+			}
+		}
+		b.StopTimer()
+		cpu += processCPU() - cpu0
+		mustOK(b, n.finalize(part...))
+		b.StartTimer()
+	}
+	b.StopTimer()
+	reportCPU(b, cpu)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "txs/s")
 }

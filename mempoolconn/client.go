@@ -8,6 +8,8 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	cmtsync "github.com/cometbft/cometbft/libs/sync"
 	"github.com/cometbft/cometbft/proxy"
+
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // MaxRun is the most requests handed to the app at once.
@@ -16,9 +18,12 @@ const MaxRun = 64
 // QueueSize is the most requests waiting for the worker.
 const QueueSize = 256
 
-// codeInternal is the answer to requests the app never saw because the
-// client stopped (wire.CodeInternal; this package does not import the app).
-const codeInternal = 1
+// stopping is the answer to requests the app never saw because the client
+// stopped: code_internal, in the app's codespace.
+func stopping() *abcitypes.ResponseCheckTx {
+	return &abcitypes.ResponseCheckTx{Code: wire.CodeInternal, Codespace: wire.Codespace,
+		Log: "the node is stopping; the transaction was not checked"}
+}
 
 // Checker is an application that answers a run of CheckTx requests at once,
 // in order, as it would answer them one after the other (app.App).
@@ -141,7 +146,7 @@ func (c *Client) CheckTxAsync(_ context.Context, req *abcitypes.RequestCheckTx) 
 	if c.stopped {
 		cb := c.cb
 		c.mu.Unlock()
-		answer(cb, rr, &abcitypes.ResponseCheckTx{Code: codeInternal, Log: "the node is stopping; the transaction was not checked"})
+		answer(cb, rr, stopping())
 		return rr, nil
 	}
 	c.queue = append(c.queue, rr)
@@ -201,7 +206,7 @@ func (c *Client) worker() {
 			c.queue = nil
 			c.mu.Unlock()
 			for _, rr := range rest {
-				answer(cb, rr, &abcitypes.ResponseCheckTx{Code: codeInternal, Log: "the node is stopping; the transaction was not checked"})
+				answer(cb, rr, stopping())
 			}
 			return
 		}
@@ -252,7 +257,7 @@ func (c *Client) check(run []*abcicli.ReqRes) []*abcitypes.ResponseCheckTx {
 			if err != nil {
 				msg = err.Error()
 			}
-			r = &abcitypes.ResponseCheckTx{Code: codeInternal, Log: msg}
+			r = &abcitypes.ResponseCheckTx{Code: wire.CodeInternal, Codespace: wire.Codespace, Log: msg}
 		}
 		res[i] = r
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/cometbft/cometbft/abci/example/kvstore"
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // kvClient is a started mempool client over CometBFT's kvstore (an app
@@ -178,11 +180,11 @@ func TestStopAnswersTheQueue(t *testing.T) {
 		t.Fatalf("the request the app held: answered %v code %d", ok, code)
 	}
 	for i, r := range queued {
-		if code, ok := r.answered(); !ok || code != codeInternal {
+		if code, ok := r.answered(); !ok || code != wire.CodeInternal {
 			t.Fatalf("queued request %d after Stop: answered %v code %d", i, ok, code)
 		}
 	}
-	if code, ok := kc.send(t, "late=1").answered(); !ok || code != codeInternal {
+	if code, ok := kc.send(t, "late=1").answered(); !ok || code != wire.CodeInternal {
 		t.Fatalf("a request after Stop: answered %v code %d", ok, code)
 	}
 	if err := kc.Flush(context.Background()); err != nil {

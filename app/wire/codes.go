@@ -134,7 +134,7 @@ var Codes = []CodeInfo{
 	{CodeTruthTimeBackwards, "truth_time_backwards", "the EVM timestamp is before the last closed block's timestamp"},
 	{CodeBadBaseline, "bad_baseline", "an arena task's default baseline is inconsistent (scoring.ArenaBaseline.Validate)"},
 	{CodeReportDeadline, "report_deadline", "height > the submission's report deadline (a settlement carried to a later block, see \"Block bound\")"},
-	{CodeInternal, "internal", "CheckTx before InitChain; execution never returns it otherwise"},
+	{CodeInternal, "internal", "CheckTx before InitChain, or a CheckTx request still queued when the node stopped (never checked); execution never returns it otherwise"},
 	{CodeBlockFull, "block_full", "the tx would take the block's writes past the 8 MiB budget; send it again. CheckTx gives it to a tx that alone writes more than 8 MiB (no block could include it)"},
 	{CodeEVMChainUnanchored, "evm_chain_unanchored", "a prediction on an EVM chain with no closed block yet: validators anchor a chain by posting the truth of a block, and predictions open once that truth is final"},
 	{CodeValidatorKey, "validator_key", "RegisterMiner from a validator's report key (a validator would report on its own submissions)"},
