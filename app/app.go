@@ -53,7 +53,7 @@ const detectConflicts = false
 // App is the ABCI application. CheckTx holds checkMu alone, so it may run
 // beside block execution (when CometBFT gives each ABCI connection its own
 // lock: validatord start does with app.toml's concurrent_check_tx, through
-// proxy.NewConnSyncLocalClientCreator; by default one lock serialises the
+// mempoolconn.PerConnection; by default one lock serialises the
 // connections, which measured faster on a busy machine); every other
 // ABCI method holds mu, and those that move the committed state (InitChain,
 // Commit, state sync, Close) hold mu and then checkMu, so CheckTx never sees

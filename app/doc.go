@@ -8,5 +8,5 @@
 //	defer a.Close()
 //	tx, err := app.SignTx("subnet-1", minerKey, 0, &subnetv1.Msg{
 //		Sum: &subnetv1.Msg_RegisterMiner{RegisterMiner: &subnetv1.MsgRegisterMiner{}}})
-//	// hand a to CometBFT (proxy.NewLocalClientCreator(a)) and broadcast tx.
+//	// hand a to CometBFT (mempoolconn.NewClientCreator(a, mempoolconn.SharedLock, true)) and broadcast tx.
 package app

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -28,10 +29,8 @@ func (a *App) simulate(raw []byte) (*wire.SimulateView, *queryError) {
 	if a.chain == nil {
 		return nil, notFound("the chain is not initialised yet")
 	}
-	blk := &track.Block{Height: a.nextHeight(), Time: a.time, Mempool: true, Chain: a.chain}
-	scratch := store.NewOverlay(a.check) // dropped: the check state stays as it was
-	r := a.deliverTx(scratch, raw, blk, budget.NewMeter(a.limits, scratch))
-	v := &wire.SimulateView{Code: r.Code, Name: wire.CodeName(r.Code), Log: r.Log, Height: blk.Height}
+	r, height := a.dryCheck(raw)
+	v := &wire.SimulateView{Code: r.Code, Name: wire.CodeName(r.Code), Log: r.Log, Height: height}
 	for _, ev := range r.Events {
 		e := wire.SimulatedEvent{Type: ev.Type}
 		for _, at := range ev.Attributes {
@@ -40,6 +39,32 @@ func (a *App) simulate(raw []byte) (*wire.SimulateView, *queryError) {
 		v.Events = append(v.Events, e)
 	}
 	return v, nil
+}
+
+// dryCheck runs CheckTx's validation of raw on a scratch copy of the
+// check state, which it drops, and returns the result and the height it
+// was checked for. Called with checkMu held and the chain initialised.
+func (a *App) dryCheck(raw []byte) (*abcitypes.ExecTxResult, int64) {
+	blk := &track.Block{Height: a.nextHeight(), Time: a.time, Mempool: true, Chain: a.chain}
+	scratch := store.NewOverlay(a.check) // dropped: the check state stays as it was
+	return a.deliverTx(scratch, raw, blk, budget.NewMeter(a.limits, scratch)), blk.Height
+}
+
+// CheckTxDry answers as CheckTx would now, keeping nothing: the check state
+// and the mempool's pending nonces stay as they were. mempoolconn gives it
+// CometBFT's synchronous CheckTx, which only the /check_tx RPC calls: with
+// CheckTx itself there, anyone who can reach the RPC could hold a copy of a
+// sender's broadcast tx as pending without it entering the mempool, and
+// the real one would be refused as nonce_used on this node
+// (TestCheckTxRPCKeepsNothing).
+func (a *App) CheckTxDry(_ context.Context, req *abcitypes.RequestCheckTx) (*abcitypes.ResponseCheckTx, error) {
+	a.checkMu.Lock()
+	defer a.checkMu.Unlock()
+	if a.chain == nil {
+		return &abcitypes.ResponseCheckTx{Code: wire.CodeInternal, Log: errNotInitialised.Error(), Codespace: wire.Codespace}, nil
+	}
+	r, _ := a.dryCheck(req.Tx)
+	return &abcitypes.ResponseCheckTx{Code: r.Code, Log: r.Log, Codespace: r.Codespace}, nil
 }
 
 // answerSimulate fills a query response with simulate's answer.

@@ -31,6 +31,13 @@ type Checker interface {
 	CheckTxs(ctx context.Context, reqs []*abcitypes.RequestCheckTx) ([]*abcitypes.ResponseCheckTx, error)
 }
 
+// DryChecker is an application that answers a CheckTx request without
+// keeping anything (app.App.CheckTxDry): the synchronous CheckTx goes
+// there, which CometBFT calls only for its /check_tx RPC.
+type DryChecker interface {
+	CheckTxDry(ctx context.Context, req *abcitypes.RequestCheckTx) (*abcitypes.ResponseCheckTx, error)
+}
+
 // Locking is how the clients of one Creator share the app.
 type Locking int
 
@@ -48,6 +55,7 @@ const (
 type Creator struct {
 	app     abcitypes.Application
 	locking Locking
+	runs    bool
 	mtx     *cmtsync.Mutex
 
 	mu      sync.Mutex
@@ -56,10 +64,14 @@ type Creator struct {
 
 var _ proxy.ClientCreator = (*Creator)(nil)
 
-// NewClientCreator returns the creator of clients over app. If app is a
-// Checker its runs go to CheckTxs, otherwise to CheckTx one by one.
-func NewClientCreator(app abcitypes.Application, locking Locking) *Creator {
-	return &Creator{app: app, locking: locking, mtx: new(cmtsync.Mutex)}
+// NewClientCreator returns the creator of clients over app. With runs,
+// CheckTxAsync queues and a worker answers in runs (to CheckTxs if app is
+// a Checker, otherwise to CheckTx one by one); without, CheckTxAsync is
+// answered before it returns, as by CometBFT's local client (app.toml
+// check_tx_runs = false). Either way the synchronous CheckTx goes to
+// CheckTxDry if app is a DryChecker.
+func NewClientCreator(app abcitypes.Application, locking Locking, runs bool) *Creator {
+	return &Creator{app: app, locking: locking, runs: runs, mtx: new(cmtsync.Mutex)}
 }
 
 // NewABCIClient returns one connection's client. CometBFT makes one per
@@ -71,6 +83,7 @@ func (cr *Creator) NewABCIClient() (abcicli.Client, error) {
 		mtx = new(cmtsync.Mutex)
 	}
 	c := newClient(mtx, cr.app)
+	c.inline = !cr.runs
 	cr.mu.Lock()
 	cr.clients = append(cr.clients, c)
 	cr.mu.Unlock()
@@ -104,7 +117,9 @@ type Client struct {
 
 	mtx     *cmtsync.Mutex // the app's lock, as the local client takes it
 	app     abcitypes.Application
-	checker Checker // nil: one CheckTx at a time
+	checker Checker    // nil: one CheckTx at a time
+	dry     DryChecker // nil: the synchronous CheckTx is the app's CheckTx
+	inline  bool       // answer CheckTxAsync before returning (no queue, no worker)
 
 	mu      sync.Mutex
 	work    sync.Cond // the queue has requests, or stopped
@@ -122,6 +137,7 @@ type Client struct {
 func newClient(mtx *cmtsync.Mutex, app abcitypes.Application) *Client {
 	c := &Client{Client: abcicli.NewLocalClient(mtx, app), mtx: mtx, app: app, done: make(chan struct{})}
 	c.checker, _ = app.(Checker)
+	c.dry, _ = app.(DryChecker)
 	c.work.L, c.room.L, c.idle.L = &c.mu, &c.mu, &c.mu
 	return c
 }
@@ -139,6 +155,17 @@ func (c *Client) SetResponseCallback(cb abcicli.Callback) {
 // after Stop the request is answered at once with code_internal.
 func (c *Client) CheckTxAsync(_ context.Context, req *abcitypes.RequestCheckTx) (*abcicli.ReqRes, error) {
 	rr := abcicli.NewReqRes(abcitypes.ToRequestCheckTx(req))
+	if c.inline {
+		res := c.check([]*abcicli.ReqRes{rr})
+		c.mu.Lock()
+		cb := c.cb
+		c.stats.Requests++
+		c.stats.Runs++
+		c.stats.Largest = max(c.stats.Largest, 1)
+		c.mu.Unlock()
+		answer(cb, rr, res[0])
+		return rr, nil
+	}
 	c.mu.Lock()
 	for len(c.queue) >= QueueSize && !c.stopped {
 		c.room.Wait()
@@ -157,6 +184,18 @@ func (c *Client) CheckTxAsync(_ context.Context, req *abcitypes.RequestCheckTx) 
 	c.work.Signal()
 	c.mu.Unlock()
 	return rr, nil
+}
+
+// CheckTx answers one request at once and keeps nothing, when the app is
+// a DryChecker: CometBFT calls it only for the /check_tx RPC, whose
+// answers must not hold a nonce as pending (app.App.CheckTxDry).
+func (c *Client) CheckTx(ctx context.Context, req *abcitypes.RequestCheckTx) (*abcitypes.ResponseCheckTx, error) {
+	if c.dry == nil {
+		return c.Client.CheckTx(ctx, req)
+	}
+	c.mtx.Lock()
+	defer c.mtx.Unlock()
+	return c.dry.CheckTxDry(ctx, req)
 }
 
 // Flush returns when every request queued before it has been answered

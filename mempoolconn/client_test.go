@@ -23,7 +23,7 @@ type kvClient struct {
 }
 
 func newKVClient(t *testing.T) *kvClient {
-	cr := NewClientCreator(kvstore.NewInMemoryApplication(), SharedLock)
+	cr := NewClientCreator(kvstore.NewInMemoryApplication(), SharedLock, true)
 	c, err := cr.NewABCIClient()
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 // Package mempoolconn is the ABCI client validatord gives CometBFT: the
 // in-process client (proxy.NewLocalClientCreator's) for every call but
-// CheckTx on the mempool's connection, which it queues and answers in runs.
+// CheckTx, which it queues and answers in runs on the mempool's
+// connection, and answers without keeping anything when CometBFT's /check_tx
+// RPC asks.
 //
 // CometBFT's mempool sends each transaction to the app on its own
 // (CheckTxAsync) and reads the answer from a callback; with the plain local

@@ -144,3 +144,47 @@ func TestRunsOnANode(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckTxRPCKeepsNothing: CometBFT's /check_tx RPC answers as CheckTx
+// would, but a tx it accepted does not count as pending: the same bytes
+// broadcast after it are accepted and commit (with the app's own CheckTx
+// behind /check_tx they were refused as nonce_used on this node). With and
+// without runs.
+func TestCheckTxRPCKeepsNothing(t *testing.T) {
+	for _, noRuns := range []bool{false, true} {
+		t.Run(map[bool]string{false: "runs", true: "one-at-a-time"}[noRuns], func(t *testing.T) {
+			n := testnode.Start(t, testnode.Options{ChainID: "mempoolconn-checktx", NoCheckTxRuns: noRuns})
+			ctx := testnode.Ctx(t)
+			rpc, err := rpchttp.New(n.Addr, "/websocket")
+			if err != nil {
+				t.Fatal(err)
+			}
+			nonce, err := n.Client.NextNonce(ctx, n.Validator.PubKey())
+			if err != nil {
+				t.Fatal(err)
+			}
+			tx, err := wire.SignTx(n.ChainID, n.ReportKey, nonce, client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: 4,
+				MaxBudget: "2", MaxLatencySeconds: "60", SubmissionBlocks: 6, ReportBlocks: 100}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 2; i++ { // twice: the second answer is the first's, nothing was kept
+				res, err := rpc.CheckTx(ctx, tx)
+				if err != nil || res.Code != wire.CodeOK {
+					t.Fatalf("/check_tx %d: %+v %v", i, res, err)
+				}
+			}
+			bad, err := rpc.CheckTx(ctx, []byte("not a transaction"))
+			if err != nil || bad.Code == wire.CodeOK {
+				t.Fatalf("/check_tx of garbage: %+v %v", bad, err)
+			}
+			res, err := n.Client.Broadcast(ctx, tx)
+			if err != nil || res.Code != wire.CodeOK {
+				t.Fatalf("the tx broadcast after /check_tx: %+v %v", res, err)
+			}
+			if res, err := n.Client.WaitTx(ctx, client.TxHash(tx), testnode.WaitFor); err != nil || res.Code != wire.CodeOK {
+				t.Fatalf("the tx's block: %+v %v", res, err)
+			}
+		})
+	}
+}

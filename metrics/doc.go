@@ -11,7 +11,7 @@
 //
 //	m, err := metrics.Default() // registered once per process on prometheus' default registry
 //	...
-//	node.NewNode(..., proxy.NewLocalClientCreator(metrics.Wrap(application, m)), ...)
+//	node.NewNode(..., mempoolconn.NewClientCreator(metrics.Wrap(application, m), mempoolconn.SharedLock, true), ...)
 //
 // docs/metrics.md lists every series.
 package metrics

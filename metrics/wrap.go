@@ -59,6 +59,17 @@ func (o *observed) CheckTxs(ctx context.Context, reqs []*abcitypes.RequestCheckT
 	return out, nil
 }
 
+// CheckTxDry forwards a CheckTx that keeps nothing (mempoolconn's answer
+// to the /check_tx RPC) to the app if it has one, or to CheckTx.
+func (o *observed) CheckTxDry(ctx context.Context, req *abcitypes.RequestCheckTx) (*abcitypes.ResponseCheckTx, error) {
+	if d, ok := o.Application.(interface {
+		CheckTxDry(context.Context, *abcitypes.RequestCheckTx) (*abcitypes.ResponseCheckTx, error)
+	}); ok {
+		return d.CheckTxDry(ctx, req)
+	}
+	return o.Application.CheckTx(ctx, req)
+}
+
 func (o *observed) FinalizeBlock(ctx context.Context, req *abcitypes.RequestFinalizeBlock) (*abcitypes.ResponseFinalizeBlock, error) {
 	start := time.Now()
 	resp, err := o.Application.FinalizeBlock(ctx, req)

@@ -16,7 +16,6 @@ import (
 	"github.com/cometbft/cometbft/node"
 	"github.com/cometbft/cometbft/p2p"
 	"github.com/cometbft/cometbft/privval"
-	"github.com/cometbft/cometbft/proxy"
 	sm "github.com/cometbft/cometbft/state"
 	"github.com/cometbft/cometbft/types"
 
@@ -187,25 +186,20 @@ func newLogger(conf *cfg.Config, w io.Writer) (cmtlog.Logger, error) {
 	return logger, nil
 }
 
-// newNode wires CometBFT around the in-process application. The returned
-// dbs must be closed after the node stopped. With concurrentCheckTx each
-// ABCI connection has its own lock, so CheckTx (mempool) runs beside block
-// execution (consensus), which the app allows (app.App orders what they
-// share); without it, one lock serialises them. With checkTxRuns the
-// mempool's CheckTx requests are queued and answered in runs
-// (mempoolconn); without it, one at a time (app.toml [abci]).
+// newNode wires CometBFT around the in-process application, through
+// mempoolconn's clients. The returned dbs must be closed after the node
+// stopped. With concurrentCheckTx each ABCI connection has its own lock, so
+// CheckTx (mempool) runs beside block execution (consensus), which the app
+// allows (app.App orders what they share); without it, one lock serialises
+// them. With checkTxRuns the mempool's CheckTx requests are queued and
+// answered in runs; without it, one at a time as they come (app.toml
+// [abci]). Either way CometBFT's /check_tx RPC keeps nothing.
 func newNode(files *nodeFiles, application abcitypes.Application, logger cmtlog.Logger, concurrentCheckTx, checkTxRuns bool) (*node.Node, *openDBs, error) {
-	var creator proxy.ClientCreator
-	switch {
-	case checkTxRuns && concurrentCheckTx:
-		creator = mempoolconn.NewClientCreator(application, mempoolconn.PerConnection)
-	case checkTxRuns:
-		creator = mempoolconn.NewClientCreator(application, mempoolconn.SharedLock)
-	case concurrentCheckTx:
-		creator = proxy.NewConnSyncLocalClientCreator(application)
-	default:
-		creator = proxy.NewLocalClientCreator(application)
+	locking := mempoolconn.SharedLock
+	if concurrentCheckTx {
+		locking = mempoolconn.PerConnection
 	}
+	creator := mempoolconn.NewClientCreator(application, locking, checkTxRuns)
 	genDoc := files.genDoc
 	dbs := &openDBs{}
 	n, err := node.NewNode(

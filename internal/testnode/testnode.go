@@ -26,7 +26,6 @@ import (
 	nm "github.com/cometbft/cometbft/node"
 	"github.com/cometbft/cometbft/p2p"
 	"github.com/cometbft/cometbft/privval"
-	"github.com/cometbft/cometbft/proxy"
 	"github.com/cometbft/cometbft/types"
 	cmttime "github.com/cometbft/cometbft/types/time"
 
@@ -52,9 +51,10 @@ type Options struct {
 	// Config, if set, edits CometBFT's config before the node starts
 	// (e.g. rpc.unsafe for unsafe_flush_mempool, a longer timeout_commit).
 	Config func(*cfg.Config)
-	// PlainCheckTx gives CometBFT's plain local client instead of
-	// mempoolconn's (validatord start's default, app.toml check_tx_runs).
-	PlainCheckTx bool
+	// NoCheckTxRuns answers the mempool's CheckTx requests one at a time
+	// as they come (app.toml check_tx_runs = false); by default they are
+	// queued and answered in runs, as validatord start does.
+	NoCheckTxRuns bool
 }
 
 // Node is a started node: its RPC address, the validator's report key
@@ -69,7 +69,7 @@ type Node struct {
 	MetricsAddr string // host:port of the Prometheus endpoint ("" without Options.Prometheus)
 	Client      *client.Client
 	Validator   *client.Signer
-	Conns       *mempoolconn.Creator // the ABCI clients (nil with Options.PlainCheckTx)
+	Conns       *mempoolconn.Creator // the ABCI clients
 }
 
 // Key derives a fixed ed25519 key from a label.
@@ -169,12 +169,8 @@ func Start(t testing.TB, o Options) *Node {
 	if o.Wrap != nil {
 		abci = o.Wrap(a)
 	}
-	var creator proxy.ClientCreator = proxy.NewLocalClientCreator(abci)
-	if !o.PlainCheckTx {
-		n.Conns = mempoolconn.NewClientCreator(abci, mempoolconn.SharedLock)
-		creator = n.Conns
-	}
-	node, err := nm.NewNode(conf, pv, nodeKey, creator, nm.DefaultGenesisDocProviderFunc(conf),
+	n.Conns = mempoolconn.NewClientCreator(abci, mempoolconn.SharedLock, !o.NoCheckTxRuns)
+	node, err := nm.NewNode(conf, pv, nodeKey, n.Conns, nm.DefaultGenesisDocProviderFunc(conf),
 		cfg.DefaultDBProvider, nm.DefaultMetricsProvider(conf.Instrumentation), log.NewNopLogger())
 	if err != nil {
 		t.Fatal(err)
