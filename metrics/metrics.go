@@ -40,6 +40,10 @@ type Metrics struct {
 
 	TruthBlock      *prometheus.GaugeVec // evm_chain_id
 	TruthLagSeconds *prometheus.GaugeVec // evm_chain_id
+
+	CheckTxRuns       prometheus.Counter
+	CheckTxBatches    *prometheus.CounterVec // result
+	CheckTxBatchedSig prometheus.Counter
 }
 
 func gauge(name, help string) prometheus.Gauge {
@@ -85,6 +89,12 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 
 		TruthBlock:      gaugeVec("truth_final_evm_block", "The EVM block of the last truth that became final, by EVM chain.", "evm_chain_id"),
 		TruthLagSeconds: gaugeVec("truth_lag_seconds", "The last block's time minus the EVM timestamp of the last final truth, by EVM chain.", "evm_chain_id"),
+
+		CheckTxRuns: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "checktx_runs_total",
+			Help: "Runs of CheckTx requests the app answered (mempoolconn: one request each when the node is idle, more under load)."}),
+		CheckTxBatches: counterVec("checktx_batches_total", "Runs whose signatures were checked in one batch, by result: ok, or failed (the run's txs then checked their own, and the next 256 skipped the batch).", "result"),
+		CheckTxBatchedSig: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "checktx_batched_signatures_total",
+			Help: "Signatures CheckTx checked in batches."}),
 	}
 	for _, c := range m.collectors() {
 		if err := reg.Register(c); err != nil {
@@ -97,7 +107,8 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Height, m.FinalizeSeconds, m.Txs, m.Submissions, m.Pending, m.WorkUnits, m.WorkLimitUnits,
 		m.WrittenBytes, m.WriteLimit, m.Carried, m.Starved, m.QueueItems, m.QueueOldest, m.EpochNumber, m.EpochHeight,
-		m.EpochComputeSeconds, m.EpochUnallocated, m.MinerScore, m.MinerWeight, m.MinerWeightU16, m.TruthBlock, m.TruthLagSeconds}
+		m.EpochComputeSeconds, m.EpochUnallocated, m.MinerScore, m.MinerWeight, m.MinerWeightU16, m.TruthBlock, m.TruthLagSeconds,
+		m.CheckTxRuns, m.CheckTxBatches, m.CheckTxBatchedSig}
 }
 
 var (

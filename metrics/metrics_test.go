@@ -143,6 +143,7 @@ func TestNodeMetricsScrape(t *testing.T) {
 		fmt.Sprintf(`validatord_miner_weight_u16{uid="%s"}`, uid),
 		fmt.Sprintf(`validatord_truth_final_evm_block{evm_chain_id="%s"}`, chain),
 		`cometbft_consensus_height{chain_id="testnode"}`,
+		`validatord_checktx_runs_total`,
 	}
 	for _, s := range positive {
 		if v, ok := got[s]; !ok || v <= 0 {
@@ -157,6 +158,7 @@ func TestNodeMetricsScrape(t *testing.T) {
 		`validatord_submissions_pending{track="workflow"}`:                        0,
 		`validatord_submissions_pending{track="arena"}`:                           0,
 		`validatord_block_starved_total`:                                          0,
+		`validatord_checktx_batches_total{result="failed"}`:                       0,
 		fmt.Sprintf(`validatord_truth_final_evm_block{evm_chain_id="%s"}`, chain): float64(d.EVMBlock),
 	}
 	for _, q := range []string{"tasks", "truths", "arena", "gas_close", "proposals", "retire"} {

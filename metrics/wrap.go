@@ -23,6 +23,12 @@ type BacklogSource interface {
 	Backlog(limit int) (int64, []app.QueueBacklog)
 }
 
+// CheckRunSource is the app's count of CheckTx's runs since it started
+// (app.App has it).
+type CheckRunSource interface {
+	CheckRuns() app.CheckRunStats
+}
+
 // backlogLimit bounds the entries counted per schedule after each Commit.
 const backlogLimit = 1000
 
@@ -100,6 +106,7 @@ type observer struct {
 	block   blockSeen             // of the block awaiting Commit
 	truths  map[string]truthSeen  // by EVM chain id
 	started bool                  // the per-uid gauges were read once
+	runs    app.CheckRunStats     // CheckRuns as last seen
 }
 
 type pendingSub struct {
@@ -195,5 +202,19 @@ func (o *observer) committed(ctx context.Context) {
 	if o.block.scores || !o.started {
 		o.started = o.refreshScores(q)
 	}
+	if rs, ok := o.app.(CheckRunSource); ok {
+		o.countRuns(rs.CheckRuns())
+	}
 	o.block = blockSeen{}
+}
+
+// countRuns adds to the CheckTx counters what the app counted since the
+// last Commit.
+func (o *observer) countRuns(now app.CheckRunStats) {
+	last := o.runs
+	o.m.CheckTxRuns.Add(float64(now.Runs - last.Runs))
+	o.m.CheckTxBatches.WithLabelValues("ok").Add(float64((now.Batches - now.Failed) - (last.Batches - last.Failed)))
+	o.m.CheckTxBatches.WithLabelValues("failed").Add(float64(now.Failed - last.Failed))
+	o.m.CheckTxBatchedSig.Add(float64(now.Batched - last.Batched))
+	o.runs = now
 }
