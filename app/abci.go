@@ -85,16 +85,14 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 // CheckTx validates against the check state, which starts from the
 // committed state at every Commit and applies each accepted transaction, so
 // one sender can have several transactions in the mempool. It holds only
-// checkMu, so a proposal being executed does not hold it up.
-func (a *App) CheckTx(_ context.Context, req *abcitypes.RequestCheckTx) (*abcitypes.ResponseCheckTx, error) {
-	a.checkMu.Lock()
-	defer a.checkMu.Unlock()
-	if a.chain == nil {
-		return &abcitypes.ResponseCheckTx{Code: wire.CodeInternal, Log: errNotInitialised.Error(), Codespace: wire.Codespace}, nil
+// checkMu, so a proposal being executed does not hold it up. It is
+// CheckTxs with a run of one, which is never batched.
+func (a *App) CheckTx(ctx context.Context, req *abcitypes.RequestCheckTx) (*abcitypes.ResponseCheckTx, error) {
+	res, err := a.CheckTxs(ctx, []*abcitypes.RequestCheckTx{req})
+	if err != nil {
+		return nil, err
 	}
-	blk := &track.Block{Height: a.nextHeight(), Time: a.time, Mempool: true, Chain: a.chain}
-	r := a.deliverTx(a.check, req.Tx, blk, budget.NewMeter(a.limits, a.check))
-	return &abcitypes.ResponseCheckTx{Code: r.Code, Log: r.Log, Codespace: r.Codespace}, nil
+	return res[0], nil
 }
 
 // PrepareProposal keeps, in order, the transactions that are valid after

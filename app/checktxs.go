@@ -69,6 +69,14 @@ func (a *App) CheckTxs(_ context.Context, reqs []*abcitypes.RequestCheckTx) ([]*
 // signature is known valid from it. Called with checkMu held.
 func (a *App) checkBatch(reqs []*abcitypes.RequestCheckTx) []bool {
 	batched := make([]bool, len(reqs))
+	a.checkStats.runs++
+	if a.checkCool > 0 {
+		a.checkCool = max(0, a.checkCool-len(reqs))
+		return batched
+	}
+	if len(reqs) < sigverify.MinBatch {
+		return batched // CheckTx's one request, or a run too short to batch: nothing decoded twice
+	}
 	var items []sigverify.Item
 	var at []int
 	for i, req := range reqs {
@@ -81,11 +89,6 @@ func (a *App) checkBatch(reqs []*abcitypes.RequestCheckTx) []bool {
 		}
 		items = append(items, it)
 		at = append(at, i)
-	}
-	a.checkStats.runs++
-	if a.checkCool > 0 {
-		a.checkCool = max(0, a.checkCool-len(reqs))
-		return batched
 	}
 	if len(items) < sigverify.MinBatch {
 		return batched
