@@ -90,11 +90,9 @@ type App struct {
 	check      *store.Overlay          // CheckTx state, reset on Commit
 	sigs       *sigCache               // signatures verified by CheckTx (or Prefetch)
 	checkCool  int                     // CheckTxs: transactions left before the next batch (after a failed one); checkMu
-	checkStats struct {                // CheckTxs's counts (CheckRuns); checkMu
-		runs, batches, batched, failed int
-	}
-	ahead  *ahead      // a later block's signatures being checked (Prefetch)
-	chains *chainCache // the last chain in force built (govstate.go)
+	checkStats CheckRunStats           // CheckTxs's counts (CheckRuns); checkMu
+	ahead      *ahead                  // a later block's signatures being checked (Prefetch)
+	chains     *chainCache             // the last chain in force built (govstate.go)
 
 	keepVersions int64 // Config.KeepVersions
 	snapshots    SnapshotConfig

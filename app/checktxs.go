@@ -69,7 +69,7 @@ func (a *App) CheckTxs(_ context.Context, reqs []*abcitypes.RequestCheckTx) ([]*
 // signature is known valid from it. Called with checkMu held.
 func (a *App) checkBatch(reqs []*abcitypes.RequestCheckTx) []bool {
 	batched := make([]bool, len(reqs))
-	a.checkStats.runs++
+	a.checkStats.Runs++
 	if a.checkCool > 0 {
 		a.checkCool = max(0, a.checkCool-len(reqs))
 		return batched
@@ -93,10 +93,10 @@ func (a *App) checkBatch(reqs []*abcitypes.RequestCheckTx) []bool {
 	if len(items) < sigverify.MinBatch {
 		return batched
 	}
-	a.checkStats.batches++
-	a.checkStats.batched += len(items)
+	a.checkStats.Batches++
+	a.checkStats.Batched += len(items)
 	if !sigverify.AllValid(items) {
-		a.checkStats.failed++
+		a.checkStats.Failed++
 		a.checkCool = checkCooldown
 		return batched
 	}
@@ -117,5 +117,5 @@ type CheckRunStats struct {
 func (a *App) CheckRuns() CheckRunStats {
 	a.checkMu.Lock()
 	defer a.checkMu.Unlock()
-	return CheckRunStats{Runs: a.checkStats.runs, Batches: a.checkStats.batches, Batched: a.checkStats.batched, Failed: a.checkStats.failed}
+	return a.checkStats
 }

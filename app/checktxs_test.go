@@ -10,6 +10,7 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/genesis"
 )
 
 // checkTwins is two nodes with the same state: one answers CheckTx one
@@ -19,21 +20,28 @@ type checkTwins struct {
 	miners    []*signer
 }
 
-func newCheckTwins(t *testing.T, miners, tasks int) *checkTwins {
+// checkSetup is a genesis for the given number of miners and the txs
+// that register them (uids 1..miners) and post tasks workflow tasks.
+func checkSetup(tb testing.TB, miners, tasks int) (genesis.AppState, []*signer, [][]byte) {
 	g := testGenesis(4)
 	g.Chain.MaxUIDs = miners
 	g.Membership = testMembership(miners)
-	tw := &checkTwins{one: newNode(t, t.TempDir(), g), runs: newNode(t, t.TempDir(), g)}
+	signers := make([]*signer, miners)
 	var setup [][]byte
-	for i := 0; i < miners; i++ {
-		s := newMiner(fmt.Sprintf("checktxs-miner-%d", i), uint32(i+1))
-		tw.miners = append(tw.miners, s)
-		setup = append(setup, s.tx(t, msgRegister()))
+	for i := range signers {
+		signers[i] = newMiner(fmt.Sprintf("checktxs-miner-%d", i), uint32(i+1))
+		setup = append(setup, signers[i].tx(tb, msgRegister()))
 	}
 	r := reporter(0)
 	for i := 0; i < tasks; i++ {
-		setup = append(setup, r.tx(t, msgWorkflowTask(4, 1000, 10)))
+		setup = append(setup, r.tx(tb, msgWorkflowTask(4, 1000, 10)))
 	}
+	return g, signers, setup
+}
+
+func newCheckTwins(t *testing.T, miners, tasks int) *checkTwins {
+	g, signers, setup := checkSetup(t, miners, tasks)
+	tw := &checkTwins{one: newNode(t, t.TempDir(), g), runs: newNode(t, t.TempDir(), g), miners: signers}
 	mustOK(t, tw.one.block(setup...))
 	mustOK(t, tw.runs.block(setup...))
 	return tw
@@ -196,21 +204,9 @@ func BenchmarkCheckTx(b *testing.B) {
 
 func benchCheckTx(b *testing.B, run int) {
 	const miners, chunk = 256, 2000
-	g := testGenesis(4)
-	g.Chain.MaxUIDs = miners
-	g.Membership = testMembership(miners)
-	n := newNode(b, b.TempDir(), g)
-	signers := make([]*signer, miners)
-	var setup [][]byte
-	for i := range signers {
-		signers[i] = newMiner(fmt.Sprintf("checktx-bench-miner-%d", i), uint32(i+1))
-		setup = append(setup, signers[i].tx(b, msgRegister()))
-	}
-	r := reporter(0)
 	tasks := b.N/miners + 2
-	for i := 0; i < tasks; i++ {
-		setup = append(setup, r.tx(b, msgWorkflowTask(4, 1000, 10)))
-	}
+	g, signers, setup := checkSetup(b, miners, tasks)
+	n := newNode(b, b.TempDir(), g)
 	for start := 0; start < len(setup); start += chunk {
 		mustOK(b, n.block(setup[start:min(start+chunk, len(setup))]...))
 	}

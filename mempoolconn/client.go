@@ -159,9 +159,7 @@ func (c *Client) CheckTxAsync(_ context.Context, req *abcitypes.RequestCheckTx) 
 		res := c.check([]*abcicli.ReqRes{rr})
 		c.mu.Lock()
 		cb := c.cb
-		c.stats.Requests++
-		c.stats.Runs++
-		c.stats.Largest = max(c.stats.Largest, 1)
+		c.count(1)
 		c.mu.Unlock()
 		answer(cb, rr, res[0])
 		return rr, nil
@@ -264,12 +262,17 @@ func (c *Client) worker() {
 
 		c.mu.Lock()
 		c.busy = false
-		c.stats.Requests += n
-		c.stats.Runs++
-		c.stats.Largest = max(c.stats.Largest, n)
+		c.count(n)
 		c.idle.Broadcast()
 		c.mu.Unlock()
 	}
+}
+
+// count adds a run of n requests to the stats. Called with c.mu held.
+func (c *Client) count(n int) {
+	c.stats.Requests += n
+	c.stats.Runs++
+	c.stats.Largest = max(c.stats.Largest, n)
 }
 
 // check has the app answer a run under the app's lock.

@@ -100,14 +100,10 @@ func verifyBatch(items []Item, out []bool) {
 		if len(it.PubKey) != voi.PublicKeySize || len(it.Sig) != voi.SignatureSize {
 			continue // out[i] stays false, as Valid says
 		}
-		ek := keys.get(it.PubKey)
+		ek := batchKey(it.PubKey)
 		if ek == nil {
-			var err error
-			if ek, err = voi.NewExpandedPublicKey(it.PubKey); err != nil {
-				out[i] = Valid(it) // not a point: Valid refuses it, and says so itself
-				continue
-			}
-			keys.offer(it.PubKey, ek)
+			out[i] = Valid(it) // not a point: Valid refuses it, and says so itself
+			continue
 		}
 		bv.AddExpandedWithOptions(ek, it.Msg, it.Sig, rule)
 		at = append(at, i)
@@ -119,6 +115,20 @@ func verifyBatch(items []Item, out []bool) {
 	for j, i := range at {
 		out[i] = valid[j]
 	}
+}
+
+// batchKey is pub expanded for a batch: from the cache, or expanded now
+// and offered to it; nil if pub is no point.
+func batchKey(pub []byte) *voi.ExpandedPublicKey {
+	if ek := keys.get(pub); ek != nil {
+		return ek
+	}
+	ek, err := voi.NewExpandedPublicKey(pub)
+	if err != nil {
+		return nil
+	}
+	keys.offer(pub, ek)
+	return ek
 }
 
 // coefficients is the batch's source of random coefficients: a SHAKE256
@@ -162,7 +172,7 @@ func Expanded(pub []byte) bool {
 // answer verifies them itself, so a run that holds one bad signature
 // costs this batch on top of the singles (CheckTx's runs bound how often:
 // app.App.CheckTxs). Keys are taken from the expanded-key cache, or
-// expanded for this batch only.
+// expanded and offered to it, as in Verify's batches.
 func AllValid(items []Item) bool {
 	if len(items) == 0 {
 		return true
@@ -173,12 +183,9 @@ func AllValid(items []Item) bool {
 		if len(it.PubKey) != voi.PublicKeySize || len(it.Sig) != voi.SignatureSize {
 			return false
 		}
-		ek := keys.get(it.PubKey)
+		ek := batchKey(it.PubKey)
 		if ek == nil {
-			var err error
-			if ek, err = voi.NewExpandedPublicKey(it.PubKey); err != nil {
-				return false
-			}
+			return false
 		}
 		bv.AddExpandedWithOptions(ek, it.Msg, it.Sig, rule)
 		at = append(at, i)
