@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"testing"
 
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -153,6 +155,7 @@ func benchSubmissions(b *testing.B, reveal, checked bool, dur Durability) {
 	}
 	vhits0, vmisses0 := n.app.values.Counts()
 	cpu0 := processCPU()
+	stopProfile := timedProfile(b)
 	b.ResetTimer()
 	for start := 0; start < len(txs); start += perBlock {
 		end := min(start+perBlock, len(txs))
@@ -169,6 +172,7 @@ func benchSubmissions(b *testing.B, reveal, checked bool, dur Durability) {
 		b.Fatal(err)
 	}
 	b.StopTimer()
+	stopProfile()
 	reportCPU(b, processCPU()-cpu0)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "txs/s")
 	vhits, vmisses := n.app.values.Counts()
@@ -307,4 +311,28 @@ func worstCaseSetup(b *testing.B) (*node, [][]byte) {
 		b.Fatalf("the setup has %d displacing reveals, the block takes %d: not a full block", len(all), fit)
 	}
 	return n, all[:fit]
+}
+
+// timedProfile starts a CPU profile of a benchmark's timed part when
+// BENCH_TIMED_PROFILE names a file (-test.cpuprofile would also profile
+// the set-up: key generation, signing, the warm-up); the function it
+// returns stops it. Without the variable both do nothing.
+func timedProfile(b *testing.B) func() {
+	path := os.Getenv("BENCH_TIMED_PROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -16,7 +16,7 @@ func execCommit(env track.Env, g *subnetv1.GasTarget, commitment []byte, uid uin
 	st := env.St
 	sub := env.NewSubmission(genesis.TrackGas, uid, commitment)
 	sub.Gas = &subnetv1.GasPredict{EvmChainId: g.EvmChainId, EvmBlock: g.EvmBlock}
-	st.Save(store.KeySubmission(sub.Id), sub)
+	st.Create(store.KeySubmission(sub.Id), sub) // a new id (store.Overlay.Create)
 	set := st.Predictions(g.EvmChainId, g.EvmBlock)
 	if len(set.Items) == 0 {
 		gc := st.GasChain(g.EvmChainId)

@@ -33,8 +33,10 @@ func scanLanes(m map[string]string) Lanes {
 
 // TestApplyBlockMatchesScan: a block overlay's lanes, with the old values
 // taken from its read cache, equal ApplyOverlay's and a full rescan's,
-// whatever mix of reads, rewrites, deletions and fresh keys the block made,
-// and ApplyBlock reads base only for keys the block wrote without reading.
+// whatever mix of reads, rewrites, deletions, fresh keys and created keys
+// (Create, directly or merged from a transaction's overlay) the block made,
+// and ApplyBlock reads base only for keys the block wrote without reading
+// or creating.
 func TestApplyBlockMatchesScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := 0; round < 50; round++ {
@@ -48,7 +50,8 @@ func TestApplyBlockMatchesScan(t *testing.T) {
 		for k, v := range base.m {
 			after[k] = v
 		}
-		readFirst, written := map[string]bool{}, map[string]bool{}
+		readFirst, written, created := map[string]bool{}, map[string]bool{}, map[string]bool{}
+		next := 0                // the created keys' counter: "n<i>" is never in base
 		read := func(k string) { // a read reaches base only before the key's first write
 			o.Get([]byte(k))
 			if !written[k] {
@@ -57,7 +60,34 @@ func TestApplyBlockMatchesScan(t *testing.T) {
 		}
 		for i := 0; i < 30; i++ {
 			k := fmt.Sprint("k", rng.IntN(60))
-			switch rng.IntN(4) {
+			switch rng.IntN(6) {
+			case 4: // a key from a counter, created in the block or in a transaction merged into it
+				k = fmt.Sprint("n", next)
+				next++
+				v := fmt.Sprint("v", rng.IntN(5))
+				if rng.IntN(2) == 0 {
+					o.Create([]byte(k), []byte(v))
+				} else {
+					tx := NewOverlay(o)
+					tx.Create([]byte(k), []byte(v))
+					tx.MergeInto(o)
+				}
+				after[k] = v
+				written[k], created[k] = true, true
+			case 5: // a created key written again or deleted: still not looked up
+				if next == 0 {
+					continue
+				}
+				k = fmt.Sprint("n", rng.IntN(next))
+				if rng.IntN(3) == 0 {
+					o.Delete([]byte(k))
+					delete(after, k)
+				} else {
+					v := fmt.Sprint("w", rng.IntN(5))
+					o.Set([]byte(k), []byte(v))
+					after[k] = v
+				}
+				written[k] = true
 			case 0:
 				read(k)
 			case 1, 2:
@@ -83,12 +113,12 @@ func TestApplyBlockMatchesScan(t *testing.T) {
 		}
 		unread := 0
 		o.Entries(func(k, _ []byte, _ bool) {
-			if !readFirst[string(k)] {
+			if !readFirst[string(k)] && !created[string(k)] {
 				unread++
 			}
 		})
 		if got := base.reads.Load() - before; got != int64(unread) {
-			t.Fatalf("round %d: ApplyBlock read base %d times, want %d (the written keys not read first)", round, got, unread)
+			t.Fatalf("round %d: ApplyBlock read base %d times, want %d (the written keys not read first nor created)", round, got, unread)
 		}
 	}
 }
@@ -145,4 +175,45 @@ func TestEntriesAfterApplyBlock(t *testing.T) {
 	if want := scanLanes(map[string]string{"b": "22", "c": "3", "d": "4"}); ApplyBlock(scanLanes(base.m), o) != want {
 		t.Fatal("lanes after more writes differ from a rescan: ApplyBlock used the stale sorted list")
 	}
+}
+
+// TestCreateClaims: a Create after a Set of the same key in the overlay
+// makes no claim (the first write decides); with VerifyCreates on, a Create
+// of a key that holds a value panics, in Create when the overlay sees the
+// value and in ApplyBlock when only the committed state holds it.
+func TestCreateClaims(t *testing.T) {
+	base := &mapReader{m: map[string]string{"held": "1"}}
+	o := NewBlockOverlay(base, 0)
+	o.Set([]byte("a"), []byte("1"))
+	o.Create([]byte("a"), []byte("2")) // no claim: "a" was written by a Set first
+	o.Create([]byte("b"), []byte("3"))
+	o.Set([]byte("b"), []byte("4")) // still a claim: "b" was first created
+	before := base.reads.Load()
+	if got, want := ApplyBlock(scanLanes(base.m), o), scanLanes(map[string]string{"held": "1", "a": "2", "b": "4"}); got != want {
+		t.Fatal("lanes differ from a rescan")
+	}
+	if got := base.reads.Load() - before; got != 1 {
+		t.Fatalf("ApplyBlock read base %d times, want 1 (\"a\", whose Create followed a Set)", got)
+	}
+
+	VerifyCreates(true)
+	defer VerifyCreates(false)
+	mustPanic(t, "Create of a key the overlay sees", func() {
+		NewBlockOverlay(base, 0).Create([]byte("held"), []byte("2"))
+	})
+	VerifyCreates(false)
+	o = NewBlockOverlay(base, 0)
+	o.Create([]byte("held"), []byte("2")) // unchecked: the claim is false
+	VerifyCreates(true)
+	mustPanic(t, "ApplyBlock over a false claim", func() { ApplyBlock(scanLanes(base.m), o) })
+}
+
+func mustPanic(t *testing.T, what string, fn func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Fatalf("%s: no panic", what)
+		}
+	}()
+	fn()
 }

@@ -167,14 +167,15 @@ func (l *Lanes) Sum() []byte {
 // ApplyOverlay returns base lanes updated by the overlay's writes, where
 // before reads each key's value as it was under those base lanes.
 func ApplyOverlay(base Lanes, o *Overlay, before Reader) Lanes {
-	return applyOverlay(base, o, before.Get)
+	return applyOverlay(base, o, before.Get, false)
 }
 
 // ApplyBlock is ApplyOverlay over the overlay's own base: the lanes of
 // o's base updated by o's writes. A block overlay (NewBlockOverlay) gives
-// the old values it already read from its cache.
+// the old values it already read from its cache, and a key it created
+// (Overlay.Create) had none.
 func ApplyBlock(base Lanes, o *Overlay) Lanes {
-	return applyOverlay(base, o, o.before)
+	return applyOverlay(base, o, o.before, true)
 }
 
 // minPerExpander: below this many changes per core, one core expands them
@@ -188,13 +189,24 @@ const minPerExpander = 64
 // does not depend on how the writes were split. before must be safe for
 // concurrent reads: a badger read transaction, a map nobody writes, or a
 // block overlay's cache (complete once execution is over).
-func applyOverlay(base Lanes, o *Overlay, before func([]byte) ([]byte, bool)) Lanes {
+func applyOverlay(base Lanes, o *Overlay, before func([]byte) ([]byte, bool), created bool) Lanes {
 	writes := o.sortedWrites()
 	partial := make([]Lanes, max(1, runtime.GOMAXPROCS(0)))
+	verify := created && verifyCreates.Load()
 	parts := parallel.Ranges(len(writes), len(partial), minPerExpander, func(p, lo, hi int) {
 		x := newExpander()
 		for _, w := range writes[lo:hi] {
-			old, had := before(w.k)
+			var old []byte
+			had := false
+			switch {
+			case created && w.fresh && !verify:
+			case created && w.fresh:
+				if _, held := before(w.k); held {
+					panic(fmt.Sprintf("store: key %x was created by a block but the state under it holds a value", w.k))
+				}
+			default:
+				old, had = before(w.k)
+			}
 			if had && !w.del && bytes.Equal(old, w.val) {
 				continue
 			}

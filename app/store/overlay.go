@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -34,11 +35,23 @@ func (s Snapshot) Get(k []byte) ([]byte, bool) {
 	return v, true
 }
 
-// entry is one overlay write: a value, or a deletion.
+// entry is one overlay write: a value, or a deletion. fresh: the first
+// write of the key in this overlay was a Create, so the committed state
+// under the block holds nothing there.
 type entry struct {
-	val []byte
-	del bool
+	val   []byte
+	del   bool
+	fresh bool
 }
+
+// verifyCreates: Create and ApplyBlock check every Create's claim
+// (VerifyCreates).
+var verifyCreates atomic.Bool
+
+// VerifyCreates turns the checking of Create's claims on or off, for the
+// whole process: tests turn it on (it costs the badger look-ups Create
+// saves); a broken claim panics with the key.
+func VerifyCreates(on bool) { verifyCreates.Store(on) }
 
 // EntryOverhead is what one entry is counted for beyond its key and value
 // when bounding a block's writes (badger's per-entry metadata is smaller).
@@ -58,8 +71,8 @@ type Overlay struct {
 // sortedWrite is one buffered write with its key as bytes: val is nil for a
 // deletion.
 type sortedWrite struct {
-	k, val []byte
-	del    bool
+	k, val     []byte
+	del, fresh bool
 }
 
 // NewOverlay returns an empty overlay over base.
@@ -110,6 +123,23 @@ func (o *Overlay) before(k []byte) ([]byte, bool) {
 // Set writes v at k.
 func (o *Overlay) Set(k, v []byte) { o.put(string(k), entry{val: v}) }
 
+// Create writes v at a key that has never held a value in the chain's
+// state: one named by an id that a counter hands out once (a submission's
+// id, a task's next submission index). ApplyBlock then takes the key's old
+// value to be nothing without looking it up in badger, which for a key
+// that is absent walks every memtable and level. A false claim would make
+// an app hash that no scan of the stored state reproduces, so tests run
+// with VerifyCreates on, which checks every claim (here, against what the
+// overlay reads, and in ApplyBlock, against the committed state).
+func (o *Overlay) Create(k, v []byte) {
+	if verifyCreates.Load() {
+		if _, ok := o.Get(k); ok {
+			panic(fmt.Sprintf("store: Create of %x, which holds a value", k))
+		}
+	}
+	o.put(string(k), entry{val: v, fresh: true})
+}
+
 // Delete removes k.
 func (o *Overlay) Delete(k []byte) { o.put(string(k), entry{del: true}) }
 
@@ -119,6 +149,7 @@ func (o *Overlay) Size() int { return o.size }
 func (o *Overlay) put(k string, e entry) {
 	if old, ok := o.writes[k]; ok {
 		o.size -= len(k) + len(old.val) + EntryOverhead
+		e.fresh = old.fresh // the first write of k here made (or did not make) the claim about the base
 	}
 	o.size += len(k) + len(e.val) + EntryOverhead
 	o.writes[k] = e
@@ -165,7 +196,7 @@ func (o *Overlay) sortedWrites() []sortedWrite {
 	o.sorted = make([]sortedWrite, len(keys))
 	for i, k := range keys {
 		e := o.writes[k]
-		o.sorted[i] = sortedWrite{k: []byte(k), val: e.val, del: e.del}
+		o.sorted[i] = sortedWrite{k: []byte(k), val: e.val, del: e.del, fresh: e.fresh}
 	}
 	return o.sorted
 }

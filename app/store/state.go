@@ -37,6 +37,15 @@ func (s State) Save(k []byte, m Message) {
 	s.O.Set(k, bz)
 }
 
+// Create saves m at a key that has never held a value (Overlay.Create).
+func (s State) Create(k []byte, m Message) {
+	bz, err := m.Marshal()
+	if err != nil {
+		panic(fmt.Sprintf("store: encode state at %x: %v", k, err))
+	}
+	s.O.Create(k, bz)
+}
+
 func (s State) Has(k []byte) bool {
 	_, ok := s.O.Get(k)
 	return ok

@@ -53,9 +53,11 @@ func execCommit(env track.Env, tx *track.Tx, m *subnetv1.MsgCommit) []abcitypes.
 	t, _ := st.Task(m.GetTaskId())
 	sub := env.NewSubmission(Track(t), uid, m.Commitment)
 	sub.TaskId, sub.ReportDeadline = t.Id, t.ReportDeadline
-	st.Save(store.KeySubmission(sub.Id), sub)
+	// The submission's id and the task's submission count only grow, so
+	// both keys are new (store.Overlay.Create).
+	st.Create(store.KeySubmission(sub.Id), sub)
 	st.SetTaskMiner(t.Id, uid, sub.Id)
-	st.O.Set(store.KeyTaskSub(t.Id, t.Submissions), store.U64Bytes(sub.Id))
+	st.O.Create(store.KeyTaskSub(t.Id, t.Submissions), store.U64Bytes(sub.Id))
 	t.Submissions++
 	st.Save(store.KeyTask(t.Id), t)
 	return []abcitypes.Event{wire.Event(wire.EventSubmissionAdded, "submission_id", track.U64s(sub.Id), "uid", track.U64s(uint64(uid)),

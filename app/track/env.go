@@ -83,6 +83,6 @@ func (env Env) NewSubmission(trackName string, uid uint32, commitment []byte) *s
 		BlockTime: env.Block.Time, Status: StatusCommitted, Commitment: append([]byte(nil), commitment...)}
 	c.NextSubmissionId++
 	env.St.Save(store.KeyCounters, c)
-	env.St.O.Set(store.KeyMinerSub(uid, sub.Id), []byte{})
+	env.St.O.Create(store.KeyMinerSub(uid, sub.Id), []byte{}) // ids are handed out once
 	return sub
 }

@@ -55,11 +55,16 @@ type Summary struct {
 	BlockIntervalS float64 `json:"block_interval_s"`
 	TxsPerBlock    float64 `json:"txs_per_block"`
 	// MaxLagS: how far the open-loop sends fell behind their schedule at most.
-	MaxLagS  float64 `json:"max_lag_s"`
-	Note     string  `json:"note,omitempty"`
-	FirstH   int64   `json:"first_height"`
-	LastH    int64   `json:"last_height"`
-	StartUTC string  `json:"start_utc"`
+	MaxLagS float64 `json:"max_lag_s"`
+	// LoadgenCPUPerTxUS: the CPU benchnet itself used over the measured window, per transaction
+	// committed in it (µs); MachineBusy: the share of the machine's CPU busy over the window (1 =
+	// every core). Both are 0 where they cannot be read (not Linux).
+	LoadgenCPUPerTxUS float64 `json:"loadgen_cpu_per_tx_us"`
+	MachineBusy       float64 `json:"machine_busy"`
+	Note              string  `json:"note,omitempty"`
+	FirstH            int64   `json:"first_height"`
+	LastH             int64   `json:"last_height"`
+	StartUTC          string  `json:"start_utc"`
 }
 
 // blockSeen is a block the watcher fetched: when, its height and how many of the run's
