@@ -26,7 +26,11 @@
 // its broadcast to the moment its block was seen. The summary (one JSON line on stdout) has the
 // committed tx/s over the measured window (transactions in blocks seen within it, less the
 // first --warmup, divided by that length), p50/p99/mean latency of the committed ones, CheckTx refusals by code, RPC
-// errors, and the transactions never seen in a block by the end of the drain.
+// errors, and the transactions never seen in a block by the end of the drain. It also has the
+// CPU benchnet itself used over the window per committed transaction (loadgen_cpu_per_tx_us: the
+// load generator shares the machine with the nodes) and how busy the whole machine was
+// (machine_busy, from /proc/stat; the table's last column): near 100% a level measures the
+// CPU each transaction costs rather than how fast the network can go.
 //
 //	go run ./scripts/benchnet --app validatord --testnet bin/bench-localnet/validatord --rate 500 --duration 30s
 //	go run ./scripts/benchnet --app kvstore --testnet bin/bench-localnet/kvstore --in-flight 32 --duration 30s

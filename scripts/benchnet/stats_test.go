@@ -89,17 +89,17 @@ func TestKVTx(t *testing.T) {
 
 func TestTable(t *testing.T) {
 	runs := []Summary{
-		{App: "kvstore", Mode: "in_flight", InFlight: 8, CommittedTPS: 1500, P50S: 0.5, P99S: 1},
-		{App: "validatord", Mode: "in_flight", InFlight: 8, CommittedTPS: 900, P50S: 8.9, P99S: 31.25, CheckTxFailed: map[string]int{"8": 3, "7": 2}, NeverCommitted: 4},
+		{App: "kvstore", Mode: "in_flight", InFlight: 8, CommittedTPS: 1500, P50S: 0.5, P99S: 1, MachineBusy: 0.983},
+		{App: "validatord", Mode: "in_flight", InFlight: 8, CommittedTPS: 900, P50S: 8.9, P99S: 31.25, CheckTxFailed: map[string]int{"8": 3, "7": 2}, NeverCommitted: 4, MachineBusy: 0.97},
 		{App: "validatord", Mode: "rate", Rate: 750, CommittedTPS: 736, P50S: 0.67, P99S: 1.41},
 		{App: "kvstore", Mode: "rate", Rate: 750, CommittedTPS: 732, P50S: 0.47, P99S: 0.9},
 		{App: "validatord", Mode: "rate", Rate: 500, CommittedTPS: 493},
 	}
-	want := "| load | validatord tx/s | kvstore tx/s | ratio | p50 / p99 commit latency, validatord | kvstore | validatord CheckTx refused / never committed |\n" +
-		"|---|---|---|---|---|---|---|\n" +
-		"| 500 tx/s offered | 493 | – | – | 0.00 / 0.00 s | – | 0 / 0 |\n" +
-		"| 750 tx/s offered | 736 | 732 | 1.01 | 0.67 / 1.41 s | 0.47 / 0.90 s | 0 / 0 |\n" +
-		"| 8 in flight | 900 | 1500 | 0.60 | 8.90 / 31.25 s | 0.50 / 1.00 s | 5 / 4 |\n"
+	want := "| load | validatord tx/s | kvstore tx/s | ratio | p50 / p99 commit latency, validatord | kvstore | validatord CheckTx refused / never committed | machine busy, validatord / kvstore |\n" +
+		"|---|---|---|---|---|---|---|---|\n" +
+		"| 500 tx/s offered | 493 | – | – | 0.00 / 0.00 s | – | 0 / 0 | – / – |\n" +
+		"| 750 tx/s offered | 736 | 732 | 1.01 | 0.67 / 1.41 s | 0.47 / 0.90 s | 0 / 0 | – / – |\n" +
+		"| 8 in flight | 900 | 1500 | 0.60 | 8.90 / 31.25 s | 0.50 / 1.00 s | 5 / 4 | 97% / 98% |\n"
 	if got := table(runs); got != want {
 		t.Errorf("table:\n%s\nwant:\n%s", got, want)
 	}

@@ -90,12 +90,12 @@ func table(runs []Summary) string {
 		return 0
 	})
 	var b strings.Builder
-	b.WriteString("| load | validatord tx/s | kvstore tx/s | ratio | p50 / p99 commit latency, validatord | kvstore | validatord CheckTx refused / never committed |\n")
-	b.WriteString("|---|---|---|---|---|---|---|\n")
+	b.WriteString("| load | validatord tx/s | kvstore tx/s | ratio | p50 / p99 commit latency, validatord | kvstore | validatord CheckTx refused / never committed | machine busy, validatord / kvstore |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, l := range levels {
 		v, k := byLevel[l]["validatord"], byLevel[l]["kvstore"]
 		for i := 0; i < max(len(v), len(k)); i++ {
-			vt, kt, ratio, vl, kl, vf := "–", "–", "–", "–", "–", "–"
+			vt, kt, ratio, vl, kl, vf, vb, kb := "–", "–", "–", "–", "–", "–", "–", "–"
 			if i < len(v) {
 				vt = fmt.Sprintf("%.0f", v[i].CommittedTPS)
 				vl = fmt.Sprintf("%.2f / %.2f s", v[i].P50S, v[i].P99S)
@@ -104,16 +104,28 @@ func table(runs []Summary) string {
 					failed += n
 				}
 				vf = fmt.Sprintf("%d / %d", failed, v[i].NeverCommitted)
+				vb = busy(v[i])
 			}
 			if i < len(k) {
 				kt = fmt.Sprintf("%.0f", k[i].CommittedTPS)
 				kl = fmt.Sprintf("%.2f / %.2f s", k[i].P50S, k[i].P99S)
+				kb = busy(k[i])
 			}
 			if i < len(v) && i < len(k) && k[i].CommittedTPS > 0 {
 				ratio = fmt.Sprintf("%.2f", v[i].CommittedTPS/k[i].CommittedTPS)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", l, vt, kt, ratio, vl, kl, vf)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", l, vt, kt, ratio, vl, kl, vf, vb, kb)
 		}
 	}
 	return b.String()
+}
+
+// busy is a run's machine_busy as a percentage: near 100% the run measured how much CPU each
+// transaction costs (every process on the machine, the load generator included) rather than
+// how fast the network can go.
+func busy(s Summary) string {
+	if s.MachineBusy == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f%%", 100*s.MachineBusy)
 }
