@@ -178,22 +178,44 @@ func TestEntriesAfterApplyBlock(t *testing.T) {
 }
 
 // TestCreateClaims: a Create after a Set of the same key in the overlay
-// makes no claim (the first write decides); with VerifyCreates on, a Create
+// makes no claim, and a Set or Delete after a Create keeps it (the first
+// write decides), each checked by its own count of base reads; with
+// VerifyCreates on, a Create
 // of a key that holds a value panics, in Create when the overlay sees the
 // value and in ApplyBlock when only the committed state holds it.
 func TestCreateClaims(t *testing.T) {
 	base := &mapReader{m: map[string]string{"held": "1"}}
-	o := NewBlockOverlay(base, 0)
-	o.Set([]byte("a"), []byte("1"))
-	o.Create([]byte("a"), []byte("2")) // no claim: "a" was written by a Set first
-	o.Create([]byte("b"), []byte("3"))
-	o.Set([]byte("b"), []byte("4")) // still a claim: "b" was first created
-	before := base.reads.Load()
-	if got, want := ApplyBlock(scanLanes(base.m), o), scanLanes(map[string]string{"held": "1", "a": "2", "b": "4"}); got != want {
-		t.Fatal("lanes differ from a rescan")
-	}
-	if got := base.reads.Load() - before; got != 1 {
-		t.Fatalf("ApplyBlock read base %d times, want 1 (\"a\", whose Create followed a Set)", got)
+	for _, c := range []struct {
+		name  string
+		write func(o *Overlay)
+		reads int64
+	}{
+		{"a Create after a Set makes no claim", func(o *Overlay) {
+			o.Set([]byte("a"), []byte("1"))
+			o.Create([]byte("a"), []byte("2"))
+		}, 1},
+		{"a Set after a Create keeps the claim", func(o *Overlay) {
+			o.Create([]byte("a"), []byte("1"))
+			o.Set([]byte("a"), []byte("2"))
+		}, 0},
+		{"a Delete after a Create keeps the claim", func(o *Overlay) {
+			o.Create([]byte("a"), []byte("1"))
+			o.Delete([]byte("a"))
+		}, 0},
+	} {
+		o := NewBlockOverlay(base, 0)
+		c.write(o)
+		after := map[string]string{"held": "1"}
+		if v, ok := o.Get([]byte("a")); ok {
+			after["a"] = string(v)
+		}
+		before := base.reads.Load()
+		if got := ApplyBlock(scanLanes(base.m), o); got != scanLanes(after) {
+			t.Fatalf("%s: lanes differ from a rescan", c.name)
+		}
+		if got := base.reads.Load() - before; got != c.reads {
+			t.Fatalf("%s: ApplyBlock read base %d times, want %d", c.name, got, c.reads)
+		}
 	}
 
 	VerifyCreates(true)
@@ -202,7 +224,7 @@ func TestCreateClaims(t *testing.T) {
 		NewBlockOverlay(base, 0).Create([]byte("held"), []byte("2"))
 	})
 	VerifyCreates(false)
-	o = NewBlockOverlay(base, 0)
+	o := NewBlockOverlay(base, 0)
 	o.Create([]byte("held"), []byte("2")) // unchecked: the claim is false
 	VerifyCreates(true)
 	mustPanic(t, "ApplyBlock over a false claim", func() { ApplyBlock(scanLanes(base.m), o) })
