@@ -193,6 +193,7 @@ func applyOverlay(base Lanes, o *Overlay, before func([]byte) ([]byte, bool), cr
 	writes := o.sortedWrites()
 	partial := make([]Lanes, max(1, runtime.GOMAXPROCS(0)))
 	verify := created && verifyCreates.Load()
+	falseClaims := make([][]byte, len(partial)) // per range, a created key the base holds (VerifyCreates)
 	parts := parallel.Ranges(len(writes), len(partial), minPerExpander, func(p, lo, hi int) {
 		x := newExpander()
 		for _, w := range writes[lo:hi] {
@@ -201,8 +202,8 @@ func applyOverlay(base Lanes, o *Overlay, before func([]byte) ([]byte, bool), cr
 			switch {
 			case created && w.fresh && !verify:
 			case created && w.fresh:
-				if _, held := before(w.k); held {
-					panic(fmt.Sprintf("store: key %x was created by a block but the state under it holds a value", w.k))
+				if _, held := before(w.k); held && falseClaims[p] == nil {
+					falseClaims[p] = w.k
 				}
 			default:
 				old, had = before(w.k)
@@ -218,6 +219,11 @@ func applyOverlay(base Lanes, o *Overlay, before func([]byte) ([]byte, bool), cr
 			}
 		}
 	})
+	for _, k := range falseClaims { // panicked here, on the caller's goroutine, a replay can report it
+		if k != nil {
+			panic(fmt.Sprintf("store: key %x was created by a block but the state under it holds a value", k))
+		}
+	}
 	out := base
 	for p := 0; p < parts; p++ {
 		for i := range out {

@@ -13,13 +13,14 @@ func init() {
 	register(Command{Name: "replay", Summary: "re-execute a stopped node's chain into a fresh app and check every app hash", Run: runReplay})
 }
 
-const replayUsage = "replay [--home DIR] [--to HEIGHT] [--workdir DIR]   (the node must be stopped)"
+const replayUsage = "replay [--home DIR] [--to HEIGHT] [--workdir DIR] [--check-creates]   (the node must be stopped)"
 
 func runReplay(ctx context.Context, env Env, args []string) error {
 	fs := newFlags("replay")
 	home := homeFlag(fs)
 	to := fs.Int64("to", 0, "stop after this height (default: the node's last height)")
 	workdir := fs.String("workdir", "", "parent of the temporary state directories (default: the system temp dir)")
+	checkCreates := fs.Bool("check-creates", false, "also check that every key a block created (named by an id handed out once) was new; slower")
 	pos, ok, err := parseFlags(env, fs, replayUsage, args)
 	if !ok || err != nil {
 		return err
@@ -35,7 +36,11 @@ func runReplay(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer src.Close()
-	sum, err := audit.Replay(ctx, src, replay.Options{To: *to, WorkDir: *workdir, Progress: env.Stderr})
+	run := audit.Replay
+	if *checkCreates {
+		run = audit.ReplayCheckingCreates
+	}
+	sum, err := run(ctx, src, replay.Options{To: *to, WorkDir: *workdir, Progress: env.Stderr})
 	var mm *audit.Mismatch
 	if errors.As(err, &mm) {
 		if perr := printJSON(env.Stdout, mm); perr != nil {

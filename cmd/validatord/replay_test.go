@@ -41,6 +41,12 @@ func TestReplayAndExportOfARealNode(t *testing.T) {
 		t.Fatalf("summary %+v: want the last height checked against the state store, a digest and an epoch", sum)
 	}
 
+	var checked audit.Summary
+	mustJSON(t, cli(t, "replay", "--home", home, "--check-creates"), &checked)
+	if sum.CreatesChecked || !checked.CreatesChecked || checked.AppHash != sum.AppHash || checked.HeightsChecked != sum.HeightsChecked {
+		t.Fatalf("replay --check-creates: %+v, without: %+v; want the same heights and hash, creates checked only with the flag", checked, sum)
+	}
+
 	var early audit.Summary
 	mustJSON(t, cli(t, "replay", "--home", home, "--to", "5"), &early)
 	if early.ToHeight != 5 || early.HeightsChecked != 5 || early.LastCheckedBy != "header of block 6" {

@@ -13,6 +13,7 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app"
+	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/internal/replay"
 	"github.com/scoringsubnet/validatord/internal/statedump"
 )
@@ -29,6 +30,9 @@ type Summary struct {
 	ScoreEntries   int             `json:"score_entries"`
 	ScoreDigest    string          `json:"score_digest_sha256"`
 	LatestEpoch    json.RawMessage `json:"latest_epoch"`
+	// CreatesChecked: every created key was checked to be new (replay
+	// --check-creates).
+	CreatesChecked bool `json:"creates_checked"`
 	// Seconds is the wall time of the re-execution (the block store read,
 	// every block executed and checked), and TxsPerSecond the
 	// re-executed transactions over it: measured, not part of what two
@@ -85,6 +89,23 @@ func Target() replay.Target {
 // Replay re-executes src into a fresh app and summarises it; at the first
 // height that differs it returns a *Mismatch.
 func Replay(ctx context.Context, src *replay.Source, opts replay.Options) (Summary, error) {
+	return replayChain(ctx, src, opts, false)
+}
+
+// ReplayCheckingCreates is Replay that also checks every key a block
+// created (store.Overlay.Create: a key named by an id handed out once) was
+// absent from the state under it, which the node itself takes on trust to
+// spare the look-up. A false claim stops the replay with an error naming
+// the height and the key. It costs one badger look-up per created key.
+func ReplayCheckingCreates(ctx context.Context, src *replay.Source, opts replay.Options) (Summary, error) {
+	return replayChain(ctx, src, opts, true)
+}
+
+func replayChain(ctx context.Context, src *replay.Source, opts replay.Options, checkCreates bool) (Summary, error) {
+	if checkCreates {
+		store.VerifyCreates(true)
+		defer store.VerifyCreates(false)
+	}
 	start := time.Now()
 	res, err := replay.Run(ctx, src, Target(), opts)
 	elapsed := time.Since(start)
@@ -97,6 +118,7 @@ func Replay(ctx context.Context, src *replay.Source, opts replay.Options) (Summa
 	}
 	defer res.Close()
 	sum, err := summarize(ctx, src.Genesis.ChainID, res)
+	sum.CreatesChecked = checkCreates
 	sum.Seconds = math.Round(elapsed.Seconds()*1000) / 1000
 	if s := elapsed.Seconds(); s > 0 {
 		sum.TxsPerSecond = math.Round(float64(res.Txs) / s)
