@@ -1,20 +1,11 @@
 package main
 
 import (
-	"flag"
-	"os"
 	"testing"
 
-	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/internal/testmain"
 )
 
-// TestMain checks every store.Overlay.Create claim of the nodes these tests run
-// (a key created must never have held a value); a run of benchmarks
-// measures without the checks, which cost the look-ups Create saves.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
-		store.VerifyCreates(true)
-	}
-	os.Exit(m.Run())
-}
+// TestMain checks every store.Overlay.Create claim of the blocks these
+// tests execute (internal/testmain).
+func TestMain(m *testing.M) { testmain.Run(m) }
