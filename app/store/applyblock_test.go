@@ -218,8 +218,7 @@ func TestCreateClaims(t *testing.T) {
 		}
 	}
 
-	VerifyCreates(true)
-	defer VerifyCreates(false)
+	defer VerifyCreates(VerifyCreates(true))
 	mustPanic(t, "Create of a key the overlay sees", func() {
 		NewBlockOverlay(base, 0).Create([]byte("held"), []byte("2"))
 	})

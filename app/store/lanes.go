@@ -193,7 +193,10 @@ func applyOverlay(base Lanes, o *Overlay, before func([]byte) ([]byte, bool), cr
 	writes := o.sortedWrites()
 	partial := make([]Lanes, max(1, runtime.GOMAXPROCS(0)))
 	verify := created && verifyCreates.Load()
-	falseClaims := make([][]byte, len(partial)) // per range, a created key the base holds (VerifyCreates)
+	var falseClaims [][]byte // VerifyCreates: per range, a created key the base holds
+	if verify {
+		falseClaims = make([][]byte, len(partial))
+	}
 	parts := parallel.Ranges(len(writes), len(partial), minPerExpander, func(p, lo, hi int) {
 		x := newExpander()
 		for _, w := range writes[lo:hi] {

@@ -49,9 +49,11 @@ type entry struct {
 var verifyCreates atomic.Bool
 
 // VerifyCreates turns the checking of Create's claims on or off, for the
-// whole process: tests turn it on (it costs the badger look-ups Create
-// saves); a broken claim panics with the key.
-func VerifyCreates(on bool) { verifyCreates.Store(on) }
+// whole process, and returns whether it was on: tests turn it on (it costs
+// the badger look-ups Create saves); a broken claim panics with the key.
+//
+//	defer store.VerifyCreates(store.VerifyCreates(true)) // on, then as it was
+func VerifyCreates(on bool) (was bool) { return verifyCreates.Swap(on) }
 
 // EntryOverhead is what one entry is counted for beyond its key and value
 // when bounding a block's writes (badger's per-entry metadata is smaller).

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/internal/audit"
 	"github.com/scoringsubnet/validatord/nodeconfig"
 )
@@ -43,6 +44,9 @@ func TestReplayAndExportOfARealNode(t *testing.T) {
 
 	var checked audit.Summary
 	mustJSON(t, cli(t, "replay", "--home", home, "--check-creates"), &checked)
+	if !store.VerifyCreates(true) { // TestMain turned the checks on; replay must leave them as it found them
+		t.Fatal("replay --check-creates left the checks of Create's claims off")
+	}
 	if sum.CreatesChecked || !checked.CreatesChecked || checked.AppHash != sum.AppHash || checked.HeightsChecked != sum.HeightsChecked {
 		t.Fatalf("replay --check-creates: %+v, without: %+v; want the same heights and hash, creates checked only with the flag", checked, sum)
 	}

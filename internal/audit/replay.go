@@ -103,8 +103,7 @@ func ReplayCheckingCreates(ctx context.Context, src *replay.Source, opts replay.
 
 func replayChain(ctx context.Context, src *replay.Source, opts replay.Options, checkCreates bool) (Summary, error) {
 	if checkCreates {
-		store.VerifyCreates(true)
-		defer store.VerifyCreates(false)
+		defer store.VerifyCreates(store.VerifyCreates(true))
 	}
 	start := time.Now()
 	res, err := replay.Run(ctx, src, Target(), opts)
