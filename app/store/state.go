@@ -29,21 +29,19 @@ func (s State) Load(k []byte, m Message) bool {
 	return true
 }
 
-func (s State) Save(k []byte, m Message) {
-	bz, err := m.Marshal()
-	if err != nil {
-		panic(fmt.Sprintf("store: encode state at %x: %v", k, err))
-	}
-	s.O.Set(k, bz)
-}
+func (s State) Save(k []byte, m Message) { s.O.Set(k, encode(k, m)) }
 
 // Create saves m at a key that has never held a value (Overlay.Create).
-func (s State) Create(k []byte, m Message) {
+func (s State) Create(k []byte, m Message) { s.O.Create(k, encode(k, m)) }
+
+// encode is m's stored bytes; a message that does not encode is a broken
+// invariant (only this code builds them).
+func encode(k []byte, m Message) []byte {
 	bz, err := m.Marshal()
 	if err != nil {
 		panic(fmt.Sprintf("store: encode state at %x: %v", k, err))
 	}
-	s.O.Create(k, bz)
+	return bz
 }
 
 func (s State) Has(k []byte) bool {

@@ -247,8 +247,6 @@ func measure(ctx context.Context, o options, rpcs []string, src source) (*Summar
 	end := start.Add(o.duration)
 	cpu0 := ownCPU()
 	busy0, total0 := machineCPU()
-	var cpuWindow time.Duration
-	var busyWindow, totalWindow uint64
 	s.StartUTC = start.UTC().Format(time.RFC3339)
 	endTimer := time.NewTimer(o.duration)
 	var maxLag time.Duration
@@ -300,9 +298,9 @@ dispatch:
 		case <-time.After(d):
 		}
 	}
-	cpuWindow = ownCPU() - cpu0
+	cpuWindow := ownCPU() - cpu0
 	busy1, total1 := machineCPU()
-	busyWindow, totalWindow = busy1-busy0, total1-total0
+	busyWindow, totalWindow := busy1-busy0, total1-total0
 	// Drain: wait for the outstanding transactions' blocks.
 	drainEnd := time.Now().Add(o.drain)
 	workers.Wait()
@@ -327,8 +325,8 @@ dispatch:
 		s.NonceRewinds = c.rewinds()
 	}
 	summarize(s, t.latencies, t.blocks, start.Add(o.warmup), end)
-	if n := float64(s.CommittedTPS) * o.duration.Seconds(); n > 0 && cpuWindow > 0 {
-		s.LoadgenCPUPerTxUS = round1(float64(cpuWindow.Microseconds()) / n)
+	if s.CommittedTPS > 0 && cpuWindow > 0 { // CPU a second over the window ÷ committed tx a second
+		s.LoadgenCPUPerTxUS = round1(float64(cpuWindow.Microseconds()) / o.duration.Seconds() / s.CommittedTPS)
 	}
 	if totalWindow > 0 {
 		s.MachineBusy = round3(float64(busyWindow) / float64(totalWindow))

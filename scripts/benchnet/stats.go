@@ -56,8 +56,8 @@ type Summary struct {
 	TxsPerBlock    float64 `json:"txs_per_block"`
 	// MaxLagS: how far the open-loop sends fell behind their schedule at most.
 	MaxLagS float64 `json:"max_lag_s"`
-	// LoadgenCPUPerTxUS: the CPU benchnet itself used over the measured window, per transaction
-	// committed in it (µs); MachineBusy: the share of the machine's CPU busy over the window (1 =
+	// LoadgenCPUPerTxUS: the CPU a second benchnet itself used over the measured window (its
+	// warm-up included) over committed_tps, in µs a tx; MachineBusy: the share of the machine's CPU busy over the window (1 =
 	// every core). Both are 0 where they cannot be read (not Linux).
 	LoadgenCPUPerTxUS float64 `json:"loadgen_cpu_per_tx_us"`
 	MachineBusy       float64 `json:"machine_busy"`
