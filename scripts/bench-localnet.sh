@@ -19,6 +19,10 @@
 #   BENCH_WARMUP            benchnet --warmup: the first part of the window not counted in tx/s
 #                           (default 5s; QUICK 2s)
 #   BENCH_APPS              default "validatord kvstore"
+#   BENCH_ROUNDS            passes over all levels (default 1). With N > 1 each run's files get a
+#                           -rK suffix and the table adds, per level, the medians of the N pairs and
+#                           the range of their ratios: one pass of a saturated level can be 0.2 off
+#                           the next on this machine (docs/performance.md)
 #   BENCH_OUT               default bin/bench-localnet
 #   BENCH_PORT              first port (default 29000, below Linux's ephemeral range 32768-60999,
 #                           so no outgoing connection holds one): validatord nodes use
@@ -163,48 +167,52 @@ rm -f "$out"/*.json
 make_validatord "$out/net-tmpl"
 tmpl=$out/net-tmpl/node0/config/config.toml
 
-for lvl in $levels; do
-  case $lvl in
-    rate:*) flag=(--rate "${lvl#rate:}") ;;
-    inflight:*) flag=(--in-flight "${lvl#inflight:}") ;;
-    *) log "level $lvl: want rate:R or inflight:N"; exit 2 ;;
-  esac
-  for app in $apps; do
-    dir=$out/net-$app
-    log "$lvl $app: fresh network in $dir"
-    if [ "$app" = validatord ]; then
-      make_validatord "$dir"
-    else
-      make_kvstore "$dir" "$tmpl"
-    fi
-    if [ "$app" = validatord ] && [ "${BENCH_CONCURRENT_CHECKTX:-0}" = 1 ]; then
-      for ((i = 0; i < nval; i++)); do
-        sed -i 's|^concurrent_check_tx = false|concurrent_check_tx = true|' "$dir/node$i/config/app.toml"
-        grep -q '^concurrent_check_tx = true' "$dir/node$i/config/app.toml" || { log "node$i: app.toml not rewritten"; exit 1; }
-      done
-    fi
-    if [ "$app" = validatord ] && [ "${BENCH_CHECKTX_RUNS:-1}" = 0 ]; then
-      for ((i = 0; i < nval; i++)); do
-        sed -i 's|^check_tx_runs = true|check_tx_runs = false|' "$dir/node$i/config/app.toml"
-        grep -q '^check_tx_runs = false' "$dir/node$i/config/app.toml" || { log "node$i: app.toml not rewritten"; exit 1; }
-      done
-    fi
-    if [ "${BENCH_PPROF:-0}" = 1 ]; then
-      pport=$((port + 9)); [ "$app" = kvstore ] && pport=$((port + 209))
-      sed -i "s|^pprof_laddr = .*|pprof_laddr = \"127.0.0.1:$pport\"|" "$dir/node0/config/config.toml"
-    fi
-    if start_nodes "$app" "$dir"; then
-      if [ "${BENCH_PPROF:-0}" = 1 ]; then
-        (sleep 10; curl -s --max-time 40 -o "$out/${lvl/:/-}-$app.cpu.pprof" \
-          "http://127.0.0.1:$pport/debug/pprof/profile?seconds=20") &
+rounds=${BENCH_ROUNDS:-1}
+for ((round = 1; round <= rounds; round++)); do
+  sfx=""; [ "$rounds" -gt 1 ] && sfx="-r$round"
+  for lvl in $levels; do
+    case $lvl in
+      rate:*) flag=(--rate "${lvl#rate:}") ;;
+      inflight:*) flag=(--in-flight "${lvl#inflight:}") ;;
+      *) log "level $lvl: want rate:R or inflight:N"; exit 2 ;;
+    esac
+    for app in $apps; do
+      dir=$out/net-$app
+      log "$lvl $app${sfx:+ (round $round of $rounds)}: fresh network in $dir"
+      if [ "$app" = validatord ]; then
+        make_validatord "$dir"
+      else
+        make_kvstore "$dir" "$tmpl"
       fi
-      # shellcheck disable=SC2086
-      bin/benchnet --app "$app" --testnet "$dir" "${flag[@]}" --duration "$duration" --warmup "$warmup" --drain "$drain" \
-        --out "$out/${lvl/:/-}-$app.json" ${BENCH_ARGS:-} || log "$lvl $app: benchnet failed"
-    else
-      log "$lvl $app: the network did not start; no run"
-    fi
-    stop_nodes
+      if [ "$app" = validatord ] && [ "${BENCH_CONCURRENT_CHECKTX:-0}" = 1 ]; then
+        for ((i = 0; i < nval; i++)); do
+          sed -i 's|^concurrent_check_tx = false|concurrent_check_tx = true|' "$dir/node$i/config/app.toml"
+          grep -q '^concurrent_check_tx = true' "$dir/node$i/config/app.toml" || { log "node$i: app.toml not rewritten"; exit 1; }
+        done
+      fi
+      if [ "$app" = validatord ] && [ "${BENCH_CHECKTX_RUNS:-1}" = 0 ]; then
+        for ((i = 0; i < nval; i++)); do
+          sed -i 's|^check_tx_runs = true|check_tx_runs = false|' "$dir/node$i/config/app.toml"
+          grep -q '^check_tx_runs = false' "$dir/node$i/config/app.toml" || { log "node$i: app.toml not rewritten"; exit 1; }
+        done
+      fi
+      if [ "${BENCH_PPROF:-0}" = 1 ]; then
+        pport=$((port + 9)); [ "$app" = kvstore ] && pport=$((port + 209))
+        sed -i "s|^pprof_laddr = .*|pprof_laddr = \"127.0.0.1:$pport\"|" "$dir/node0/config/config.toml"
+      fi
+      if start_nodes "$app" "$dir"; then
+        if [ "${BENCH_PPROF:-0}" = 1 ]; then
+          (sleep 10; curl -s --max-time 40 -o "$out/${lvl/:/-}-$app$sfx.cpu.pprof" \
+            "http://127.0.0.1:$pport/debug/pprof/profile?seconds=20") &
+        fi
+        # shellcheck disable=SC2086
+        bin/benchnet --app "$app" --testnet "$dir" "${flag[@]}" --duration "$duration" --warmup "$warmup" --drain "$drain" \
+          --out "$out/${lvl/:/-}-$app$sfx.json" ${BENCH_ARGS:-} || log "$lvl $app: benchnet failed"
+      else
+        log "$lvl $app: the network did not start; no run"
+      fi
+      stop_nodes
+    done
   done
 done
 bin/benchnet table "$out" | tee "$out/table.md"

@@ -35,5 +35,10 @@
 //	go run ./scripts/benchnet --app validatord --testnet bin/bench-localnet/validatord --rate 500 --duration 30s
 //	go run ./scripts/benchnet --app kvstore --testnet bin/bench-localnet/kvstore --in-flight 32 --duration 30s
 //
+// `benchnet table DIR...` prints the runs' JSON of one or more directories as the issue's table.
+// Runs of one level pair up in the order they started; a level with two or more pairs (several
+// passes, or BENCH_ROUNDS) gets a row of medians and the range of the ratios, since one pass of a
+// saturated level on a shared 2-core machine can differ from the next by 0.2.
+//
 // scripts/bench-localnet.sh makes the two networks and runs the load levels against each.
 package main

@@ -105,6 +105,31 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// TestTableMedians: runs of several passes pair up in the order they started (not the order
+// given), and a level with two or more pairs gets a row of medians with the ratios' range.
+func TestTableMedians(t *testing.T) {
+	run := func(app, start string, tps, p50 float64) Summary {
+		return Summary{App: app, Mode: "in_flight", InFlight: 8, CommittedTPS: tps, P50S: p50, P99S: 1, StartUTC: start}
+	}
+	runs := []Summary{
+		run("kvstore", "2026-11-24T04:10:00Z", 1000, 0.7), run("validatord", "2026-11-24T04:09:00Z", 900, 0.8),
+		run("validatord", "2026-11-24T04:00:00Z", 500, 0.9), run("kvstore", "2026-11-24T04:01:00Z", 1000, 0.6),
+		run("validatord", "2026-11-24T04:20:00Z", 800, 1.0), run("kvstore", "2026-11-24T04:21:00Z", 1600, 0.8),
+	}
+	want := "| load | validatord tx/s | kvstore tx/s | ratio | p50 / p99 commit latency, validatord | kvstore | validatord CheckTx refused / never committed | machine busy, validatord / kvstore |\n" +
+		"|---|---|---|---|---|---|---|---|\n" +
+		"| 8 in flight | 500 | 1000 | 0.50 | 0.90 / 1.00 s | 0.60 / 1.00 s | 0 / 0 | – / – |\n" +
+		"| 8 in flight | 900 | 1000 | 0.90 | 0.80 / 1.00 s | 0.70 / 1.00 s | 0 / 0 | – / – |\n" +
+		"| 8 in flight | 800 | 1600 | 0.50 | 1.00 / 1.00 s | 0.80 / 1.00 s | 0 / 0 | – / – |\n" +
+		"| 8 in flight, median of 3 | 800 | 1000 | 0.50 (0.50 – 0.90) | p50 0.90 s | p50 0.70 s | | |\n"
+	if got := table(runs); got != want {
+		t.Errorf("table:\n%s\nwant:\n%s", got, want)
+	}
+	if m := median([]float64{4, 1, 3, 2}); m != 2.5 {
+		t.Errorf("median of 4 = %g, want 2.5", m)
+	}
+}
+
 func TestRewind(t *testing.T) {
 	m := &benchMiner{nonce: 10}
 	m.rewind.Store(noRewind)

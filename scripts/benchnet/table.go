@@ -10,15 +10,24 @@ import (
 	"strings"
 )
 
-// runTable is `benchnet table DIR`: the per-run JSON files of DIR (written with --out) as the
-// issue's table, one row per load level, validatord beside kvstore.
+// runTable is `benchnet table DIR...`: the per-run JSON files of every DIR (written with --out)
+// as the issue's table, one row per load level and pair of runs, validatord beside kvstore. Give
+// several directories (passes of `make bench-localnet`) to see the spread of each level: a level
+// with two or more pairs gets a row of medians under its pairs.
 func runTable(w io.Writer, args []string) error {
-	if len(args) != 1 {
-		return fmt.Errorf("usage: benchnet table DIR")
+	if len(args) == 0 {
+		return fmt.Errorf("usage: benchnet table DIR...")
 	}
-	files, err := filepath.Glob(filepath.Join(args[0], "*.json"))
-	if err != nil {
-		return err
+	var files []string
+	for _, dir := range args {
+		fs, err := filepath.Glob(filepath.Join(dir, "*.json"))
+		if err != nil {
+			return err
+		}
+		if len(fs) == 0 {
+			return fmt.Errorf("%s: no run's JSON in it", dir)
+		}
+		files = append(files, fs...)
 	}
 	var runs []Summary
 	for _, f := range files {
@@ -65,7 +74,9 @@ func (l level) String() string {
 var modeOrder = []string{"rate", "in_flight", "in_flight_commit"}
 
 // table formats runs as a markdown table: rate levels first, then in-flight ones, each
-// ascending; a level with several runs of one app shows each (the newest last).
+// ascending. A level with several runs of one app shows each, in the order they started, the
+// i-th run of validatord beside the i-th of kvstore; with two or more such pairs a last row gives
+// the medians of each app's tx/s and p50, and the median ratio of the pairs with its range.
 func table(runs []Summary) string {
 	byLevel := map[level]map[string][]Summary{}
 	var levels []level
@@ -76,6 +87,11 @@ func table(runs []Summary) string {
 			levels = append(levels, l)
 		}
 		byLevel[l][s.App] = append(byLevel[l][s.App], s)
+	}
+	for _, apps := range byLevel {
+		for _, rs := range apps {
+			slices.SortStableFunc(rs, func(a, b Summary) int { return strings.Compare(a.StartUTC, b.StartUTC) })
+		}
 	}
 	slices.SortFunc(levels, func(a, b level) int {
 		if a.mode != b.mode {
@@ -116,8 +132,39 @@ func table(runs []Summary) string {
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", l, vt, kt, ratio, vl, kl, vf, vb, kb)
 		}
+		if pairs := min(len(v), len(k)); pairs >= 2 {
+			b.WriteString(medianRow(l, v[:pairs], k[:pairs]))
+		}
 	}
 	return b.String()
+}
+
+// medianRow is the row under a level's pairs of runs: each app's median tx/s and p50, the
+// median of the pairs' ratios and their range (v and k have the same length, ≥ 2).
+func medianRow(l level, v, k []Summary) string {
+	var vt, kt, ratios, vp, kp []float64
+	for i := range v {
+		vt, kt = append(vt, v[i].CommittedTPS), append(kt, k[i].CommittedTPS)
+		vp, kp = append(vp, v[i].P50S), append(kp, k[i].P50S)
+		if k[i].CommittedTPS > 0 {
+			ratios = append(ratios, v[i].CommittedTPS/k[i].CommittedTPS)
+		}
+	}
+	ratio := "–"
+	if len(ratios) > 0 {
+		ratio = fmt.Sprintf("%.2f (%.2f – %.2f)", median(ratios), slices.Min(ratios), slices.Max(ratios))
+	}
+	return fmt.Sprintf("| %s, median of %d | %.0f | %.0f | %s | p50 %.2f s | p50 %.2f s | | |\n",
+		l, len(v), median(vt), median(kt), ratio, median(vp), median(kp))
+}
+
+// median of xs (not empty); xs is not changed.
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // busy is a run's machine_busy as a percentage: near 100% the run measured how much CPU each
