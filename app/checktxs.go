@@ -52,6 +52,13 @@ func (a *App) CheckTxs(_ context.Context, reqs []*abcitypes.RequestCheckTx) ([]*
 		return out, nil
 	}
 	batched := a.checkBatch(reqs)
+	for _, req := range reqs {
+		if req.Type == abcitypes.CheckTxType_Recheck {
+			a.checkStats.Rechecks++
+		} else {
+			a.checkStats.Checks++
+		}
+	}
 	blk := &track.Block{Height: a.nextHeight(), Time: a.time, Mempool: true, Chain: a.chain}
 	for i, req := range reqs {
 		var pre func() sigCheck
@@ -107,9 +114,12 @@ func (a *App) checkBatch(reqs []*abcitypes.RequestCheckTx) []bool {
 }
 
 // CheckRunStats counts what CheckTxs did since the app started: runs
-// answered, batches checked, signatures in them, and batches that failed.
+// answered, batches checked, signatures in them, batches that failed, and
+// the transactions answered: first checks and the mempool's rechecks after
+// each block (a recheck's signature is known, its execution is not).
 type CheckRunStats struct {
 	Runs, Batches, Batched, Failed int
+	Checks, Rechecks               int
 }
 
 // CheckRuns returns the counts of CheckTxs's runs (for tests and the

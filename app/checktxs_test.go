@@ -110,6 +110,16 @@ func TestCheckTxsMatchesCheckTx(t *testing.T) {
 	if st.Batches == 0 || st.Failed != 0 {
 		t.Fatalf("valid runs: %+v, want batches and none failed", st)
 	}
+	if st.Checks != len(valid) || st.Rechecks != 0 {
+		t.Fatalf("valid runs: %+v, want %d checks and no recheck", st, len(valid))
+	}
+	rechecks := []*abcitypes.RequestCheckTx{{Tx: valid[0], Type: abcitypes.CheckTxType_Recheck}, {Tx: valid[1], Type: abcitypes.CheckTxType_Recheck}}
+	if _, err := tw.runs.app.CheckTxs(context.Background(), rechecks); err != nil {
+		t.Fatal(err)
+	}
+	if st := tw.runs.app.CheckRuns(); st.Checks != len(valid) || st.Rechecks != 2 {
+		t.Fatalf("after a run of 2 rechecks: %+v, want %d checks and 2 rechecks", st, len(valid))
+	}
 
 	stranger := newMiner("checktxs-stranger", 999)
 	var mixed [][]byte

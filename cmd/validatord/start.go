@@ -92,7 +92,7 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	}
 	n.Wait()
 	if st := application.CheckRuns(); st.Runs > 0 {
-		logger.Info("CheckTx runs since start", "runs", st.Runs, "batches", st.Batches, "signatures_batched", st.Batched,
+		logger.Info("CheckTx runs since start", "runs", st.Runs, "batches", st.Batches, "signatures_batched", st.Batched, "checks", st.Checks, "rechecks", st.Rechecks,
 			"batches_failed", st.Failed)
 	}
 	dbs.closeAll()
