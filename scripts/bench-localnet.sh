@@ -31,6 +31,8 @@
 #   BENCH_CONCURRENT_CHECKTX=1  validatord's nodes run with app.toml [abci] concurrent_check_tx = true
 #   BENCH_CHECKTX_RUNS=0    validatord's nodes run with app.toml [abci] check_tx_runs = false
 #                           (CheckTx one request at a time, CometBFT's plain local client)
+#   BENCH_DURABILITY=pipelined  validatord's nodes run with app.toml [state] durability = "pipelined"
+#                           (Commit hands the block's write and sync to the background)
 #   BENCH_PPROF=1           node0 of each network serves pprof (BENCH_PORT+9 / +209) and a 20 s
 #                           CPU profile taken 10 s into each run goes to $BENCH_OUT/<level>-<app>.cpu.pprof
 set -euo pipefail
@@ -194,6 +196,12 @@ for ((round = 1; round <= rounds; round++)); do
         for ((i = 0; i < nval; i++)); do
           sed -i 's|^check_tx_runs = true|check_tx_runs = false|' "$dir/node$i/config/app.toml"
           grep -q '^check_tx_runs = false' "$dir/node$i/config/app.toml" || { log "node$i: app.toml not rewritten"; exit 1; }
+        done
+      fi
+      if [ "$app" = validatord ] && [ "${BENCH_DURABILITY:-block}" != block ]; then
+        for ((i = 0; i < nval; i++)); do
+          sed -i "s|^durability = \"block\"|durability = \"$BENCH_DURABILITY\"|" "$dir/node$i/config/app.toml"
+          grep -q "^durability = \"$BENCH_DURABILITY\"" "$dir/node$i/config/app.toml" || { log "node$i: app.toml not rewritten"; exit 1; }
         done
       fi
       if [ "${BENCH_PPROF:-0}" = 1 ]; then
