@@ -92,8 +92,8 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	}
 	n.Wait()
 	if st := application.CheckRuns(); st.Runs > 0 {
-		logger.Info("CheckTx runs since start", "runs", st.Runs, "batches", st.Batches, "signatures_batched", st.Batched, "checks", st.Checks, "rechecks", st.Rechecks,
-			"batches_failed", st.Failed)
+		logger.Info("CheckTx runs since start", "runs", st.Runs, "batches", st.Batches, "signatures_batched", st.Batched,
+			"batches_failed", st.Failed, "checks", st.Checks, "rechecks", st.Rechecks)
 	}
 	dbs.closeAll()
 	if err := application.Close(); err != nil {
