@@ -116,8 +116,7 @@ func TestTableMedians(t *testing.T) {
 		run("validatord", "2026-11-24T04:00:00Z", 500, 0.9), run("kvstore", "2026-11-24T04:01:00Z", 1000, 0.6),
 		run("validatord", "2026-11-24T04:20:00Z", 800, 1.0), run("kvstore", "2026-11-24T04:21:00Z", 1600, 0.8),
 	}
-	want := "| load | validatord tx/s | kvstore tx/s | ratio | p50 / p99 commit latency, validatord | kvstore | validatord CheckTx refused / never committed | machine busy, validatord / kvstore |\n" +
-		"|---|---|---|---|---|---|---|---|\n" +
+	want := tableHead +
 		"| 8 in flight | 500 | 1000 | 0.50 | 0.90 / 1.00 s | 0.60 / 1.00 s | 0 / 0 | – / – |\n" +
 		"| 8 in flight | 900 | 1000 | 0.90 | 0.80 / 1.00 s | 0.70 / 1.00 s | 0 / 0 | – / – |\n" +
 		"| 8 in flight | 800 | 1600 | 0.50 | 1.00 / 1.00 s | 0.80 / 1.00 s | 0 / 0 | – / – |\n" +

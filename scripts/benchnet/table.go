@@ -73,6 +73,10 @@ func (l level) String() string {
 
 var modeOrder = []string{"rate", "in_flight", "in_flight_commit"}
 
+// tableHead is the table's header and rule.
+const tableHead = "| load | validatord tx/s | kvstore tx/s | ratio | p50 / p99 commit latency, validatord | kvstore | validatord CheckTx refused / never committed | machine busy, validatord / kvstore |\n" +
+	"|---|---|---|---|---|---|---|---|\n"
+
 // table formats runs as a markdown table: rate levels first, then in-flight ones, each
 // ascending. A level with several runs of one app shows each, in the order they started, the
 // i-th run of validatord beside the i-th of kvstore; with two or more such pairs a last row gives
@@ -106,8 +110,7 @@ func table(runs []Summary) string {
 		return 0
 	})
 	var b strings.Builder
-	b.WriteString("| load | validatord tx/s | kvstore tx/s | ratio | p50 / p99 commit latency, validatord | kvstore | validatord CheckTx refused / never committed | machine busy, validatord / kvstore |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|\n")
+	b.WriteString(tableHead)
 	for _, l := range levels {
 		v, k := byLevel[l]["validatord"], byLevel[l]["kvstore"]
 		for i := 0; i < max(len(v), len(k)); i++ {
