@@ -87,42 +87,46 @@ func TestKVTx(t *testing.T) {
 	}
 }
 
+// TestTable: one row per level and pair of runs, rate levels first. Runs of several passes pair
+// up in the order they started (not the order given), and a level with two or more pairs gets a
+// row of medians with the ratios' range.
 func TestTable(t *testing.T) {
-	runs := []Summary{
-		{App: "kvstore", Mode: "in_flight", InFlight: 8, CommittedTPS: 1500, P50S: 0.5, P99S: 1, MachineBusy: 0.983},
-		{App: "validatord", Mode: "in_flight", InFlight: 8, CommittedTPS: 900, P50S: 8.9, P99S: 31.25, CheckTxFailed: map[string]int{"8": 3, "7": 2}, NeverCommitted: 4, MachineBusy: 0.97},
-		{App: "validatord", Mode: "rate", Rate: 750, CommittedTPS: 736, P50S: 0.67, P99S: 1.41},
-		{App: "kvstore", Mode: "rate", Rate: 750, CommittedTPS: 732, P50S: 0.47, P99S: 0.9},
-		{App: "validatord", Mode: "rate", Rate: 500, CommittedTPS: 493},
-	}
-	want := "| load | validatord tx/s | kvstore tx/s | ratio | p50 / p99 commit latency, validatord | kvstore | validatord CheckTx refused / never committed | machine busy, validatord / kvstore |\n" +
-		"|---|---|---|---|---|---|---|---|\n" +
-		"| 500 tx/s offered | 493 | – | – | 0.00 / 0.00 s | – | 0 / 0 | – / – |\n" +
-		"| 750 tx/s offered | 736 | 732 | 1.01 | 0.67 / 1.41 s | 0.47 / 0.90 s | 0 / 0 | – / – |\n" +
-		"| 8 in flight | 900 | 1500 | 0.60 | 8.90 / 31.25 s | 0.50 / 1.00 s | 5 / 4 | 97% / 98% |\n"
-	if got := table(runs); got != want {
-		t.Errorf("table:\n%s\nwant:\n%s", got, want)
-	}
-}
-
-// TestTableMedians: runs of several passes pair up in the order they started (not the order
-// given), and a level with two or more pairs gets a row of medians with the ratios' range.
-func TestTableMedians(t *testing.T) {
 	run := func(app, start string, tps, p50 float64) Summary {
 		return Summary{App: app, Mode: "in_flight", InFlight: 8, CommittedTPS: tps, P50S: p50, P99S: 1, StartUTC: start}
 	}
-	runs := []Summary{
-		run("kvstore", "2026-11-24T04:10:00Z", 1000, 0.7), run("validatord", "2026-11-24T04:09:00Z", 900, 0.8),
-		run("validatord", "2026-11-24T04:00:00Z", 500, 0.9), run("kvstore", "2026-11-24T04:01:00Z", 1000, 0.6),
-		run("validatord", "2026-11-24T04:20:00Z", 800, 1.0), run("kvstore", "2026-11-24T04:21:00Z", 1600, 0.8),
-	}
-	want := tableHead +
-		"| 8 in flight | 500 | 1000 | 0.50 | 0.90 / 1.00 s | 0.60 / 1.00 s | 0 / 0 | – / – |\n" +
-		"| 8 in flight | 900 | 1000 | 0.90 | 0.80 / 1.00 s | 0.70 / 1.00 s | 0 / 0 | – / – |\n" +
-		"| 8 in flight | 800 | 1600 | 0.50 | 1.00 / 1.00 s | 0.80 / 1.00 s | 0 / 0 | – / – |\n" +
-		"| 8 in flight, median of 3 | 800 | 1000 | 0.50 (0.50 – 0.90) | p50 0.90 s | p50 0.70 s | | |\n"
-	if got := table(runs); got != want {
-		t.Errorf("table:\n%s\nwant:\n%s", got, want)
+	for _, c := range []struct {
+		name string
+		runs []Summary
+		rows string // the table below its head
+	}{{
+		name: "levels",
+		runs: []Summary{
+			{App: "kvstore", Mode: "in_flight", InFlight: 8, CommittedTPS: 1500, P50S: 0.5, P99S: 1, MachineBusy: 0.983},
+			{App: "validatord", Mode: "in_flight", InFlight: 8, CommittedTPS: 900, P50S: 8.9, P99S: 31.25, CheckTxFailed: map[string]int{"8": 3, "7": 2}, NeverCommitted: 4, MachineBusy: 0.97},
+			{App: "validatord", Mode: "rate", Rate: 750, CommittedTPS: 736, P50S: 0.67, P99S: 1.41},
+			{App: "kvstore", Mode: "rate", Rate: 750, CommittedTPS: 732, P50S: 0.47, P99S: 0.9},
+			{App: "validatord", Mode: "rate", Rate: 500, CommittedTPS: 493},
+		},
+		rows: "| 500 tx/s offered | 493 | – | – | 0.00 / 0.00 s | – | 0 / 0 | – / – |\n" +
+			"| 750 tx/s offered | 736 | 732 | 1.01 | 0.67 / 1.41 s | 0.47 / 0.90 s | 0 / 0 | – / – |\n" +
+			"| 8 in flight | 900 | 1500 | 0.60 | 8.90 / 31.25 s | 0.50 / 1.00 s | 5 / 4 | 97% / 98% |\n",
+	}, {
+		name: "passes",
+		runs: []Summary{
+			run("kvstore", "2026-11-24T04:10:00Z", 1000, 0.7), run("validatord", "2026-11-24T04:09:00Z", 900, 0.8),
+			run("validatord", "2026-11-24T04:00:00Z", 500, 0.9), run("kvstore", "2026-11-24T04:01:00Z", 1000, 0.6),
+			run("validatord", "2026-11-24T04:20:00Z", 800, 1.0), run("kvstore", "2026-11-24T04:21:00Z", 1600, 0.8),
+		},
+		rows: "| 8 in flight | 500 | 1000 | 0.50 | 0.90 / 1.00 s | 0.60 / 1.00 s | 0 / 0 | – / – |\n" +
+			"| 8 in flight | 900 | 1000 | 0.90 | 0.80 / 1.00 s | 0.70 / 1.00 s | 0 / 0 | – / – |\n" +
+			"| 8 in flight | 800 | 1600 | 0.50 | 1.00 / 1.00 s | 0.80 / 1.00 s | 0 / 0 | – / – |\n" +
+			"| 8 in flight, median of 3 | 800 | 1000 | 0.50 (0.50 – 0.90) | p50 0.90 s | p50 0.70 s | | |\n",
+	}} {
+		want := "| load | validatord tx/s | kvstore tx/s | ratio | p50 / p99 commit latency, validatord | kvstore | validatord CheckTx refused / never committed | machine busy, validatord / kvstore |\n" +
+			"|---|---|---|---|---|---|---|---|\n" + c.rows
+		if got := table(c.runs); got != want {
+			t.Errorf("%s: table:\n%s\nwant:\n%s", c.name, got, want)
+		}
 	}
 	if m := median([]float64{4, 1, 3, 2}); m != 2.5 {
 		t.Errorf("median of 4 = %g, want 2.5", m)
