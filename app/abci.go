@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
 
@@ -51,7 +51,7 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	if err := gen.MatchValidators(cons); err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	if _, err := track.NewChain(req.ChainId, gen); err != nil {
+	if _, err := kernel.NewChain(req.ChainId, gen); err != nil {
 		return nil, err
 	}
 	snap := store.Snapshot{Txn: a.snap}
@@ -109,7 +109,7 @@ func (a *App) PrepareProposal(_ context.Context, req *abcitypes.RequestPreparePr
 	if err != nil {
 		return nil, err
 	}
-	blk := &track.Block{Height: req.Height, Time: req.Time.Unix(), Chain: chain}
+	blk := &kernel.Block{Height: req.Height, Time: req.Time.Unix(), Chain: chain}
 	m := budget.NewMeter(a.limits, bo)
 	var kept [][]byte
 	var total int64

@@ -6,7 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
@@ -48,7 +48,7 @@ func TestInactiveMinerLosesWeight(t *testing.T) {
 	mustOK(t, n.block(a.reveal(t, p)))
 	mustOK(t, n.block(r[0].tx(t, msgWorkflowReport(0, workflowM())), r[1].tx(t, msgWorkflowReport(0, workflowM())),
 		r[2].tx(t, msgWorkflowReport(0, workflowM())))) // scored at height 4
-	if s, _ := n.query("submission/0"); s["status"] != track.StatusScored {
+	if s, _ := n.query("submission/0"); s["status"] != kernel.StatusScored {
 		t.Fatalf("submission 0 = %v, want scored at height 4", s)
 	}
 	for n.height < 500 {
@@ -116,7 +116,7 @@ func TestSilentGasAgentScoresBelowHonest(t *testing.T) {
 	}
 	mustOK(t, n.block(b.reveal(t, honest(20))))
 	for id := uint64(0); id <= 20; id++ {
-		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != track.StatusScored && s["status"] != track.StatusCounted {
+		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != kernel.StatusScored && s["status"] != kernel.StatusCounted {
 			t.Fatalf("prediction %d = %v, want judged", id, s)
 		}
 	}

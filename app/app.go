@@ -10,11 +10,11 @@ import (
 	cmtlog "github.com/cometbft/cometbft/libs/log"
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
+	"github.com/scoringsubnet/validatord/app/snapshot"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
-	"github.com/scoringsubnet/validatord/snapshot"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
 
@@ -80,7 +80,7 @@ type App struct {
 	snap    *badger.Txn      // the store at the committed height, or (top set) the one before
 	top     []*store.Overlay // pipelined: the committed block's sealed writes, read over snap until they land
 
-	chain         *track.Chain   // nil until InitChain (or a committed genesis)
+	chain         *kernel.Chain  // nil until InitChain (or a committed genesis)
 	genesis       *store.Overlay // InitChain's writes until the first Commit
 	genesisLanes  store.Lanes
 	initialHeight int64 // InitChain's initial height: the first block's height

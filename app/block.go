@@ -5,8 +5,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
@@ -59,7 +59,7 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, eviden
 		// cannot read them cannot execute the block.
 		panic(fmt.Sprintf("app: the rules in force at height %d: %v", height, err))
 	}
-	blk := &track.Block{Height: height, Time: time, Hash: hash, Chain: chain, Misbehavior: evidence}
+	blk := &kernel.Block{Height: height, Time: time, Hash: hash, Chain: chain, Misbehavior: evidence}
 	m := budget.NewMeter(a.limits, sizeFunc(func() int {
 		if eo == nil {
 			return bo.Size()
@@ -104,8 +104,8 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, eviden
 }
 
 // env is the track units' view of the overlay o in block blk.
-func (a *App) env(o *store.Overlay, blk *track.Block) track.Env {
-	return track.Env{Chain: blk.Chain, St: store.State{O: o}, Block: blk}
+func (a *App) env(o *store.Overlay, blk *kernel.Block) kernel.Env {
+	return kernel.Env{Chain: blk.Chain, St: store.State{O: o}, Block: blk}
 }
 
 // deliverTx validates and applies one transaction inside bo. The cheap
@@ -118,13 +118,13 @@ func (a *App) env(o *store.Overlay, blk *track.Block) track.Env {
 // execution, whose writes and own work (an EVM block close) must still fit
 // the block's budgets. In CheckTx a transaction that could fit no block is
 // refused instead.
-func (a *App) deliverTx(bo *store.Overlay, raw []byte, blk *track.Block, m *budget.Meter) *abcitypes.ExecTxResult {
+func (a *App) deliverTx(bo *store.Overlay, raw []byte, blk *kernel.Block, m *budget.Meter) *abcitypes.ExecTxResult {
 	return a.deliverTxPre(bo, raw, blk, m, nil)
 }
 
 // deliverTxPre is deliverTx with the signature's check made ahead, when
 // pre gives it (preverify; it may wait for the check to finish).
-func (a *App) deliverTxPre(bo *store.Overlay, raw []byte, blk *track.Block, m *budget.Meter, pre func() sigCheck) *abcitypes.ExecTxResult {
+func (a *App) deliverTxPre(bo *store.Overlay, raw []byte, blk *kernel.Block, m *budget.Meter, pre func() sigCheck) *abcitypes.ExecTxResult {
 	to := store.NewOverlay(bo)
 	env := a.env(to, blk)
 	tx, terr := a.validate(env, raw)

@@ -3,8 +3,8 @@ package app
 import (
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
@@ -31,7 +31,7 @@ func TestBlockFullReportLeavesNoTrace(t *testing.T) {
 	// Execute height 7 as executeBlock does, with a write budget of 1 byte.
 	base, _ := n.app.base()
 	bo := store.NewOverlay(base)
-	blk := &track.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix(), Chain: n.app.chain}
+	blk := &kernel.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix(), Chain: n.app.chain}
 	lim := n.app.limits
 	lim.BlockWrites = 1
 	meter := budget.NewMeter(lim, bo)
@@ -48,7 +48,7 @@ func TestBlockFullReportLeavesNoTrace(t *testing.T) {
 	}
 	st := store.State{O: bo}
 	sub, _ := st.Submission(0)
-	if sub.Status != track.StatusPending || len(sub.Votes) != 2 {
+	if sub.Status != kernel.StatusPending || len(sub.Votes) != 2 {
 		t.Fatalf("submission 0 = %s with %d votes, want pending with 2", sub.Status, len(sub.Votes))
 	}
 	if st.Has(store.KeyWindow(store.WindowArena, 1)) || st.Has(store.KeyBaseline(0)) {

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -120,7 +120,7 @@ func TestArenaFloodCannotHaltCommit(t *testing.T) {
 	}
 	run(txs...) // 300 reveals, in the reveal window's one block
 	for sid := 0; sid < 300; sid++ {
-		if s, _ := n.query(fmt.Sprintf("submission/%d", sid)); s["status"] != track.StatusPending {
+		if s, _ := n.query(fmt.Sprintf("submission/%d", sid)); s["status"] != kernel.StatusPending {
 			t.Fatalf("submission %d = %v after the reveals, want pending", sid, s["status"])
 		}
 	}
@@ -217,9 +217,9 @@ func TestDeadlineFloodCannotHaltCommit(t *testing.T) {
 		t.Fatal("the deadline settled in one block: the limits did not bind, the test proves nothing")
 	}
 	for sid := 0; sid < 300; sid++ {
-		want := track.StatusScored
+		want := kernel.StatusScored
 		if !revealed(sid) {
-			want = track.StatusUnrevealed
+			want = kernel.StatusUnrevealed
 		}
 		if s, _ := n.query(fmt.Sprintf("submission/%d", sid)); s["status"] != want {
 			t.Fatalf("submission %d = %v, want %s", sid, s["status"], want)
@@ -290,10 +290,10 @@ func TestTaskFloodAtOneDeadline(t *testing.T) {
 			t.Fatalf("validator %d still has %d open tasks after every deadline passed", v, open)
 		}
 	}
-	if s, _ := n.query("submission/0"); s["status"] != track.StatusExpired {
+	if s, _ := n.query("submission/0"); s["status"] != kernel.StatusExpired {
 		t.Fatalf("the revealed submission = %v, want expired (no reports)", s["status"])
 	}
-	if s, _ := n.query("submission/1"); s["status"] != track.StatusUnrevealed {
+	if s, _ := n.query("submission/1"); s["status"] != kernel.StatusUnrevealed {
 		t.Fatalf("the commit never revealed = %v, want unrevealed", s["status"])
 	}
 }
@@ -332,7 +332,7 @@ func TestAdversarialBlocks(t *testing.T) {
 					t.Errorf("no %s event", ev)
 				}
 			}
-			for _, st := range []string{track.StatusUnrevealed, track.StatusScored, track.StatusDuplicate} {
+			for _, st := range []string{kernel.StatusUnrevealed, kernel.StatusScored, kernel.StatusDuplicate} {
 				if res.statuses[st] == 0 {
 					t.Errorf("no submission ended %s", st)
 				}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
@@ -44,7 +44,7 @@ func carriedSettlement(t *testing.T) *node {
 func TestSettlementCarryOver(t *testing.T) {
 	n := carriedSettlement(t)
 	n.block() // h4: settles submission 0 only
-	want := []string{track.StatusExpired, track.StatusPending, track.StatusPending}
+	want := []string{kernel.StatusExpired, kernel.StatusPending, kernel.StatusPending}
 	for id, w := range want {
 		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != w {
 			t.Fatalf("after h4 submission %d = %v, want %s", id, s["status"], w)
@@ -57,7 +57,7 @@ func TestSettlementCarryOver(t *testing.T) {
 	n.block() // h5: submission 1
 	n.block() // h6: submission 2
 	for id := range want {
-		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != track.StatusExpired {
+		if s, _ := n.query(fmt.Sprintf("submission/%d", id)); s["status"] != kernel.StatusExpired {
 			t.Fatalf("submission %d = %v, want expired", id, s["status"])
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -61,8 +61,8 @@ func catalogueChain(t testing.TB) (*node, map[string]*signer) {
 	mustOK(t, n.block())                                                                  // 4: task 5's window, B stays silent
 	mustOK(t, n.block(a.reveal(t, wfPayloadOf(a, 0)), a.reveal(t, arenaPayloadOf(a, 1)))) // 5
 	mustOK(t, n.block(r0.tx(t, msgWorkflowReport(0, workflowM()))))                       // 6
-	for id, want := range map[int]string{0: track.StatusPending, 2: track.StatusExpired, 3: track.StatusUnrevealed,
-		5: track.StatusCommitted, 6: track.StatusCommitted, 8: track.StatusCommitted} {
+	for id, want := range map[int]string{0: kernel.StatusPending, 2: kernel.StatusExpired, 3: kernel.StatusUnrevealed,
+		5: kernel.StatusCommitted, 6: kernel.StatusCommitted, 8: kernel.StatusCommitted} {
 		if sub, _ := n.query(fmt.Sprint("submission/", id)); sub["status"] != want {
 			t.Fatalf("catalogue chain: submission %d = %v, want %s", id, sub["status"], want)
 		}
@@ -103,7 +103,7 @@ func TestRejectionCatalogue(t *testing.T) {
 	flipped := append([]byte(nil), valid...)
 	flipped[len(flipped)-1] ^= 1
 	badBaseline := msgArenaTask(5, 10, 10)
-	bl := track.BaselineToProto(scoring.DefaultArenaBaseline())
+	bl := kernel.BaselineToProto(scoring.DefaultArenaBaseline())
 	bl.MinTokens = "999999"
 	badBaseline.GetPostTask().GetArena().DefaultBaseline = bl
 	pa4, pb4 := wfPayloadOf(a, 4), wfPayloadOf(b, 4)
@@ -292,7 +292,7 @@ func finalizeOnly(t *testing.T, n *node, h int64, txs [][]byte) *abcitypes.Respo
 // rejected: posting an arena task, a gas commit, a gas reveal and a truth.
 func TestTrackDisabled(t *testing.T) {
 	g := testGenesis(1)
-	g.Tracks = []genesis.Track{testTrack(genesis.TrackWorkflow, track.Dec("1"))}
+	g.Tracks = []genesis.Track{testTrack(genesis.TrackWorkflow, kernel.Dec("1"))}
 	n := newNode(t, "", g)
 	a, r := newMiner("miner-a", 1), reporter(0)
 	mustOK(t, n.block(a.tx(t, msgRegister())))

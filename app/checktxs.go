@@ -5,7 +5,7 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
 	"github.com/scoringsubnet/validatord/x/sigverify"
@@ -59,7 +59,7 @@ func (a *App) CheckTxs(_ context.Context, reqs []*abcitypes.RequestCheckTx) ([]*
 			a.checkStats.Checks++
 		}
 	}
-	blk := &track.Block{Height: a.nextHeight(), Time: a.time, Mempool: true, Chain: a.chain}
+	blk := &kernel.Block{Height: a.nextHeight(), Time: a.time, Mempool: true, Chain: a.chain}
 	for i, req := range reqs {
 		var pre func() sigCheck
 		if batched[i] {

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -209,17 +209,17 @@ func crpRun(t *testing.T, seed uint64) {
 			continue
 		}
 		s, _ := n.query(fmt.Sprint("submission/", subOf[i]))
-		want := track.StatusUnrevealed
+		want := kernel.StatusUnrevealed
 		if revealed[i] {
-			want = track.StatusScored
+			want = kernel.StatusScored
 			if dup[i].Duplicate {
-				want = track.StatusDuplicate
+				want = kernel.StatusDuplicate
 			}
 		}
 		if s["status"] != want {
 			t.Fatalf("seed %d miner %d (uid %d, commit %d, reveal %d %s): status %v, model %s", seed, i, m.s.uid, m.commitAt, m.revealAt, m.how, s["status"], want)
 		}
-		if want == track.StatusDuplicate {
+		if want == kernel.StatusDuplicate {
 			// the receipt names the keeper known at the verdict: a revealed
 			// commit of the same artifact that precedes this one (when a
 			// still earlier commit is revealed later, it keeps the artifact
@@ -393,11 +393,11 @@ func crpGasRun(t *testing.T, seed uint64) {
 		}
 		id := crpFindGasSub(t, n, m.s.uid, nMiners)
 		s, _ := n.query(fmt.Sprint("submission/", id))
-		want := track.StatusUnrevealed
+		want := kernel.StatusUnrevealed
 		if crpGasRevealCode(m, m.revealAt, truthAt, reveal) == wire.CodeOK && m.revealAt != 0 {
-			want = track.StatusLate
+			want = kernel.StatusLate
 			if commit.GasCounts(blockTime(m.commitAt).Unix(), ts, margin) {
-				want = track.StatusCounted
+				want = kernel.StatusCounted
 			}
 		}
 		if s["status"] != want {

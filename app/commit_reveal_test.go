@@ -5,7 +5,7 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 )
@@ -42,16 +42,16 @@ func TestCopiedArtifactScoresZero(t *testing.T) {
 	resp := n.block(a.commit(t, p), r[0].tx(t, msgWorkflowReport(0, workflowM())))
 	mustCodes(t, resp, wire.CodeOK, wire.CodeRevealWindow)
 	r[0].nonce--
-	if s, _ := n.query("submission/0"); s["status"] != track.StatusCommitted {
+	if s, _ := n.query("submission/0"); s["status"] != kernel.StatusCommitted {
 		t.Fatalf("submission 0 = %v, want committed", s)
 	}
 	// h4, the window's only block: a reveals first, and is still the duplicate
 	resp = n.block(a.reveal(t, p), b.reveal(t, p))
 	mustOK(t, resp)
-	if s, _ := n.query("submission/1"); s["status"] != track.StatusDuplicate {
+	if s, _ := n.query("submission/1"); s["status"] != kernel.StatusDuplicate {
 		t.Fatalf("a's later commit = %v, want duplicate", s)
 	}
-	if s, _ := n.query("submission/0"); s["status"] != track.StatusPending {
+	if s, _ := n.query("submission/0"); s["status"] != kernel.StatusPending {
 		t.Fatalf("b's earlier commit = %v, want pending", s)
 	}
 	var txs [][]byte
@@ -60,7 +60,7 @@ func TestCopiedArtifactScoresZero(t *testing.T) {
 	}
 	mustOK(t, n.block(txs...))
 	s0, _ := n.query("submission/0")
-	if s0["status"] != track.StatusScored || s0["receipt"].(map[string]any)["score"] != "0.857500000000000000" {
+	if s0["status"] != kernel.StatusScored || s0["receipt"].(map[string]any)["score"] != "0.857500000000000000" {
 		t.Fatalf("keeper = %v, want scored 0.8575", s0)
 	}
 	s1, _ := n.query("submission/1")
@@ -104,7 +104,7 @@ func TestRevealChecks(t *testing.T) {
 	try(a, a.reveal(t, pa), wire.CodeOK)                                        // h6: the window's last block
 	try(a, a.reveal(t, pa), wire.CodeDuplicateSubmission)                       // h7: already revealed
 	try(b, b.commit(t, pb), wire.CodeSubmissionDeadline)                        // h8
-	if s, _ := n.query("submission/0"); s["status"] != track.StatusPending || s["reveal_height"] != float64(6) {
+	if s, _ := n.query("submission/0"); s["status"] != kernel.StatusPending || s["reveal_height"] != float64(6) {
 		t.Fatalf("submission 0 = %v, want pending, revealed at 6", s)
 	}
 }
@@ -137,11 +137,11 @@ func TestCopiedTruthIsLate(t *testing.T) {
 	mustOK(t, n.block(txs...))
 	// h5: the truth is final at h4; reveals at h5, the close at its end
 	mustOK(t, n.block(honest.reveal(t, hp), copier.reveal(t, cp)))
-	if s, _ := n.query("submission/0"); s["status"] != track.StatusCounted {
+	if s, _ := n.query("submission/0"); s["status"] != kernel.StatusCounted {
 		t.Fatalf("the honest prediction = %v, want counted", s)
 	}
 	s, _ := n.query("submission/1")
-	if s["status"] != track.StatusLate {
+	if s["status"] != kernel.StatusLate {
 		t.Fatalf("the copied prediction = %v, want late", s)
 	}
 	// before commit-reveal the copied price was counted as included with
@@ -173,15 +173,15 @@ func TestGasRevealWindow(t *testing.T) {
 	a.nonce--
 	resp := n.block(a.reveal(t, pa)) // h5: the window's only block
 	mustOK(t, resp)
-	if s, _ := n.query("submission/0"); s["status"] != track.StatusCounted {
+	if s, _ := n.query("submission/0"); s["status"] != kernel.StatusCounted {
 		t.Fatalf("a = %v, want counted", s)
 	}
-	if s, _ := n.query("submission/1"); s["status"] != track.StatusUnrevealed {
+	if s, _ := n.query("submission/1"); s["status"] != kernel.StatusUnrevealed {
 		t.Fatalf("b = %v, want unrevealed", s)
 	}
 	mustCodes(t, n.block(b.reveal(t, pb)), wire.CodeRevealWindow) // h6: the window is over (and the close swept it)
 	tr, code := n.query("truth/1/100")
-	if code != 0 || tr["status"] != track.StatusFinal || tr["reveal_from"] != float64(5) || tr["reveal_until"] != float64(5) {
+	if code != 0 || tr["status"] != kernel.StatusFinal || tr["reveal_from"] != float64(5) || tr["reveal_until"] != float64(5) {
 		t.Fatalf("truth/1/100 = %v (code %d)", tr, code)
 	}
 }

@@ -7,8 +7,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
@@ -112,7 +112,7 @@ func crbStillCommitted(st store.State, s *signer, p *subnetv1.MsgSubmit) bool {
 		return false
 	}
 	sub, _ := st.Submission(id)
-	return sub.Status == track.StatusCommitted
+	return sub.Status == kernel.StatusCommitted
 }
 
 // crbRevealOpen reports whether p's reveal window is open at h, and whether
@@ -120,7 +120,7 @@ func crbStillCommitted(st store.State, s *signer, p *subnetv1.MsgSubmit) bool {
 func crbRevealOpen(st store.State, h int64, p *subnetv1.MsgSubmit) (open, passed bool) {
 	if g := p.GetGas(); g != nil {
 		r, ok := st.Truth(g.EvmChainId, g.EvmBlock)
-		if !ok || r.Status != track.StatusFinal {
+		if !ok || r.Status != kernel.StatusFinal {
 			return false, false
 		}
 		return h > r.ClosedHeight && h <= r.RevealDeadline, h > r.RevealDeadline
@@ -186,7 +186,7 @@ func crbReportable(st store.State, h int64, v int, limit int) []*subnetv1.Submis
 	next := st.Counters().NextSubmissionId
 	for id := next; id > 0 && len(out) < limit && next-id < 4000; id-- {
 		sub, ok := st.Submission(id - 1)
-		if !ok || sub.Track == genesis.TrackGas || sub.Status != track.StatusPending || h > sub.ReportDeadline {
+		if !ok || sub.Track == genesis.TrackGas || sub.Status != kernel.StatusPending || h > sub.ReportDeadline {
 			continue
 		}
 		if task, _ := st.Task(sub.TaskId); h <= task.RevealDeadline {
@@ -245,7 +245,7 @@ func crbStatuses(t testing.TB, n *node) map[string]int {
 	for id := uint64(0); id < st.Counters().NextSubmissionId; id++ {
 		sub, _ := st.Submission(id)
 		out[sub.Status]++
-		if sub.Track != "gas" && sub.ReportDeadline < n.height && (sub.Status == track.StatusCommitted || sub.Status == track.StatusPending) {
+		if sub.Track != "gas" && sub.ReportDeadline < n.height && (sub.Status == kernel.StatusCommitted || sub.Status == kernel.StatusPending) {
 			t.Fatalf("submission %d is %s at height %d, after its report deadline %d", id, sub.Status, n.height, sub.ReportDeadline)
 		}
 	}

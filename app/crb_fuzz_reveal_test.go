@@ -8,7 +8,7 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -171,8 +171,8 @@ func FuzzReveal(f *testing.F) {
 // its seeds keep meaning what their comments say.
 func TestRevealChainStatuses(t *testing.T) {
 	n, m := crbRevealChain(t)
-	for id, want := range map[int]string{0: track.StatusPending, 1: track.StatusCommitted, 3: track.StatusCommitted,
-		8: track.StatusCommitted, 10: track.StatusPending, 11: track.StatusCommitted} {
+	for id, want := range map[int]string{0: kernel.StatusPending, 1: kernel.StatusCommitted, 3: kernel.StatusCommitted,
+		8: kernel.StatusCommitted, 10: kernel.StatusPending, 11: kernel.StatusCommitted} {
 		if s, _ := n.query(fmt.Sprint("submission/", id)); s["status"] != want {
 			t.Fatalf("submission %d = %v, want %s", id, s["status"], want)
 		}

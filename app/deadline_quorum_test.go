@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -62,7 +62,7 @@ func deadlineCase(t *testing.T, g genesis.AppState, honest ...int) (afterReports
 	resp := n.block()
 	mustOK(t, resp)
 	atDeadline, _ = n.query("submission/0")
-	if atDeadline["status"] == track.StatusExpired {
+	if atDeadline["status"] == kernel.StatusExpired {
 		if _, ok := eventAttr(resp.Events, wire.EventSubmissionExpired, "submission_id"); !ok {
 			t.Fatalf("submission 0 expired without a %s event: %v", wire.EventSubmissionExpired, resp.Events)
 		}
@@ -81,7 +81,7 @@ func score(sub map[string]any) string {
 // the submission expires at its deadline (before, it scored 0.1).
 func TestDeadlineMinorityCannotSettle(t *testing.T) {
 	_, sub := deadlineCase(t, powersGenesis(25, 25, 25, 25), 1)
-	if sub["status"] != track.StatusExpired {
+	if sub["status"] != kernel.StatusExpired {
 		t.Fatalf("25%% dishonest + 25%% honest at the deadline = %v (score %q), want expired", sub["status"], score(sub))
 	}
 	rec := sub["receipt"].(map[string]any)
@@ -100,24 +100,24 @@ func TestDeadlineHonestMajorityKeepsHonestScore(t *testing.T) {
 	const honest = "0.857500000000000000"
 	t.Run("quorum: 25 dishonest, 50 honest", func(t *testing.T) {
 		sub, _ := deadlineCase(t, powersGenesis(25, 25, 25, 25), 1, 2)
-		if sub["status"] != track.StatusScored || score(sub) != honest {
+		if sub["status"] != kernel.StatusScored || score(sub) != honest {
 			t.Fatalf("75 of 100 reported, 50 honest = %v %q, want scored %s in the reports' block", sub["status"], score(sub), honest)
 		}
 	})
 	t.Run("deadline: 25 dishonest, 26 honest", func(t *testing.T) {
 		before, sub := deadlineCase(t, powersGenesis(25, 26, 25, 24), 1)
-		if before["status"] != track.StatusPending {
+		if before["status"] != kernel.StatusPending {
 			t.Fatalf("51 of 100 before the deadline = %v, want pending", before["status"])
 		}
-		if sub["status"] != track.StatusScored || score(sub) != honest {
+		if sub["status"] != kernel.StatusScored || score(sub) != honest {
 			t.Fatalf("51 of 100 at the deadline, 26 honest = %v %q, want scored %s", sub["status"], score(sub), honest)
 		}
 	})
 	t.Run("deadline quorum 0.34: 25 dishonest, 26 honest of 100", func(t *testing.T) {
 		g := powersGenesis(25, 26, 25, 24)
-		g.Chain.DeadlineQuorum = track.Dec("0.34")
+		g.Chain.DeadlineQuorum = kernel.Dec("0.34")
 		_, sub := deadlineCase(t, g, 1)
-		if sub["status"] != track.StatusScored || score(sub) != honest {
+		if sub["status"] != kernel.StatusScored || score(sub) != honest {
 			t.Fatalf("the genesis deadline quorum is not the one applied: %v %q", sub["status"], score(sub))
 		}
 	})
@@ -152,7 +152,7 @@ func TestDeadlineQuorumTruthRound(t *testing.T) {
 	t.Run("51 of 100: final on the honest price", func(t *testing.T) {
 		_, st := run(t, powersGenesis(25, 26, 25, 24))
 		r, ok := st.Truth(1, 100)
-		if !ok || r.Status != track.StatusFinal || r.MinPrice != track.FmtDec(track.Dec("10")) {
+		if !ok || r.Status != kernel.StatusFinal || r.MinPrice != kernel.FmtDec(kernel.Dec("10")) {
 			t.Fatalf("round of block 100 = %v, want final at 10", r)
 		}
 		// final at its deadline (height 3): the block's reveal window is height 4

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 
@@ -169,9 +169,9 @@ func workloadGenesis() genesis.AppState {
 // workloadStatuses are the statuses the workload leaves: it reaches every
 // end-of-block path it says it does.
 var workloadStatuses = map[uint64]string{
-	0: track.StatusScored, 1: track.StatusScored, 2: track.StatusCounted, 3: track.StatusLate, 5: track.StatusScored, 13: track.StatusDuplicate, 16: track.StatusDuplicate,
-	18: track.StatusUnrevealed, 20: track.StatusScored, 21: track.StatusExpired, 24: track.StatusUnrevealed, 25: track.StatusScored, 30: track.StatusScored,
-	31: track.StatusExpired, 32: track.StatusUnrevealed,
+	0: kernel.StatusScored, 1: kernel.StatusScored, 2: kernel.StatusCounted, 3: kernel.StatusLate, 5: kernel.StatusScored, 13: kernel.StatusDuplicate, 16: kernel.StatusDuplicate,
+	18: kernel.StatusUnrevealed, 20: kernel.StatusScored, 21: kernel.StatusExpired, 24: kernel.StatusUnrevealed, 25: kernel.StatusScored, 30: kernel.StatusScored,
+	31: kernel.StatusExpired, 32: kernel.StatusUnrevealed,
 }
 
 // TestTwoAppsSameHashes: two apps (one in memory, one on disk) fed the same
@@ -254,7 +254,7 @@ func TestRestartContinues(t *testing.T) {
 		if code != wire.QueryOK {
 			break
 		}
-		if s["status"] == track.StatusScored {
+		if s["status"] == kernel.StatusScored {
 			scored++
 		}
 	}

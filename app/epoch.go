@@ -4,10 +4,10 @@ import (
 	"strings"
 
 	"github.com/scoringsubnet/validatord/app/gas"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/retain"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/tasks"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -18,31 +18,31 @@ import (
 
 // runEpoch computes the epoch's weights from every track's miner aggregates
 // (in genesis track order, miners in uid order) and stores it.
-func (a *App) runEpoch(env track.Env) []abcitypes.Event {
+func (a *App) runEpoch(env kernel.Env) []abcitypes.Event {
 	st, h := env.St, env.Block.Height
 	tracks := a.trackScores(env)
 	res, err := window.ComputeEpoch(env.Chain.Gen.Window, h, tracks)
 	if err != nil {
-		return []abcitypes.Event{wire.Event("epoch_skipped", "height", track.I64s(h), "reason", err.Error())}
+		return []abcitypes.Event{wire.Event("epoch_skipped", "height", kernel.I64s(h), "reason", err.Error())}
 	}
 	c := st.Counters()
 	c.Epochs++
 	st.Save(store.KeyCounters, c)
-	ep := &subnetv1.Epoch{Number: c.Epochs, Height: h, Unallocated: track.FmtDec(res.Unallocated)}
+	ep := &subnetv1.Epoch{Number: c.Epochs, Height: h, Unallocated: kernel.FmtDec(res.Unallocated)}
 	for i, uid := range res.UIDs {
 		ep.Uids = append(ep.Uids, uint32(uid))
-		ep.Weights = append(ep.Weights, track.FmtDec(res.Weights[i]))
+		ep.Weights = append(ep.Weights, kernel.FmtDec(res.Weights[i]))
 	}
 	var u16 []string
 	for _, w := range res.U16 {
 		ep.U16 = append(ep.U16, &subnetv1.U16Weight{Uid: uint32(w.UID), Weight: uint32(w.Weight)})
-		u16 = append(u16, track.U64s(uint64(w.UID))+":"+track.U64s(uint64(w.Weight)))
+		u16 = append(u16, kernel.U64s(uint64(w.UID))+":"+kernel.U64s(uint64(w.Weight)))
 	}
 	for _, t := range tracks {
-		pt := &subnetv1.TrackScore{Track: t.Track, Share: track.FmtDec(t.Share)}
+		pt := &subnetv1.TrackScore{Track: t.Track, Share: kernel.FmtDec(t.Share)}
 		for i, uid := range t.UIDs {
 			pt.Uids = append(pt.Uids, uint32(uid))
-			pt.Scores = append(pt.Scores, track.FmtDec(t.Scores[i]))
+			pt.Scores = append(pt.Scores, kernel.FmtDec(t.Scores[i]))
 		}
 		ep.Tracks = append(ep.Tracks, pt)
 	}
@@ -51,13 +51,13 @@ func (a *App) runEpoch(env track.Env) []abcitypes.Event {
 	if !a.chain.Gen.IsMirror() {
 		a.writePruneQueue(env, res.U16) // mirror mode: the parent chain prunes
 	}
-	return []abcitypes.Event{wire.Event(wire.EventEpochWeights, "epoch", track.U64s(c.Epochs), "height", track.I64s(h),
+	return []abcitypes.Event{wire.Event(wire.EventEpochWeights, "epoch", kernel.U64s(c.Epochs), "height", kernel.I64s(h),
 		"unallocated", ep.Unallocated, "u16", strings.Join(u16, ","))}
 }
 
 // trackScores collects, per track in genesis order, the uids (in uid order)
 // that have an aggregate and the aggregates.
-func (a *App) trackScores(env track.Env) []window.TrackScores {
+func (a *App) trackScores(env kernel.Env) []window.TrackScores {
 	miners := env.St.Counters().Miners
 	out := make([]window.TrackScores, 0, len(env.Chain.Gen.Tracks))
 	for _, tr := range env.Chain.Gen.Tracks {
@@ -76,11 +76,11 @@ func (a *App) trackScores(env track.Env) []window.TrackScores {
 }
 
 // tracks are the track units, one per genesis track name.
-var tracks = []track.Track{tasks.Workflow, tasks.Arena, gas.Track}
+var tracks = []kernel.Track{tasks.Workflow, tasks.Arena, gas.Track}
 
 // trackUnit returns the unit of a genesis track name (genesis validation
 // admits no other names).
-func trackUnit(name string) track.Track {
+func trackUnit(name string) kernel.Track {
 	for _, t := range tracks {
 		if t.Name() == name {
 			return t

@@ -6,15 +6,15 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/gas"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/tasks"
-	"github.com/scoringsubnet/validatord/app/track"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
 // execute applies a valid transaction: the nonce first, then the message,
 // by the unit that checked it.
-func (a *App) execute(env track.Env, tx *track.Tx) []abcitypes.Event {
+func (a *App) execute(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	tx.Account.NextNonce++
 	env.St.Save(store.KeyAccount(tx.Body.Sender), tx.Account)
 	switch m := tx.Body.Msg.Sum.(type) {

@@ -3,7 +3,7 @@ package app
 import (
 	"testing"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -40,10 +40,10 @@ func TestEveryMessage(t *testing.T) {
 	ga, gb := gasPayload(1, 100, "12"), gasPayload(1, 100, "9")
 	resp = n.block(a.commit(t, wa), b.commit(t, wb), a.commit(t, aa), b.commit(t, ab), a.commit(t, ga), b.commit(t, gb))
 	mustOK(t, resp)
-	if st, _ := eventAttr(resp.TxResults[0].Events, wire.EventSubmissionAdded, "status"); st != track.StatusCommitted {
+	if st, _ := eventAttr(resp.TxResults[0].Events, wire.EventSubmissionAdded, "status"); st != kernel.StatusCommitted {
 		t.Fatalf("a commit's submission_received status = %q, want committed", st)
 	}
-	if s, _ := n.query("submission/0"); s["status"] != track.StatusCommitted || s["artifact_hash"] != nil {
+	if s, _ := n.query("submission/0"); s["status"] != kernel.StatusCommitted || s["artifact_hash"] != nil {
 		t.Fatalf("submission 0 after its commit = %v, want committed with no artifact yet", s)
 	}
 
@@ -75,7 +75,7 @@ func TestEveryMessage(t *testing.T) {
 	// 0.5×0.9 + 0.25×(1 − 0.5/2) + 0.15×(1 − 20/100) + 0.10×1 = 0.8575
 	sub0, _ := n.query("submission/0")
 	rec := sub0["receipt"].(map[string]any)
-	if sub0["status"] != track.StatusScored || rec["score"] != "0.857500000000000000" {
+	if sub0["status"] != kernel.StatusScored || rec["score"] != "0.857500000000000000" {
 		t.Fatalf("submission 0 = %v, want scored 0.8575", sub0)
 	}
 	// params: the 8 WorkflowParams, then power.<validator> of the 3 votes;
@@ -86,13 +86,13 @@ func TestEveryMessage(t *testing.T) {
 	if c := craFields(rec["commit"]); c["commit_height"] != "2" || c["reveal_height"] != "3" || c["duplicate"] != "false" || len(c) != 3 {
 		t.Fatalf("receipt commit section = %v", rec["commit"])
 	}
-	if sub2, _ := n.query("submission/2"); sub2["status"] != track.StatusScored {
+	if sub2, _ := n.query("submission/2"); sub2["status"] != kernel.StatusScored {
 		t.Fatalf("arena submission 2 = %v, want scored at the end of its block", sub2)
 	}
-	if sub1, _ := n.query("submission/1"); sub1["status"] != track.StatusPending {
+	if sub1, _ := n.query("submission/1"); sub1["status"] != kernel.StatusPending {
 		t.Fatalf("submission 1 with 2 of 4 reports = %v, want pending", sub1["status"])
 	}
-	if sub4, _ := n.query("submission/4"); sub4["status"] != track.StatusCounted {
+	if sub4, _ := n.query("submission/4"); sub4["status"] != kernel.StatusCounted {
 		t.Fatalf("prediction 4 = %v, want counted", sub4["status"])
 	}
 
@@ -112,7 +112,7 @@ func TestEveryMessage(t *testing.T) {
 		t.Fatalf("epoch/latest: %v", ep)
 	}
 	e := ep["epoch"].(map[string]any)
-	total := track.Dec(ep["weights_sum"].(string)).Add(track.Dec(e["unallocated"].(string)))
+	total := kernel.Dec(ep["weights_sum"].(string)).Add(kernel.Dec(e["unallocated"].(string)))
 	if !total.Equal(scoring.One) {
 		t.Fatalf("weights + unallocated = %s, want 1", total)
 	}
@@ -122,20 +122,20 @@ func TestEveryMessage(t *testing.T) {
 	// expires (10 of 42).
 	resp = n.block(a.reveal(t, gasPayload(1, 101, "10")), b.reveal(t, gasPayload(1, 101, "11")))
 	mustOK(t, resp)
-	if s, _ := n.query("submission/6"); s["status"] != track.StatusScored {
+	if s, _ := n.query("submission/6"); s["status"] != kernel.StatusScored {
 		t.Fatalf("prediction 6 = %v, want scored (memory of 2 full)", s)
 	}
-	if s, _ := n.query("submission/7"); s["status"] != track.StatusLate {
+	if s, _ := n.query("submission/7"); s["status"] != kernel.StatusLate {
 		t.Fatalf("prediction 7 = %v, want late", s["status"])
 	}
 	g, code := n.query("gas/2/1")
 	if code != wire.QueryOK || g["has_score"] != true {
 		t.Fatalf("gas agent 2 on chain 1 = %v, want a score from its stale prediction", g)
 	}
-	if s, _ := n.query("submission/1"); s["status"] != track.StatusScored {
+	if s, _ := n.query("submission/1"); s["status"] != kernel.StatusScored {
 		t.Fatalf("submission 1 at its deadline = %v, want scored", s["status"])
 	}
-	if s, _ := n.query("submission/3"); s["status"] != track.StatusExpired {
+	if s, _ := n.query("submission/3"); s["status"] != kernel.StatusExpired {
 		t.Fatalf("submission 3 at its deadline = %v, want expired", s["status"])
 	}
 	lb, _ := n.query("leaderboard/workflow")

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/x/budget"
@@ -69,7 +69,7 @@ func FuzzValidity(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		base, _ := n.app.base()
 		bo := store.NewOverlay(base)
-		blk := &track.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix(), Chain: n.app.chain}
+		blk := &kernel.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix(), Chain: n.app.chain}
 		m := budget.NewMeter(n.app.limits, bo)
 		res := n.app.deliverTx(bo, raw, blk, m)
 		if res.Code != wire.CodeOK {

@@ -3,7 +3,7 @@ package app
 import (
 	"testing"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
@@ -39,7 +39,7 @@ func TestCountedPredictionIsNotScored(t *testing.T) {
 	if b, _ := eventAttr(resp.Events, wire.EventGasWindowClosed, "evm_block"); b != "100" {
 		t.Fatalf("the reveal block closed %q, want block 100", b)
 	}
-	if s, _ := n.query("submission/0"); s["status"] != track.StatusCounted {
+	if s, _ := n.query("submission/0"); s["status"] != kernel.StatusCounted {
 		t.Fatalf("first prediction = %v, want counted", s["status"])
 	}
 	if v, ok := eventAttr(crbEvents(resp), wire.EventSubmissionScored, "score"); ok {
@@ -47,7 +47,7 @@ func TestCountedPredictionIsNotScored(t *testing.T) {
 	}
 	resp = n.block(predict(101, "10"))
 	mustOK(t, resp)
-	if s, _ := n.query("submission/1"); s["status"] != track.StatusScored {
+	if s, _ := n.query("submission/1"); s["status"] != kernel.StatusScored {
 		t.Fatalf("second prediction = %v, want scored", s["status"])
 	}
 	if id, ok := eventAttr(resp.Events, wire.EventSubmissionScored, "submission_id"); !ok || id != "1" {

@@ -8,8 +8,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -107,7 +107,7 @@ type govCtx struct {
 	params valset.Params
 }
 
-func loadGov(env track.Env) (*govCtx, error) {
+func loadGov(env kernel.Env) (*govCtx, error) {
 	vs := loadValset(env.St)
 	g := &govCtx{vs: vs, ph: loadParams(env.St), latest: latestSet(vs), miners: minerKeys{env.St},
 		params: env.Chain.Gen.Governance.Valset()}
@@ -124,7 +124,7 @@ func loadGov(env track.Env) (*govCtx, error) {
 // checkValidatorChanges: x/valset's validity against the latest set with
 // the queue applied, no report key that any validator ever had, and at most
 // a third of the power in force moved by the proposal as a whole.
-func checkValidatorChanges(env track.Env, g *govCtx, p valset.Proposal) *wire.TxError {
+func checkValidatorChanges(env kernel.Env, g *govCtx, p valset.Proposal) *wire.TxError {
 	projected := valset.Project(g.latest, g.queue, g.miners)
 	if err := valset.Validate(p, projected, env.Block.Height, g.params, g.miners); err != nil {
 		return rejectValset(err)
@@ -167,7 +167,7 @@ func movedPower(before, after valset.Set) int64 {
 // resolveParams applies a params proposal's patch to the last scheduled
 // params (so upgrades compose in activation order) and checks the
 // activation height comes after it.
-func resolveParams(env track.Env, g *govCtx, m *subnetv1.MsgParamsProposal) ([]byte, *wire.TxError) {
+func resolveParams(env kernel.Env, g *govCtx, m *subnetv1.MsgParamsProposal) ([]byte, *wire.TxError) {
 	last := g.ph.Entries[len(g.ph.Entries)-1]
 	if m.ActivationHeight <= last.From || m.ActivationHeight <= env.Block.Height {
 		return nil, wire.Rejectf(wire.CodeActivationHeight, "activation_height = %d: must be after height %d, from which params are already scheduled",
@@ -190,7 +190,7 @@ func resolveParams(env track.Env, g *govCtx, m *subnetv1.MsgParamsProposal) ([]b
 
 // checkProposal checks MsgValidatorProposal and MsgParamsProposal: a
 // validator in force (10), its open proposals (62), then the proposal.
-func (a *App) checkProposal(env track.Env, tx *track.Tx) *wire.TxError {
+func (a *App) checkProposal(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	if terr := env.RequireValidator(tx, "proposal"); terr != nil {
 		return terr
 	}
@@ -234,7 +234,7 @@ func (a *App) checkProposal(env track.Env, tx *track.Tx) *wire.TxError {
 // passes it, the proposal must still be valid against the state it meets
 // now (other proposals may have passed since), or the approval is refused
 // with the proposal's own code.
-func (a *App) checkApprove(env track.Env, tx *track.Tx) *wire.TxError {
+func (a *App) checkApprove(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	if terr := env.RequireValidator(tx, "approve"); terr != nil {
 		return terr
 	}
@@ -264,7 +264,7 @@ func (a *App) checkApprove(env track.Env, tx *track.Tx) *wire.TxError {
 
 // recheck validates a proposal about to pass against the state now and
 // returns the resolved params of a params proposal.
-func recheck(env track.Env, p *subnetv1.Proposal) ([]byte, *wire.TxError) {
+func recheck(env kernel.Env, p *subnetv1.Proposal) ([]byte, *wire.TxError) {
 	g, err := loadGov(env)
 	if err != nil {
 		return nil, wire.Reject(wire.CodeInternal, err.Error())
@@ -280,7 +280,7 @@ func recheck(env track.Env, p *subnetv1.Proposal) ([]byte, *wire.TxError) {
 }
 
 // approvedPower sums the power in force of the approvers.
-func approvedPower(c *track.Chain, approvals []uint32) int64 {
+func approvedPower(c *kernel.Chain, approvals []uint32) int64 {
 	var sum int64
 	for _, i := range approvals {
 		sum += c.Power(int(i))
@@ -290,13 +290,13 @@ func approvedPower(c *track.Chain, approvals []uint32) int64 {
 
 // passes: the approvers hold strictly more than 2/3 of the power in force
 // (x/quorum's exact rule, as every quorum of the chain).
-func passes(c *track.Chain, approvals []uint32) bool {
+func passes(c *kernel.Chain, approvals []uint32) bool {
 	return c.Quorum.Status(approvedPower(c, approvals), c.Total, false) == quorum.StatusFinal
 }
 
 // execProposal stores a proposal with its proposer's approval, and passes
 // it at once when that is enough.
-func (a *App) execProposal(env track.Env, tx *track.Tx) []abcitypes.Event {
+func (a *App) execProposal(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	st, h := env.St, env.Block.Height
 	c := st.Counters()
 	p := &subnetv1.Proposal{Id: c.NextProposalId, Proposer: uint32(tx.Validator), ProposedHeight: h,
@@ -318,7 +318,7 @@ func (a *App) execProposal(env track.Env, tx *track.Tx) []abcitypes.Event {
 }
 
 // execApprove records an approval and passes the proposal when it is enough.
-func (a *App) execApprove(env track.Env, tx *track.Tx) []abcitypes.Event {
+func (a *App) execApprove(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	p := &subnetv1.Proposal{}
 	env.St.Load(store.KeyProposal(tx.Body.Msg.GetApproveProposal().ProposalId), p)
 	v := uint32(tx.Validator)
@@ -330,7 +330,7 @@ func (a *App) execApprove(env track.Env, tx *track.Tx) []abcitypes.Event {
 
 // decide saves p, and when its approvals pass 2/3 of the power in force,
 // queues its changes or schedules its params.
-func decide(env track.Env, p *subnetv1.Proposal) []abcitypes.Event {
+func decide(env kernel.Env, p *subnetv1.Proposal) []abcitypes.Event {
 	st, h := env.St, env.Block.Height
 	p.ApprovedPower, p.TotalPower = approvedPower(env.Chain, p.Approvals), env.Chain.Total
 	if !passes(env.Chain, p.Approvals) {

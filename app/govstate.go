@@ -10,8 +10,8 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/cosmos/gogoproto/proto"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/valset"
@@ -56,7 +56,7 @@ func paramsAt(entries []*subnetv1.ParamsEntry, h int64) *subnetv1.ParamsEntry {
 
 // initGovernance writes the genesis registry, set and params.
 func initGovernance(st store.State, gen genesis.AppState, initialHeight int64) error {
-	reg, members, err := track.GenesisValidators(gen)
+	reg, members, err := kernel.GenesisValidators(gen)
 	if err != nil {
 		return err
 	}
@@ -73,11 +73,11 @@ func initGovernance(st store.State, gen genesis.AppState, initialHeight int64) e
 // until the set or the params in force change.
 type chainCache struct {
 	key   [sha256.Size]byte
-	chain *track.Chain
+	chain *kernel.Chain
 }
 
 // chainAt is the chain in force at height h in st.
-func (a *App) chainAt(st store.State, chainID string, h int64) (*track.Chain, error) {
+func (a *App) chainAt(st store.State, chainID string, h int64) (*kernel.Chain, error) {
 	vs, ph := loadValset(st), loadParams(st)
 	se, pe := setAt(vs.History, h), paramsAt(ph.Entries, h)
 	if se == nil || pe == nil {
@@ -111,7 +111,7 @@ func (a *App) chainAt(st store.State, chainID string, h int64) (*track.Chain, er
 
 // loadChain is chainAt without the cache, for readers outside block
 // execution (queries at a height run concurrently with it).
-func loadChain(st store.State, chainID string, h int64) (*track.Chain, error) {
+func loadChain(st store.State, chainID string, h int64) (*kernel.Chain, error) {
 	vs, ph := loadValset(st), loadParams(st)
 	se, pe := setAt(vs.History, h), paramsAt(ph.Entries, h)
 	if se == nil || pe == nil {
@@ -120,12 +120,12 @@ func loadChain(st store.State, chainID string, h int64) (*track.Chain, error) {
 	return buildChain(chainID, vs, se, pe)
 }
 
-func buildChain(chainID string, vs *subnetv1.Valset, se *subnetv1.SetEntry, pe *subnetv1.ParamsEntry) (*track.Chain, error) {
+func buildChain(chainID string, vs *subnetv1.Valset, se *subnetv1.SetEntry, pe *subnetv1.ParamsEntry) (*kernel.Chain, error) {
 	params, err := genesis.DecodeParams(pe.AppState)
 	if err != nil {
 		return nil, fmt.Errorf("app: stored params from height %d: %w", pe.From, err)
 	}
-	return track.NewChainAt(chainID, params, vs.Registry, se.Members)
+	return kernel.NewChainAt(chainID, params, vs.Registry, se.Members)
 }
 
 // toSet is a set entry as an x/valset Set.

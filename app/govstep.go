@@ -5,8 +5,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
@@ -26,7 +26,7 @@ const maxEvidence = 64
 // expired, the block's evidence, one step of the queue of approved
 // validator changes (its updates go to CometBFT), and the pruning of sets
 // and params no coming height needs.
-func (a *App) endGovernance(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
+func (a *App) endGovernance(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
 	st, h := env.St, env.Block.Height
 	env.Block.Updates = nil
 	// Expired proposals, as many as the meter allows.
@@ -128,7 +128,7 @@ func (a *App) endGovernance(env track.Env, m *budget.Meter) (evs []abcitypes.Eve
 
 // recordMisbehaviour stores one piece of evidence and returns the removal
 // to queue, if slashing is on and applies.
-func (a *App) recordMisbehaviour(env track.Env, latest valset.Set, ev abcitypes.Misbehavior) (*misbehaviour, *subnetv1.ValidatorChange) {
+func (a *App) recordMisbehaviour(env kernel.Env, latest valset.Set, ev abcitypes.Misbehavior) (*misbehaviour, *subnetv1.ValidatorChange) {
 	st := env.St
 	c := st.Counters()
 	rec := &misbehaviour{Misbehaviour: subnetv1.Misbehaviour{Kind: ev.Type.String(), Height: ev.Height, RecordedHeight: env.Block.Height}}
@@ -159,7 +159,7 @@ func (a *App) recordMisbehaviour(env track.Env, latest valset.Set, ev abcitypes.
 
 type misbehaviour struct{ subnetv1.Misbehaviour }
 
-func (r *misbehaviour) validatorName(env track.Env) string {
+func (r *misbehaviour) validatorName(env kernel.Env) string {
 	if int(r.Validator) < env.Chain.Validators() {
 		return env.Chain.ValidatorName(int(r.Validator))
 	}

@@ -9,8 +9,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -44,7 +44,7 @@ func blockRegistrations(r *subnetv1.Registration, height int64) uint64 {
 
 // checkRegister: validator key (42), already a miner (12), the block's cap
 // (53), the work's height (51) and seal (52), then a uid (13).
-func (a *App) checkRegister(env track.Env, tx *track.Tx) *wire.TxError {
+func (a *App) checkRegister(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	if tx.Validator >= 0 {
 		return wire.Reject(wire.CodeValidatorKey, fmt.Sprintf("register: sender %x is validator %q's report key; a validator must not report on its own submissions",
 			tx.Body.Sender, env.Chain.ValidatorName(tx.Validator)))
@@ -76,7 +76,7 @@ func (a *App) checkRegister(env track.Env, tx *track.Tx) *wire.TxError {
 // (immunity_blocks > the scoring lag ≥ epoch_blocks). Entries consumed by
 // an earlier replacement are gone, entries of a uid registered again since
 // are skipped: the walk reads at most the queue's length.
-func (a *App) replacement(env track.Env, r *subnetv1.Registration) (uid uint32, pos uint64, ok bool) {
+func (a *App) replacement(env kernel.Env, r *subnetv1.Registration) (uid uint32, pos uint64, ok bool) {
 	st := env.St
 	ordered := func(yield func(membership.Candidate) bool) {
 		for pos = r.QueueHead; pos < r.QueueLen; pos++ {
@@ -97,7 +97,7 @@ func (a *App) replacement(env track.Env, r *subnetv1.Registration) (uid uint32, 
 
 // checkWork checks the registration's work against the recorded hash of
 // its block and the difficulty in force.
-func (a *App) checkWork(env track.Env, tx *track.Tx, difficulty uint64) *wire.TxError {
+func (a *App) checkWork(env kernel.Env, tx *kernel.Tx, difficulty uint64) *wire.TxError {
 	m := tx.Body.Msg.GetRegisterMiner()
 	if m == nil {
 		return wire.Reject(wire.CodeEmptyMsg, "register_miner is empty")
@@ -121,7 +121,7 @@ func (a *App) checkWork(env track.Env, tx *track.Tx, difficulty uint64) *wire.Tx
 
 // execRegister gives the sender the next free uid and counts the
 // registration for the block's cap and the interval's difficulty.
-func (a *App) execRegister(env track.Env, tx *track.Tx) []abcitypes.Event {
+func (a *App) execRegister(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	st := env.St
 	r := st.Registration()
 	r.BlockRegistrations = blockRegistrations(r, env.Block.Height) + 1
@@ -148,29 +148,29 @@ func (a *App) execRegister(env track.Env, tx *track.Tx) []abcitypes.Event {
 	st.Save(store.KeyAccount(tx.Body.Sender), tx.Account)
 	st.Save(store.KeyMiner(uid), &subnetv1.Miner{Uid: uid, Pubkey: tx.Body.Sender, RegisteredHeight: env.Block.Height,
 		FirstSubmission: c.NextSubmissionId})
-	return append(evs, wire.Event(wire.EventMinerRegistered, "uid", track.U64s(uint64(uid)), "pubkey", hexs(tx.Body.Sender)))
+	return append(evs, wire.Event(wire.EventMinerRegistered, "uid", kernel.U64s(uint64(uid)), "pubkey", hexs(tx.Body.Sender)))
 }
 
 // vacate takes uid from its owner for newOwner (clear), consumes its
 // queue entry and stops counting it as non-immune.
-func (a *App) vacate(env track.Env, r *subnetv1.Registration, uid uint32, pos uint64, newOwner []byte) abcitypes.Event {
+func (a *App) vacate(env kernel.Env, r *subnetv1.Registration, uid uint32, pos uint64, newOwner []byte) abcitypes.Event {
 	old := a.clear(env, uid)
 	env.St.Delete(store.KeyPruneQueue(pos))
 	if pos == r.QueueHead {
 		r.QueueHead++
 	}
 	r.NonImmune--
-	return wire.Event(wire.EventMinerReplaced, "uid", track.U64s(uint64(uid)), "old_pubkey", hexs(old.Pubkey),
-		"new_pubkey", hexs(newOwner), "old_registered_height", track.I64s(old.RegisteredHeight))
+	return wire.Event(wire.EventMinerReplaced, "uid", kernel.U64s(uint64(uid)), "old_pubkey", hexs(old.Pubkey),
+		"new_pubkey", hexs(newOwner), "old_registered_height", kernel.I64s(old.RegisteredHeight))
 }
 
 // clear takes uid from its owner and returns the owner's record: the
 // owner's account loses its uid, the uid's windows (both tracks) and gas
 // agents (one per genesis gas chain) are deleted. The owner's submissions
 // are not touched: their ids are below the next owner's first_submission,
-// so settlement and scoring void them (track.PreviousOwner). At most
+// so settlement and scoring void them (kernel.PreviousOwner). At most
 // 2 + len(gas_chains) deletes.
-func (a *App) clear(env track.Env, uid uint32) *subnetv1.Miner {
+func (a *App) clear(env kernel.Env, uid uint32) *subnetv1.Miner {
 	st := env.St
 	old := &subnetv1.Miner{}
 	st.Load(store.KeyMiner(uid), old)
@@ -194,7 +194,7 @@ func (a *App) clear(env track.Env, uid uint32) *subnetv1.Miner {
 // miner record deleted (its prune queue entry is then skipped), the uid
 // queued for the next registration, and the registration no longer counted
 // (non-immune, or in its height's immune count).
-func (a *App) execDeregister(env track.Env, tx *track.Tx) []abcitypes.Event {
+func (a *App) execDeregister(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	st, uid := env.St, tx.Account.Uid
 	old := a.clear(env, uid)
 	st.Delete(store.KeyMiner(uid))
@@ -209,7 +209,7 @@ func (a *App) execDeregister(env track.Env, tx *track.Tx) []abcitypes.Event {
 	st.O.Set(store.KeyFreeUID(r.FreeTail), store.U64Bytes(uint64(uid)))
 	r.FreeTail++
 	st.Save(store.KeyRegistration, r)
-	return []abcitypes.Event{wire.Event(wire.EventMinerDeregistered, "uid", track.U64s(uint64(uid)), "pubkey", hexs(old.Pubkey))}
+	return []abcitypes.Event{wire.Event(wire.EventMinerDeregistered, "uid", kernel.U64s(uint64(uid)), "pubkey", hexs(old.Pubkey))}
 }
 
 // takeFree pops the oldest uid freed by deregistration.
@@ -224,7 +224,7 @@ func takeFree(st store.State, r *subnetv1.Registration) uint32 {
 // endRegistration records the block's hash, forgets the one that left the
 // max_pow_age_blocks window, and adjusts the difficulty at every
 // adjustment_interval-th height.
-func (a *App) endRegistration(env track.Env) []abcitypes.Event {
+func (a *App) endRegistration(env kernel.Env) []abcitypes.Event {
 	st, h, p := env.St, env.Block.Height, env.Chain.Gen.Membership
 	st.Save(store.KeyBlockHash(h), &subnetv1.BlockHash{Hash: env.Block.Hash})
 	if old := store.KeyBlockHash(h - p.MaxPowAgeBlocks); h-p.MaxPowAgeBlocks >= 0 && st.Has(old) {
@@ -246,14 +246,14 @@ func (a *App) endRegistration(env track.Env) []abcitypes.Event {
 	regs := r.IntervalRegistrations
 	r.Difficulty, r.IntervalRegistrations = membership.NextDifficulty(r.Difficulty, regs, p), 0
 	st.Save(store.KeyRegistration, r)
-	return []abcitypes.Event{wire.Event(wire.EventDifficultyAdjusted, "difficulty", track.U64s(r.Difficulty), "registrations", track.U64s(regs))}
+	return []abcitypes.Event{wire.Event(wire.EventDifficultyAdjusted, "difficulty", kernel.U64s(r.Difficulty), "registrations", kernel.U64s(regs))}
 }
 
 // writePruneQueue rewrites the prune queue at an epoch: every miner, by
 // membership.PruneOrder of its u16 weight in this epoch (0 if none), its
 // registration height and its uid. The epoch walks every miner already;
 // this adds one read and one write per miner.
-func (a *App) writePruneQueue(env track.Env, u16 []scoring.U16Weight) {
+func (a *App) writePruneQueue(env kernel.Env, u16 []scoring.U16Weight) {
 	st := env.St
 	weight := make(map[uint32]uint64, len(u16))
 	for _, w := range u16 {

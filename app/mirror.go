@@ -8,8 +8,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -32,7 +32,7 @@ import (
 // initMirror writes, in mirror mode, the mode's record (start_block as the
 // last final parent block) and counts every parent uid but the burn uid as
 // handed out, so that the epoch and the gas closes walk the parent's uids
-// (track.Chain.UIDAt) as they walk registered ones in pow mode.
+// (kernel.Chain.UIDAt) as they walk registered ones in pow mode.
 func initMirror(st store.State, gen genesis.AppState) {
 	if !gen.IsMirror() {
 		return
@@ -65,7 +65,7 @@ func (a *App) registrationMode(mirrorOnly bool, what string) *wire.TxError {
 // block's cadence (65) and freshness (64), one vote per validator and
 // parent block (66), open rounds per validator (67), then the snapshot:
 // decoded, of this parent block and digest (68), or already stored (69).
-func (a *App) checkAttest(env track.Env, tx *track.Tx, m *subnetv1.MsgAttestMetagraph) *wire.TxError {
+func (a *App) checkAttest(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgAttestMetagraph) *wire.TxError {
 	if terr := a.registrationMode(true, "attest_metagraph"); terr != nil {
 		return terr
 	}
@@ -126,7 +126,7 @@ func checkSnapshot(st store.State, m *subnetv1.MsgAttestMetagraph, p mirror.Para
 // execAttest records the vote in its round, stores the snapshot if it is
 // the first of its digest, counts the round as open for the validator and
 // marks the parent block for the end of block's mirror step.
-func (a *App) execAttest(env track.Env, tx *track.Tx) []abcitypes.Event {
+func (a *App) execAttest(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	st, m := env.St, tx.Body.Msg.GetAttestMetagraph()
 	round := &subnetv1.MirrorRound{}
 	st.Load(store.KeyMirrorRound(m.ParentBlock), round)
@@ -141,7 +141,7 @@ func (a *App) execAttest(env track.Env, tx *track.Tx) []abcitypes.Event {
 	ms.Touched = insertSorted(ms.Touched, m.ParentBlock)
 	st.Save(store.KeyMirrorState, ms)
 	return []abcitypes.Event{wire.Event(wire.EventMirrorAttested, "report_key", hexs(tx.Body.Sender),
-		"parent_block", track.U64s(m.ParentBlock), "digest", hexs(m.Digest))}
+		"parent_block", kernel.U64s(m.ParentBlock), "digest", hexs(m.Digest))}
 }
 
 // insertSorted adds v to the ascending xs unless it is there.
@@ -154,7 +154,7 @@ func insertSorted(xs []uint64, v uint64) []uint64 {
 }
 
 // bindingOf is the binding a MsgBindHotkey asks for.
-func bindingOf(tx *track.Tx, m *subnetv1.MsgBindHotkey) mirror.Binding {
+func bindingOf(tx *kernel.Tx, m *subnetv1.MsgBindHotkey) mirror.Binding {
 	b := mirror.Binding{UID: m.Uid, ParentBlock: m.ParentBlock}
 	copy(b.TxKey[:], tx.Body.Sender)
 	copy(b.Signature[:], m.Signature)
@@ -166,7 +166,7 @@ func bindingOf(tx *track.Tx, m *subnetv1.MsgBindHotkey) mirror.Binding {
 // signature's size (74), its parent block fresh (71) and not before the
 // uid's registration (72), after the uid's current binding's (73). The
 // signature itself is verified by verifyMsg, once the block paid for it.
-func (a *App) checkBind(env track.Env, tx *track.Tx, m *subnetv1.MsgBindHotkey) *wire.TxError {
+func (a *App) checkBind(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgBindHotkey) *wire.TxError {
 	if terr := a.registrationMode(true, "bind_hotkey"); terr != nil {
 		return terr
 	}
@@ -246,7 +246,7 @@ func bindingError(err error) *wire.TxError {
 
 // msgUnits is the work a message adds to budget.UnitsTx before its
 // signatures are verified: an sr25519 verification for a binding.
-func msgUnits(tx *track.Tx) int64 {
+func msgUnits(tx *kernel.Tx) int64 {
 	if tx.Body.Msg.GetBindHotkey() != nil {
 		return budget.UnitsSr25519
 	}
@@ -256,7 +256,7 @@ func msgUnits(tx *track.Tx) int64 {
 // verifyMsg verifies the signatures a message carries besides the
 // envelope's (after the block's budget paid for them, msgUnits): a
 // binding's hotkey signature (74).
-func (a *App) verifyMsg(env track.Env, tx *track.Tx) *wire.TxError {
+func (a *App) verifyMsg(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	m := tx.Body.Msg.GetBindHotkey()
 	if m == nil {
 		return nil
@@ -270,7 +270,7 @@ func (a *App) verifyMsg(env track.Env, tx *track.Tx) *wire.TxError {
 // rotation by the same hotkey) loses it; the uid's windows and submissions
 // stay, since its holder on the parent chain did not change. A uid bound
 // for the first time since its last reset gets a fresh Miner record.
-func (a *App) execBind(env track.Env, tx *track.Tx) []abcitypes.Event {
+func (a *App) execBind(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	st, m := env.St, tx.Body.Msg.GetBindHotkey()
 	if prev, ok := loadBinding(st, m.Uid); ok && !bytes.Equal(prev.TxKey, tx.Body.Sender) {
 		old := st.Account(prev.TxKey)
@@ -287,8 +287,8 @@ func (a *App) execBind(env track.Env, tx *track.Tx) []abcitypes.Event {
 	rec.Pubkey = tx.Body.Sender
 	st.Save(store.KeyMiner(m.Uid), rec)
 	e, _ := loadEntry(st, m.Uid)
-	return []abcitypes.Event{wire.Event(wire.EventMirrorBound, "uid", track.U64s(uint64(m.Uid)), "tx_key", hexs(tx.Body.Sender),
-		"hotkey", ss58(e.Hotkey[:]), "parent_block", track.U64s(m.ParentBlock))}
+	return []abcitypes.Event{wire.Event(wire.EventMirrorBound, "uid", kernel.U64s(uint64(m.Uid)), "tx_key", hexs(tx.Body.Sender),
+		"hotkey", ss58(e.Hotkey[:]), "parent_block", kernel.U64s(m.ParentBlock))}
 }
 
 // ss58 is a hotkey's Bittensor address ("" for none).
@@ -309,7 +309,7 @@ func ss58(key []byte) string {
 // one final snapshot (max_uids entries); it is never split. A starved end
 // of block carries it whole to the next block (the touched parent blocks
 // stay marked).
-func (a *App) endMirror(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
+func (a *App) endMirror(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
 	if !a.chain.Gen.IsMirror() {
 		return nil, false
 	}
@@ -342,7 +342,7 @@ func (a *App) endMirror(env track.Env, m *budget.Meter) (evs []abcitypes.Event, 
 // power now; a vote of a key that is no longer a validator's counts
 // nothing, and a validator whose report key changed between two of its
 // votes counts once (its first vote).
-func roundVotes(env track.Env, pb uint64) []mirror.Vote {
+func roundVotes(env kernel.Env, pb uint64) []mirror.Vote {
 	round := &subnetv1.MirrorRound{}
 	env.St.Load(store.KeyMirrorRound(pb), round)
 	var votes []mirror.Vote
@@ -363,7 +363,7 @@ func roundVotes(env track.Env, pb uint64) []mirror.Vote {
 // applyFinal makes out's snapshot the final one: Diff against the current
 // one, rewrite and reset the uids that changed, and prune the rounds and
 // bodies of every parent block at or below it.
-func (a *App) applyFinal(env track.Env, ms *subnetv1.MirrorState, out mirror.Outcome, m *budget.Meter) []abcitypes.Event {
+func (a *App) applyFinal(env kernel.Env, ms *subnetv1.MirrorState, out mirror.Outcome, m *budget.Meter) []abcitypes.Event {
 	st, p := env.St, a.chain.Gen.MirrorParams()
 	body := &subnetv1.MirrorBody{}
 	st.Load(store.KeyMirrorBody(out.Digest[:]), body)
@@ -374,8 +374,8 @@ func (a *App) applyFinal(env track.Env, ms *subnetv1.MirrorState, out mirror.Out
 	cur := currentSnapshot(st, ms.FinalBlock, p.MaxEntries)
 	reset := mirror.Diff(cur, next)
 	m.ChargeEnd(budget.UnitsLookup*int64(p.MaxEntries) + genesis.MirrorUIDUnits(len(a.chain.Gen.Chain.GasChains))*int64(len(reset)))
-	evs := []abcitypes.Event{wire.Event(wire.EventMirrorFinal, "parent_block", track.U64s(out.ParentBlock), "digest", hexs(out.Digest[:]),
-		"power", track.I64s(out.Power), "total_power", track.I64s(out.TotalPower), "reset", track.U64s(uint64(len(reset))))}
+	evs := []abcitypes.Event{wire.Event(wire.EventMirrorFinal, "parent_block", kernel.U64s(out.ParentBlock), "digest", hexs(out.Digest[:]),
+		"power", kernel.I64s(out.Power), "total_power", kernel.I64s(out.TotalPower), "reset", kernel.U64s(uint64(len(reset))))}
 	for _, uid := range reset {
 		evs = append(evs, a.resetUID(env, uid, cur, next))
 	}
@@ -401,7 +401,7 @@ func currentSnapshot(st store.State, parentBlock uint64, maxEntries uint32) mirr
 // loses the uid, windows and gas agents are deleted) and its Miner record
 // keeps no key and starts at the next submission id, so that the last
 // holder's commits and pending submissions are never scored for the uid.
-func (a *App) resetUID(env track.Env, uid uint32, cur, next mirror.Snapshot) abcitypes.Event {
+func (a *App) resetUID(env kernel.Env, uid uint32, cur, next mirror.Snapshot) abcitypes.Event {
 	st := env.St
 	old, hadOld := cur.Lookup(uid)
 	ne, ok := next.Lookup(uid)
@@ -429,14 +429,14 @@ func (a *App) resetUID(env track.Env, uid uint32, cur, next mirror.Snapshot) abc
 	if hadOld {
 		oldHotkey = ss58(old.Hotkey[:])
 	}
-	return wire.Event(wire.EventMirrorUIDReset, "uid", track.U64s(uint64(uid)), "old_hotkey", oldHotkey, "new_hotkey", newHotkey,
+	return wire.Event(wire.EventMirrorUIDReset, "uid", kernel.U64s(uint64(uid)), "old_hotkey", oldHotkey, "new_hotkey", newHotkey,
 		"old_tx_key", hexs(oldKey))
 }
 
 // pruneRounds deletes the rounds of every open parent block at or below
 // final, with their bodies, and takes each vote off its validator's count
 // of open rounds.
-func (a *App) pruneRounds(env track.Env, ms *subnetv1.MirrorState, final uint64, m *budget.Meter) {
+func (a *App) pruneRounds(env kernel.Env, ms *subnetv1.MirrorState, final uint64, m *budget.Meter) {
 	st := env.St
 	keep := ms.OpenBlocks[:0:0]
 	for _, pb := range ms.OpenBlocks {

@@ -10,8 +10,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
@@ -180,7 +180,7 @@ func TestMirrorBindAndScore(t *testing.T) {
 	resp = n.block(reports...) // height 5: an epoch
 	mustOK(t, resp)
 	for _, id := range []string{"0", "1"} {
-		if sub, _ := n.query("submission/" + id); sub["status"] != track.StatusScored || sub["uid"] != float64(1) {
+		if sub, _ := n.query("submission/" + id); sub["status"] != kernel.StatusScored || sub["uid"] != float64(1) {
 			t.Fatalf("submission %s = %v, want scored under uid 1", id, sub)
 		}
 	}
@@ -253,7 +253,7 @@ func TestMirrorReset(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		n.block()
 	}
-	if sub, _ := n.query("submission/1"); sub["status"] != track.StatusUnrevealed {
+	if sub, _ := n.query("submission/1"); sub["status"] != kernel.StatusUnrevealed {
 		t.Fatalf("the old holder's pending commit = %v, want unrevealed (never scored)", sub)
 	}
 	if m := n.minerView(t, "1"); m.Pubkey != hex.EncodeToString(c.pub()) {
@@ -417,7 +417,7 @@ func TestMirrorResetBytes(t *testing.T) {
 		st.Save(store.KeyGasAgent(c, 1), &subnetv1.GasAgent{Uid: 1})
 	}
 	o := store.NewOverlay(prep)
-	env := n.app.env(o, &track.Block{Height: 1<<63 - 1, Chain: n.app.chain})
+	env := n.app.env(o, &kernel.Block{Height: 1<<63 - 1, Chain: n.app.chain})
 	next := snap(max, mirror.Entry{UID: 1, Hotkey: [32]byte{0xff}, RegisteredBlock: max})
 	n.app.resetUID(env, 1, snap(10, entry(t, 1, "one", 5)), next)
 	if bound := genesis.MirrorUIDBytes + genesis.MirrorAgentBytes*len(g.Chain.GasChains); o.Size() > bound {
@@ -475,7 +475,7 @@ func TestMirrorStarvedCarries(t *testing.T) {
 	mustOK(t, n.block())
 	base, _ := n.app.base()
 	o := store.NewOverlay(base)
-	blk := &track.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix(), Hash: []byte("starved"), Chain: n.app.chain}
+	blk := &kernel.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix(), Hash: []byte("starved"), Chain: n.app.chain}
 	m := budget.NewMeter(n.app.limits, o)
 	for _, tx := range attestAll(t, r, snap(10, entry(t, 1, "one", 5))) {
 		if res := n.app.deliverTx(o, tx, blk, m); res.Code != wire.CodeOK {

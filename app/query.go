@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/shopspring/decimal"
@@ -151,7 +151,7 @@ func (q *querier) route(path string) (any, *queryError) {
 
 // querier answers one query from a read-only view of the committed state.
 type querier struct {
-	chain   *track.Chain // nil before InitChain
+	chain   *kernel.Chain // nil before InitChain
 	height  int64
 	appHash []byte
 	st      store.State
@@ -164,7 +164,7 @@ type querier struct {
 // InitChain and Commit: the chain, and before the first block InitChain's
 // writes (over an empty state), which never change once made.
 type committed struct {
-	chain   *track.Chain
+	chain   *kernel.Chain
 	genesis *store.Overlay
 	height  int64
 	appHash []byte
@@ -246,5 +246,5 @@ func (a *App) publish() {
 
 // aggregate is uid's aggregate on the track named name (as epochs see it).
 func (q *querier) aggregate(name string, uid uint32) (decimal.Decimal, bool) {
-	return trackUnit(name).Aggregate(track.Env{Chain: q.chain, St: q.st, Block: &track.Block{Height: q.height, Chain: q.chain}}, uid)
+	return trackUnit(name).Aggregate(kernel.Env{Chain: q.chain, St: q.st, Block: &kernel.Block{Height: q.height, Chain: q.chain}}, uid)
 }

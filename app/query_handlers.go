@@ -11,8 +11,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/scoringsubnet/validatord/app/gas"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -205,7 +205,7 @@ func (q *querier) miner(args []string) (*wire.MinerView, *queryError) {
 		ImmuneThrough: membership.ImmuneThrough(m.RegisteredHeight, q.chain.Gen.Membership), Mirror: mv}
 	for _, name := range genesis.TrackNames {
 		if s, ok := q.aggregate(name, uid); ok {
-			out.SetAggregate(name, track.FmtDec(s))
+			out.SetAggregate(name, kernel.FmtDec(s))
 		}
 	}
 	return out, nil
@@ -260,7 +260,7 @@ func (q *querier) truth(args []string) (*wire.TruthRoundView, *queryError) {
 	}
 	out := &wire.TruthRoundView{EvmChainID: r.EvmChainId, EvmBlock: r.EvmBlock, Status: r.Status, OpenedHeight: r.OpenedHeight,
 		Deadline: r.Deadline, ReportedPower: r.ReportedPower, Votes: q.votes(r.Votes)}
-	if r.Status != track.StatusPending {
+	if r.Status != kernel.StatusPending {
 		ch := r.ClosedHeight
 		out.ClosedHeight = &ch
 	}
@@ -326,15 +326,15 @@ func (q *querier) window(args []string) (*wire.WindowView, *queryError) {
 		if !q.st.Load(store.KeyWindow(tb, uid), pw) {
 			continue
 		}
-		w := track.WindowFromProto(pw)
-		view := &wire.TrackWindowView{Scores: wire.List(pw.Scores), TasksSeen: pw.TasksSeen, Mean: track.FmtDec(w.Mean()),
+		w := kernel.WindowFromProto(pw)
+		view := &wire.TrackWindowView{Scores: wire.List(pw.Scores), TasksSeen: pw.TasksSeen, Mean: kernel.FmtDec(w.Mean()),
 			LastHeight: pw.LastHeight}
 		if tb == store.WindowWorkflow {
-			agg := track.FmtDec(w.Aggregate(q.chain.Gen.Window))
+			agg := kernel.FmtDec(w.Aggregate(q.chain.Gen.Window))
 			view.Aggregate = &agg
 			out.Workflow = view
 		} else {
-			agg := track.FmtDec(w.Warmed(q.chain.Gen.Window.ArenaWarmupTasks))
+			agg := kernel.FmtDec(w.Warmed(q.chain.Gen.Window.ArenaWarmupTasks))
 			view.Aggregate = &agg
 			out.Arena = view
 		}
@@ -353,9 +353,9 @@ func (q *querier) baseline(args []string) (*wire.BaselineView, *queryError) {
 	}
 	pb := &subnetv1.Baseline{}
 	q.st.Load(store.KeyBaseline(id), pb)
-	stats := track.BaselineStateFromProto(pb).StatsFor(q.chain.Gen.Window, track.BaselineFromProto(t.GetArena().DefaultBaseline))
+	stats := kernel.BaselineStateFromProto(pb).StatsFor(q.chain.Gen.Window, kernel.BaselineFromProto(t.GetArena().DefaultBaseline))
 	return &wire.BaselineView{TaskID: id, Samples: len(pb.Recent), Recent: wire.ArenaSampleViews(pb.Recent),
-		UsesDefault: len(pb.Recent) < q.chain.Gen.Window.BaselineMin, Baseline: wire.ArenaBaselineViewOf(track.BaselineToProto(stats))}, nil
+		UsesDefault: len(pb.Recent) < q.chain.Gen.Window.BaselineMin, Baseline: wire.ArenaBaselineViewOf(kernel.BaselineToProto(stats))}, nil
 }
 
 func (q *querier) gas(args []string) (*wire.GasAgentView, *queryError) {
@@ -392,7 +392,7 @@ func (q *querier) leaderboard(args []string) (*wire.LeaderboardView, *queryError
 	for n := uint32(0); n < miners; n++ {
 		uid := q.chain.UIDAt(n)
 		if s, ok := q.aggregate(name, uid); ok {
-			rows = append(rows, leaderEntry{wire.LeaderboardEntry{UID: uid, Score: track.FmtDec(s)}, s})
+			rows = append(rows, leaderEntry{wire.LeaderboardEntry{UID: uid, Score: kernel.FmtDec(s)}, s})
 		}
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
@@ -443,7 +443,7 @@ func (q *querier) warmup(name string, e *wire.LeaderboardEntry) {
 	if !q.st.Load(store.KeyWindow(tb, e.UID), pw) {
 		return
 	}
-	mean, seen := track.FmtDec(track.WindowFromProto(pw).Mean()), pw.TasksSeen
+	mean, seen := kernel.FmtDec(kernel.WindowFromProto(pw).Mean()), pw.TasksSeen
 	e.Mean, e.TasksSeen, e.WarmupTasks = &mean, &seen, &warm
 }
 
@@ -462,9 +462,9 @@ func (q *querier) epoch(args []string) (*wire.EpochView, *queryError) {
 	}
 	sum := scoring.Zero
 	for _, w := range ep.Weights {
-		sum = sum.Add(track.Dec(w))
+		sum = sum.Add(kernel.Dec(w))
 	}
-	return &wire.EpochView{Epoch: wire.EpochResultViewOf(ep), WeightsSum: track.FmtDec(sum)}, nil
+	return &wire.EpochView{Epoch: wire.EpochResultViewOf(ep), WeightsSum: kernel.FmtDec(sum)}, nil
 }
 
 // mirrorMiner is uid's holder on the parent chain and its binding, in
@@ -530,7 +530,7 @@ func (q *querier) taskResults(args []string) (*wire.TaskResultsView, *queryError
 	for i := uint64(0); i < t.Submissions; i++ {
 		sid := q.st.U64(store.KeyTaskSub(id, i))
 		s, ok := q.st.Submission(sid)
-		if !ok || s.Status != track.StatusScored {
+		if !ok || s.Status != kernel.StatusScored {
 			continue
 		}
 		rec, err := receipt.ReadArena(s.Receipt)

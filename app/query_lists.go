@@ -8,9 +8,9 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/tasks"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -179,7 +179,7 @@ func (q *querier) minerSubmissions(uid uint32, pg page) (*wire.SubmissionsView, 
 
 func submissionSummary(s *subnetv1.Submission) wire.SubmissionSummaryView {
 	out := wire.SubmissionSummaryView{ID: s.Id, Track: s.Track, UID: s.Uid, Height: s.Height, RevealHeight: s.RevealHeight, Status: s.Status}
-	if r := wire.ReceiptViewOf(s.Receipt); r != nil && s.Status == track.StatusScored {
+	if r := wire.ReceiptViewOf(s.Receipt); r != nil && s.Status == kernel.StatusScored {
 		out.Score = &r.Score
 	}
 	if s.Gas != nil {
@@ -220,13 +220,13 @@ func (q *querier) metagraphRow(uid uint32, m *subnetv1.Miner, trackNames []strin
 		ImmuneThrough: through, Immune: q.height+1 <= through, Scores: make([]*string, len(trackNames))}
 	for i, name := range trackNames {
 		if s, ok := q.aggregate(name, uid); ok {
-			v := track.FmtDec(s)
+			v := kernel.FmtDec(s)
 			row.Scores[i] = &v
 		}
 	}
 	for i, u := range ep.Uids {
 		if u == uid && i < len(ep.Weights) {
-			w := track.FmtDec(track.Dec(ep.Weights[i]))
+			w := kernel.FmtDec(kernel.Dec(ep.Weights[i]))
 			row.Weight = &w
 		}
 	}

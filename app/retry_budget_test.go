@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -136,7 +136,7 @@ func TestMinerCannotDeclareRetryBudget(t *testing.T) {
 	// 0.5×0.9 + 0.25×(1 − 0.5/2) + 0.15×(1 − 20/100) + 0.10×max(0, 1 − 50×0.1) = 0.7575
 	for id := range 2 {
 		sub, _ := n.query(fmt.Sprint("submission/", id))
-		if sub["status"] != track.StatusScored || score(sub) != "0.757500000000000000" {
+		if sub["status"] != kernel.StatusScored || score(sub) != "0.757500000000000000" {
 			t.Fatalf("submission %d = %v, want scored 0.7575", id, sub)
 		}
 		if _, ok := sub["declared_retry_budget"]; ok {
@@ -181,10 +181,10 @@ func TestRetryBudgetMinorityCannotMove(t *testing.T) {
 			}
 			mustOK(t, n.block(txs...))
 			sub, _ := n.query("submission/0")
-			if sub["status"] != track.StatusScored || score(sub) != tc.want {
+			if sub["status"] != kernel.StatusScored || score(sub) != tc.want {
 				t.Fatalf("submission 0 = %v, want scored %s", sub, tc.want)
 			}
-			if got, want := receiptInput(sub, "declared_retry_budget"), track.I64s(tc.honest); got != want {
+			if got, want := receiptInput(sub, "declared_retry_budget"), kernel.I64s(tc.honest); got != want {
 				t.Fatalf("receipt input declared_retry_budget = %q, want the honest %s", got, want)
 			}
 		})

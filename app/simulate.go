@@ -7,8 +7,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
@@ -45,7 +45,7 @@ func (a *App) simulate(raw []byte) (*wire.SimulateView, *queryError) {
 // check state, which it drops, and returns the result and the height it
 // was checked for. Called with checkMu held and the chain initialised.
 func (a *App) dryCheck(raw []byte) (*abcitypes.ExecTxResult, int64) {
-	blk := &track.Block{Height: a.nextHeight(), Time: a.time, Mempool: true, Chain: a.chain}
+	blk := &kernel.Block{Height: a.nextHeight(), Time: a.time, Mempool: true, Chain: a.chain}
 	scratch := store.NewOverlay(a.check) // dropped: the check state stays as it was
 	return a.deliverTx(scratch, raw, blk, budget.NewMeter(a.limits, scratch)), blk.Height
 }

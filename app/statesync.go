@@ -6,9 +6,9 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/snapshot"
 	"github.com/scoringsubnet/validatord/app/store"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
-	"github.com/scoringsubnet/validatord/snapshot"
 )
 
 // State sync (docs/statesync.md): snapshots written after Commit in the

@@ -9,8 +9,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/snapshot"
 	"github.com/scoringsubnet/validatord/app/wire"
-	"github.com/scoringsubnet/validatord/snapshot"
 )
 
 // scoredChain runs rounds of scored workflow work on n (scoreOne: four

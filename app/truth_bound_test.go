@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
@@ -54,11 +54,11 @@ func TestTruthClosesAtDeadlineCarry(t *testing.T) {
 	base, _ := n.app.base()
 	st := store.State{O: store.NewOverlay(base)}
 	for _, b := range []uint64{100, 101} {
-		if round, _ := st.Truth(1, b); round.Status != track.StatusFinal {
+		if round, _ := st.Truth(1, b); round.Status != kernel.StatusFinal {
 			t.Fatalf("round of block %d = %s, want final", b, round.Status)
 		}
 	}
-	for id, want := range []string{track.StatusCounted, track.StatusScored} { // memory 2: the second fills it
+	for id, want := range []string{kernel.StatusCounted, kernel.StatusScored} { // memory 2: the second fills it
 		if s, _ := n.query(fmt.Sprint("submission/", id)); s["status"] != want {
 			t.Fatalf("prediction %d = %v, want %s", id, s["status"], want)
 		}
@@ -106,7 +106,7 @@ func TestGasClosesDueTogetherCarry(t *testing.T) {
 	if got, _ := eventAttr(resp.Events, wire.EventGasWindowClosed, "counting_predictions"); got != "1" {
 		t.Fatalf("the carried close counted %s predictions, want 1 (the one revealed in the window)", got)
 	}
-	for id, want := range map[int]string{0: track.StatusCounted, 1: track.StatusScored, 2: track.StatusUnrevealed} {
+	for id, want := range map[int]string{0: kernel.StatusCounted, 1: kernel.StatusScored, 2: kernel.StatusUnrevealed} {
 		if s, _ := n.query(fmt.Sprint("submission/", id)); s["status"] != want {
 			t.Fatalf("submission %d = %v, want %s", id, s["status"], want)
 		}

@@ -3,8 +3,8 @@ package app
 import (
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
@@ -20,7 +20,7 @@ func TestTruthBeforeLastCloseExpires(t *testing.T) {
 	base, _ := n.app.base()
 	st := store.State{O: store.NewOverlay(base)}
 	round, ok := st.Truth(1, 15)
-	if !ok || round.Status != track.StatusExpired {
+	if !ok || round.Status != kernel.StatusExpired {
 		t.Fatalf("round of block 15 = %v, want expired", round)
 	}
 	if gc := st.GasChain(1); gc.LastClosedBlock != 10 || gc.LastTimestamp != 200 {

@@ -7,8 +7,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
@@ -96,7 +96,7 @@ func TestMinorityCannotFreezeTheGasTrack(t *testing.T) {
 	if b, _ := eventAttr(resp.Events, wire.EventGasWindowClosed, "evm_block"); b != "11" {
 		t.Fatalf("the end of 11's reveal window did not close it: %v", resp.Events)
 	}
-	if s, _ := n.query("submission/0"); s["status"] != track.StatusCounted {
+	if s, _ := n.query("submission/0"); s["status"] != kernel.StatusCounted {
 		t.Fatalf("the prediction for 11 = %v, want counted", s["status"])
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/scoringsubnet/validatord/app/gas"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/tasks"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
@@ -17,7 +17,7 @@ import (
 // sender, chain id, nonce, then the message's role, fields, references and
 // deadlines against env's state (checked by the track unit that owns the
 // message). It never writes.
-func (a *App) validate(env track.Env, raw []byte) (*track.Tx, *wire.TxError) {
+func (a *App) validate(env kernel.Env, raw []byte) (*kernel.Tx, *wire.TxError) {
 	if max := env.Chain.Gen.Chain.MaxTxBytes; int64(len(raw)) > max {
 		return nil, wire.Reject(wire.CodeTxTooLarge, fmt.Sprintf("tx has %d bytes, max_tx_bytes is %d", len(raw), max))
 	}
@@ -25,7 +25,7 @@ func (a *App) validate(env track.Env, raw []byte) (*track.Tx, *wire.TxError) {
 	if terr != nil {
 		return nil, terr
 	}
-	tx := &track.Tx{DecodedTx: d, Validator: -1}
+	tx := &kernel.Tx{DecodedTx: d, Validator: -1}
 	if terr := a.checkEnvelope(env, tx); terr != nil {
 		return nil, terr
 	}
@@ -33,7 +33,7 @@ func (a *App) validate(env track.Env, raw []byte) (*track.Tx, *wire.TxError) {
 }
 
 // checkEnvelope checks sender, chain id and nonce.
-func (a *App) checkEnvelope(env track.Env, tx *track.Tx) *wire.TxError {
+func (a *App) checkEnvelope(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	b := &tx.Body
 	if len(b.Sender) != ed25519.PublicKeySize {
 		return wire.Reject(wire.CodeBadSender, fmt.Sprintf("sender has %d bytes, want %d", len(b.Sender), ed25519.PublicKeySize))
@@ -56,7 +56,7 @@ func (a *App) checkEnvelope(env track.Env, tx *track.Tx) *wire.TxError {
 // tasks (PostTask, Commit to a task, workflow and arena Reveal, Report) and
 // gas (Commit to an EVM block, gas Reveal, Truth). A Commit or Reveal is
 // first checked to come from a miner.
-func (a *App) checkMsg(env track.Env, tx *track.Tx) *wire.TxError {
+func (a *App) checkMsg(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	if tx.Body.Msg == nil {
 		return wire.Reject(wire.CodeEmptyMsg, "msg is missing")
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/scoringsubnet/validatord/app/wire"
-	"github.com/scoringsubnet/validatord/internal/statedump"
 )
 
 // TxInfo is a committed transaction as `validatord query tx` shows it: its
@@ -62,7 +61,7 @@ func (c *Client) TxInfo(ctx context.Context, hash string) (*TxInfo, error) {
 	}
 	out.ChainID, out.Sender, out.Nonce = d.Body.ChainId, hex.EncodeToString(d.Body.Sender), d.Body.Nonce
 	if d.Body.Msg != nil {
-		if out.Msg, err = statedump.MessageJSON(d.Body.Msg); err != nil {
+		if out.Msg, err = wire.MessageJSON(d.Body.Msg); err != nil {
 			return nil, fmt.Errorf("tx %s: message: %w", out.Hash, err)
 		}
 	}

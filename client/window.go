@@ -11,7 +11,7 @@ import (
 )
 
 // statusCommitted is a submission's status between its commit and its
-// reveal (app/track.StatusCommitted; the client does not import the app).
+// reveal (app/kernel.StatusCommitted; the client does not import the app).
 const statusCommitted = "committed"
 
 // CheckRevealWindow is nil when p's reveal, sent now, can land only inside

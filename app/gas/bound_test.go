@@ -10,8 +10,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
@@ -57,7 +57,7 @@ func measureClose(t *testing.T, g genesis.AppState, outcome string) int {
 // close's own writes (an overlay above the staged state).
 func worstClose(t *testing.T, g genesis.AppState, outcome string) store.State {
 	t.Helper()
-	chain, err := track.NewChain("bound", g)
+	chain, err := kernel.NewChain("bound", g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,13 +75,13 @@ func worstClose(t *testing.T, g genesis.AppState, outcome string) store.State {
 		for i := uint32(0); i < uids; i++ {
 			uid := chain.UIDAt(i)
 			// committed the largest margin before the EVM timestamp: every one counts
-			commitTime, price, status, revealed := ts-commit.MaxCommitMargin, worstAmount, track.StatusPending, int64(first)
+			commitTime, price, status, revealed := ts-commit.MaxCommitMargin, worstAmount, kernel.StatusPending, int64(first)
 			if b == first+ahead {
 				switch outcome {
 				case outcomeLate:
 					commitTime = ts
 				case outcomeUnrevealed:
-					price, status, revealed = "", track.StatusCommitted, 0
+					price, status, revealed = "", kernel.StatusCommitted, 0
 				}
 			}
 			set.Items = append(set.Items, &subnetv1.Prediction{Uid: uid, SubmissionId: id, BlockTime: commitTime, Price: price})
@@ -105,13 +105,13 @@ func worstClose(t *testing.T, g genesis.AppState, outcome string) store.State {
 		setup.Save(store.KeyGasAgent(1, uid), pa)
 	}
 	close := store.State{O: store.NewOverlay(setup.O)}
-	r := &subnetv1.TruthRound{EvmChainId: 1, EvmBlock: first + ahead, Status: track.StatusFinal, MinPrice: minAmount,
+	r := &subnetv1.TruthRound{EvmChainId: 1, EvmBlock: first + ahead, Status: kernel.StatusFinal, MinPrice: minAmount,
 		Timestamp: ts, ReportedPower: math.MaxInt64, ClosedHeight: int64(first)}
-	env := track.Env{Chain: chain, St: close, Block: &track.Block{Height: int64(first), Time: ts}}
+	env := kernel.Env{Chain: chain, St: close, Block: &kernel.Block{Height: int64(first), Time: ts}}
 	closeGasBlock(env, r)
 	for _, p := range setup.Predictions(1, first+ahead).Items { // the close deleted the set, above setup
 		sub, _ := close.Submission(p.SubmissionId)
-		if want := map[string]string{outcomeCounted: track.StatusScored, outcomeLate: track.StatusLate, outcomeUnrevealed: track.StatusUnrevealed}[outcome]; sub.Status != want {
+		if want := map[string]string{outcomeCounted: kernel.StatusScored, outcomeLate: kernel.StatusLate, outcomeUnrevealed: kernel.StatusUnrevealed}[outcome]; sub.Status != want {
 			t.Fatalf("%s close: submission %d is %s, want %s", outcome, sub.Id, sub.Status, want)
 		}
 	}

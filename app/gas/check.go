@@ -5,8 +5,8 @@ import (
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/x/commit"
@@ -15,7 +15,7 @@ import (
 // checkCommit: gas track on, known EVM chain, a chain anchored by a closed
 // block, a block whose truth is not final and not too far ahead, a 32-byte
 // commitment, one commit per agent per block. The price is in the reveal.
-func checkCommit(env track.Env, g *subnetv1.GasTarget, commitment []byte, uid uint32) *wire.TxError {
+func checkCommit(env kernel.Env, g *subnetv1.GasTarget, commitment []byte, uid uint32) *wire.TxError {
 	st := env.St
 	if terr := env.RequireTrack(genesis.TrackGas); terr != nil {
 		return terr
@@ -39,10 +39,10 @@ func checkCommit(env track.Env, g *subnetv1.GasTarget, commitment []byte, uid ui
 	if g.EvmBlock-gc.LastClosedBlock > ahead {
 		return wire.Reject(wire.CodePredictionTooFar, fmt.Sprintf("evm_block = %d: more than %d blocks past the last closed block %d", g.EvmBlock, ahead, gc.LastClosedBlock))
 	}
-	if r, ok := st.Truth(g.EvmChainId, g.EvmBlock); ok && r.Status != track.StatusPending {
+	if r, ok := st.Truth(g.EvmChainId, g.EvmBlock); ok && r.Status != kernel.StatusPending {
 		return wire.Reject(wire.CodeEVMBlockClosed, fmt.Sprintf("evm_block = %d: its truth round is %s", g.EvmBlock, r.Status))
 	}
-	if terr := track.CheckCommitment(commitment); terr != nil {
+	if terr := kernel.CheckCommitment(commitment); terr != nil {
 		return terr
 	}
 	if p := findPrediction(st, g.EvmChainId, g.EvmBlock, uid); p != nil {
@@ -65,7 +65,7 @@ func findPrediction(st store.State, chain, block uint64, uid uint32) *subnetv1.P
 // block after its truth became final to the round's reveal deadline; ok is
 // false while the truth is not final (the window has not opened).
 func RevealWindow(r *subnetv1.TruthRound) (w commit.Window, ok bool) {
-	if r == nil || r.Status != track.StatusFinal {
+	if r == nil || r.Status != kernel.StatusFinal {
 		return commit.Window{}, false
 	}
 	return commit.Window{First: r.ClosedHeight + 1, Last: r.RevealDeadline}, true
@@ -75,7 +75,7 @@ func RevealWindow(r *subnetv1.TruthRound) (w commit.Window, ok bool) {
 // the salt (47), a window already closed (49: the close swept the block's
 // commits), the sender's commit for the block (48), the window open (49),
 // not yet revealed (28), and last the opening (50).
-func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxError {
+func checkReveal(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReveal) *wire.TxError {
 	st, g := env.St, m.Submit.GetGas()
 	if terr := env.RequireTrack(genesis.TrackGas); terr != nil {
 		return terr
@@ -89,7 +89,7 @@ func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxErr
 	if _, terr := wire.PositiveAmount("price", g.Price); terr != nil {
 		return terr
 	}
-	if terr := track.CheckSalt(m.Salt); terr != nil {
+	if terr := kernel.CheckSalt(m.Salt); terr != nil {
 		return terr
 	}
 	r, _ := st.Truth(g.EvmChainId, g.EvmBlock)
@@ -125,7 +125,7 @@ func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxErr
 // validator's vote. So one validator can open only a bounded number of
 // rounds, each of which, at or below chain.deadline_quorum of the power, is
 // dropped at its deadline and refuses nobody.
-func checkTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) *wire.TxError {
+func checkTruth(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgTruth) *wire.TxError {
 	st := env.St
 	if terr := env.RequireValidator(tx, "truth"); terr != nil {
 		return terr
@@ -148,7 +148,7 @@ func checkTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) *wire.TxError
 		return wire.Reject(wire.CodeTruthTooFar, fmt.Sprintf("evm_block = %d: more than %d blocks past the last closed block %d", m.EvmBlock, ahead, gc.LastClosedBlock))
 	}
 	if r, ok := st.Truth(m.EvmChainId, m.EvmBlock); ok {
-		if r.Status != track.StatusPending {
+		if r.Status != kernel.StatusPending {
 			return wire.Reject(wire.CodeEVMBlockClosed, fmt.Sprintf("evm_block = %d: its truth round is %s", m.EvmBlock, r.Status))
 		}
 		for _, v := range r.Votes {
@@ -182,7 +182,7 @@ func checkTruth(env track.Env, tx *track.Tx, m *subnetv1.MsgTruth) *wire.TxError
 // block). The chain cannot see the EVM chain, so this is all it checks of
 // the window itself; the truth's price and timestamp are the validators'
 // (docs/scoring.md, block windows).
-func checkWindow(env track.Env, chain, block uint64) *wire.TxError {
+func checkWindow(env kernel.Env, chain, block uint64) *wire.TxError {
 	k := env.Chain.Gen.Chain.WindowBlocks(chain)
 	if block%k != 0 {
 		return wire.Reject(wire.CodeEVMWindowMisaligned, fmt.Sprintf("evm_block = %d: chain %d has windows of %d blocks, named by their first block (a multiple of %d): this one is in window %d",

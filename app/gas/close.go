@@ -2,9 +2,9 @@ package gas
 
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/retain"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/shopspring/decimal"
 
@@ -25,13 +25,13 @@ import (
 // every gas agent of the chain, in uid order, closes the window with its
 // counting prediction or nil. (The chain's last closed block moved when the
 // truth became final.)
-func closeGasBlock(env track.Env, r *subnetv1.TruthRound) []abcitypes.Event {
+func closeGasBlock(env kernel.Env, r *subnetv1.TruthRound) []abcitypes.Event {
 	st := env.St
 	gc := st.GasChain(r.EvmChainId)
-	minPrice := track.Dec(r.MinPrice)
+	minPrice := kernel.Dec(r.MinPrice)
 	counting, swept := sweepPredictions(env, gc, r)
-	evs := []abcitypes.Event{wire.Event(wire.EventGasWindowClosed, "evm_chain_id", track.U64s(r.EvmChainId), "evm_block", track.U64s(r.EvmBlock),
-		"min_price", r.MinPrice, "timestamp", track.I64s(r.Timestamp), "counting_predictions", track.U64s(uint64(len(counting))))}
+	evs := []abcitypes.Event{wire.Event(wire.EventGasWindowClosed, "evm_chain_id", kernel.U64s(r.EvmChainId), "evm_block", kernel.U64s(r.EvmBlock),
+		"min_price", r.MinPrice, "timestamp", kernel.I64s(r.Timestamp), "counting_predictions", kernel.U64s(uint64(len(counting))))}
 	miners := st.Counters().Miners
 	env.ChargeWork(budget.UnitsAgent * int64(miners))
 	for n := uint32(0); n < miners; n++ {
@@ -47,7 +47,7 @@ func closeGasBlock(env track.Env, r *subnetv1.TruthRound) []abcitypes.Event {
 // the counting predictions of the closed block by uid (lookups only) and
 // the submission ids of every swept prediction, in sweep order (what
 // retention later deletes with the round).
-func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound) (map[uint32]*subnetv1.Prediction, []uint64) {
+func sweepPredictions(env kernel.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound) (map[uint32]*subnetv1.Prediction, []uint64) {
 	st := env.St
 	counting := make(map[uint32]*subnetv1.Prediction)
 	margin := env.Chain.CommitParams(genesis.TrackGas).CommitMarginSeconds
@@ -62,15 +62,15 @@ func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRou
 			swept = append(swept, p.SubmissionId)
 			switch {
 			case b < r.EvmBlock:
-				markPrediction(env, p.SubmissionId, track.StatusUnscored, sweepNote(track.StatusUnscored))
+				markPrediction(env, p.SubmissionId, kernel.StatusUnscored, sweepNote(kernel.StatusUnscored))
 			case p.Price == "":
-				markPrediction(env, p.SubmissionId, track.StatusUnrevealed, sweepNote(track.StatusUnrevealed))
+				markPrediction(env, p.SubmissionId, kernel.StatusUnrevealed, sweepNote(kernel.StatusUnrevealed))
 			case previousOwner(env, p):
-				markPrediction(env, p.SubmissionId, track.StatusFailed, track.ErrPreviousOwner.Error())
+				markPrediction(env, p.SubmissionId, kernel.StatusFailed, kernel.ErrPreviousOwner.Error())
 			case commit.GasCounts(p.BlockTime, r.Timestamp, margin):
 				counting[p.Uid] = p
 			default:
-				markPrediction(env, p.SubmissionId, track.StatusLate, sweepNote(track.StatusLate))
+				markPrediction(env, p.SubmissionId, kernel.StatusLate, sweepNote(kernel.StatusLate))
 			}
 		}
 		st.Delete(store.KeyPredictionSet(gc.EvmChainId, b))
@@ -82,33 +82,33 @@ func sweepPredictions(env track.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRou
 // previousOwner reports whether p was made by an earlier owner of its uid
 // (replaced or deregistered since, docs/membership.md §8): it is never
 // closed into the agent of the uid's new owner. One read.
-func previousOwner(env track.Env, p *subnetv1.Prediction) bool {
+func previousOwner(env kernel.Env, p *subnetv1.Prediction) bool {
 	env.ChargeWork(budget.UnitsLookup)
-	return track.PreviousOwner(env.St, &subnetv1.Submission{Uid: p.Uid, Id: p.SubmissionId})
+	return kernel.PreviousOwner(env.St, &subnetv1.Submission{Uid: p.Uid, Id: p.SubmissionId})
 }
 
 // sweepNote is the receipt note of a prediction a close does not judge.
 func sweepNote(status string) string {
 	switch status {
-	case track.StatusUnscored:
+	case kernel.StatusUnscored:
 		return "a truth for a later EVM block closed the chain first"
-	case track.StatusUnrevealed:
+	case kernel.StatusUnrevealed:
 		return "not revealed in its window: counts as no prediction"
 	}
 	return "committed less than commit_margin_seconds before the EVM timestamp"
 }
 
-func markPrediction(env track.Env, id uint64, status, note string) {
+func markPrediction(env kernel.Env, id uint64, status, note string) {
 	st := env.St
 	sub, _ := st.Submission(id)
 	sub.Status = status
-	track.Attach(sub, &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackGas, Status: status, Note: note})
+	kernel.Attach(sub, &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackGas, Status: status, Note: note})
 	st.Save(store.KeySubmission(id), sub)
 }
 
 // closeAgent closes one agent's window; agents that never predicted on this
 // chain have no record and are skipped.
-func closeAgent(env track.Env, r *subnetv1.TruthRound, uid uint32, pred *subnetv1.Prediction, minPrice decimal.Decimal) []abcitypes.Event {
+func closeAgent(env kernel.Env, r *subnetv1.TruthRound, uid uint32, pred *subnetv1.Prediction, minPrice decimal.Decimal) []abcitypes.Event {
 	st := env.St
 	k := store.KeyGasAgent(r.EvmChainId, uid)
 	pa := &subnetv1.GasAgent{}
@@ -118,16 +118,16 @@ func closeAgent(env track.Env, r *subnetv1.TruthRound, uid uint32, pred *subnetv
 	prevClosed := pa.Closed
 	var estimate *decimal.Decimal
 	if pred != nil {
-		d := track.Dec(pred.Price)
+		d := kernel.Dec(pred.Price)
 		estimate = &d
 	}
 	gp := env.Chain.Gen.Gas
 	rec := gasReceipt(gp, r, pred, env.Block.Height)
-	next, res, err := track.GasAgentFromProto(pa).CloseCapped(gp, env.Chain.Gen.Window.GasHistoryMax, r.Timestamp, estimate, minPrice)
+	next, res, err := kernel.GasAgentFromProto(pa).CloseCapped(gp, env.Chain.Gen.Window.GasHistoryMax, r.Timestamp, estimate, minPrice)
 	if err != nil {
 		// the agent keeps its state; the prediction (if any) records why
 		if pred != nil {
-			markPrediction(env, pred.SubmissionId, track.StatusFailed, "gas close: "+err.Error())
+			markPrediction(env, pred.SubmissionId, kernel.StatusFailed, "gas close: "+err.Error())
 		}
 		return nil
 	}
@@ -138,7 +138,7 @@ func closeAgent(env track.Env, r *subnetv1.TruthRound, uid uint32, pred *subnetv
 		rec.Values = append(rec.Values, receipt.GasSlot(next.Memory[len(next.Memory)-1])...)
 		judged = receipt.GasMemory(next.Memory)
 	}
-	track.GasAgentIntoProto(next, pa)
+	kernel.GasAgentIntoProto(next, pa)
 	if pred != nil {
 		pa.LastFreshHeight = env.Block.Height
 	}
@@ -146,10 +146,10 @@ func closeAgent(env track.Env, r *subnetv1.TruthRound, uid uint32, pred *subnetv
 	if res != nil {
 		judged = append(judged, receipt.GasHistory(next.History)...)
 		rec.Values = append(rec.Values, receipt.GasValues(*res)...)
-		rec.Score, rec.Status = track.FmtDec(res.Score), track.StatusScored
+		rec.Score, rec.Status = kernel.FmtDec(res.Score), kernel.StatusScored
 		pa.Score, pa.HasScore = rec.Score, true
-		evs = append(evs, wire.Event(wire.EventWindowUpdated, "uid", track.U64s(uint64(uid)), "track", genesis.TrackGas,
-			"evm_chain_id", track.U64s(r.EvmChainId), "aggregate", rec.Score))
+		evs = append(evs, wire.Event(wire.EventWindowUpdated, "uid", kernel.U64s(uint64(uid)), "track", genesis.TrackGas,
+			"evm_chain_id", kernel.U64s(r.EvmChainId), "aggregate", rec.Score))
 	}
 	if next.Closed > prevClosed || res != nil || pred != nil {
 		pa.LastReceipt = rec
@@ -165,25 +165,25 @@ func closeAgent(env track.Env, r *subnetv1.TruthRound, uid uint32, pred *subnetv
 // agent's memory and history appended to its inputs): scored when the
 // agent's memory is full, else counted. Only a scored prediction gets a
 // submission_scored event: a counted one has no score (absent, not 0).
-func scorePrediction(env track.Env, pred *subnetv1.Prediction, rec *subnetv1.Receipt, agent []*subnetv1.Field, res *scoring.GasResult) []abcitypes.Event {
+func scorePrediction(env kernel.Env, pred *subnetv1.Prediction, rec *subnetv1.Receipt, agent []*subnetv1.Field, res *scoring.GasResult) []abcitypes.Event {
 	st := env.St
 	sub, _ := st.Submission(pred.SubmissionId)
-	sub.Status = track.StatusCounted
+	sub.Status = kernel.StatusCounted
 	if res != nil {
-		sub.Status = track.StatusScored
+		sub.Status = kernel.StatusScored
 	}
 	c := *rec
 	c.Inputs = append(append(make([]*subnetv1.Field, 0, len(rec.Inputs)+len(agent)), rec.Inputs...), agent...)
 	c.Status = sub.Status
-	track.Attach(sub, &c)
+	kernel.Attach(sub, &c)
 	st.Save(store.KeySubmission(sub.Id), sub)
 	if res == nil {
 		return nil
 	}
-	return []abcitypes.Event{track.ScoredEvent(sub, res.Score)}
+	return []abcitypes.Event{kernel.ScoredEvent(sub, res.Score)}
 }
 
 func gasReceipt(gp scoring.GasParams, r *subnetv1.TruthRound, pred *subnetv1.Prediction, height int64) *subnetv1.Receipt {
-	return &subnetv1.Receipt{Height: height, Track: genesis.TrackGas, Status: track.StatusCounted, ReportedPower: r.ReportedPower,
+	return &subnetv1.Receipt{Height: height, Track: genesis.TrackGas, Status: kernel.StatusCounted, ReportedPower: r.ReportedPower,
 		TotalPower: r.TotalPower, Inputs: receipt.GasInputs(r, pred), Params: receipt.GasParams(gp)}
 }

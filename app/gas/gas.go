@@ -4,8 +4,8 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -16,7 +16,7 @@ import (
 
 // Check validates the gas track's messages: a Commit to an EVM block and a
 // gas Reveal (the shell checked that the sender is a miner), and a Truth.
-func Check(env track.Env, tx *track.Tx) *wire.TxError {
+func Check(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_Commit:
 		g := m.Commit.GetGas()
@@ -36,7 +36,7 @@ func Check(env track.Env, tx *track.Tx) *wire.TxError {
 }
 
 // Execute applies a message that Check accepted.
-func Execute(env track.Env, tx *track.Tx) []abcitypes.Event {
+func Execute(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_Commit:
 		return execCommit(env, m.Commit.GetGas(), m.Commit.Commitment, tx.Account.Uid)
@@ -56,7 +56,7 @@ func Execute(env track.Env, tx *track.Tx) []abcitypes.Event {
 // waits, with the rest, for the next block (carried). The first always
 // fits: this step runs first in the end of block, and genesis bounds one
 // close to what a full block leaves (genesis.MaxGasCloseBytes).
-func SettleDueTruths(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
+func SettleDueTruths(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
 	done := 0
 	for _, kind := range []byte{store.DueGasClose, store.DueTruths} {
 		e, c := settleDue(env, m, kind, &done)
@@ -68,7 +68,7 @@ func SettleDueTruths(env track.Env, m *budget.Meter) (evs []abcitypes.Event, car
 	return evs, false
 }
 
-func settleDue(env track.Env, m *budget.Meter, kind byte, done *int) (evs []abcitypes.Event, carried bool) {
+func settleDue(env kernel.Env, m *budget.Meter, kind byte, done *int) (evs []abcitypes.Event, carried bool) {
 	due := store.Due{St: env.St, Kind: kind}
 	look := m.Looker(done, &carried)
 	for {
@@ -84,9 +84,9 @@ func settleDue(env track.Env, m *budget.Meter, kind byte, done *int) (evs []abci
 		var e []abcitypes.Event
 		switch {
 		case !ok:
-		case kind == store.DueTruths && r.Status == track.StatusPending:
+		case kind == store.DueTruths && r.Status == kernel.StatusPending:
 			e = settleTruth(child, r, true)
-		case kind == store.DueGasClose && r.Status == track.StatusFinal:
+		case kind == store.DueGasClose && r.Status == kernel.StatusFinal:
 			e = closeGasBlock(child, r)
 		}
 		if *done > 0 && !m.EndFits(child.St.O.Size()) {
@@ -101,7 +101,7 @@ func settleDue(env track.Env, m *budget.Meter, kind byte, done *int) (evs []abci
 
 // Track is the gas track: a miner's aggregate is the mean of its latest
 // TotalScore over the EVM chains where it has one and is active.
-var Track track.Track = gasTrack{}
+var Track kernel.Track = gasTrack{}
 
 type gasTrack struct{}
 
@@ -111,14 +111,14 @@ func (gasTrack) Name() string { return genesis.TrackGas }
 // where it has one and where a close judged a fresh prediction of it at most
 // the gas track's activity_cutoff_blocks before env.Block.Height; with no
 // such chain the miner takes no part in the track.
-func (gasTrack) Aggregate(env track.Env, uid uint32) (decimal.Decimal, bool) {
+func (gasTrack) Aggregate(env kernel.Env, uid uint32) (decimal.Decimal, bool) {
 	tr, _ := env.Chain.Gen.Track(genesis.TrackGas)
 	var scores []decimal.Decimal
 	for _, chain := range env.Chain.Gen.Chain.GasChains {
 		pa := &subnetv1.GasAgent{}
 		if env.St.Load(store.KeyGasAgent(chain, uid), pa) && pa.HasScore &&
 			window.Active(pa.LastFreshHeight, env.Block.Height, tr.ActivityCutoffBlocks) {
-			scores = append(scores, track.Dec(pa.Score))
+			scores = append(scores, kernel.Dec(pa.Score))
 		}
 	}
 	if len(scores) == 0 {

@@ -2,8 +2,8 @@ package gas
 
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -12,7 +12,7 @@ import (
 // execCommit records uid's commit to a prediction for the EVM block: its
 // submission (status committed, the commit's block time) and its entry in
 // the block's prediction set, with no price until the reveal.
-func execCommit(env track.Env, g *subnetv1.GasTarget, commitment []byte, uid uint32) []abcitypes.Event {
+func execCommit(env kernel.Env, g *subnetv1.GasTarget, commitment []byte, uid uint32) []abcitypes.Event {
 	st := env.St
 	sub := env.NewSubmission(genesis.TrackGas, uid, commitment)
 	sub.Gas = &subnetv1.GasPredict{EvmChainId: g.EvmChainId, EvmBlock: g.EvmBlock}
@@ -28,15 +28,15 @@ func execCommit(env track.Env, g *subnetv1.GasTarget, commitment []byte, uid uin
 	if !st.Has(store.KeyGasAgent(g.EvmChainId, uid)) {
 		st.Save(store.KeyGasAgent(g.EvmChainId, uid), &subnetv1.GasAgent{Uid: uid, EvmChainId: g.EvmChainId})
 	}
-	return []abcitypes.Event{wire.Event(wire.EventSubmissionAdded, "submission_id", track.U64s(sub.Id), "uid", track.U64s(uint64(uid)),
-		"track", genesis.TrackGas, "evm_chain_id", track.U64s(g.EvmChainId), "evm_block", track.U64s(g.EvmBlock), "status", sub.Status)}
+	return []abcitypes.Event{wire.Event(wire.EventSubmissionAdded, "submission_id", kernel.U64s(sub.Id), "uid", kernel.U64s(uint64(uid)),
+		"track", genesis.TrackGas, "evm_chain_id", kernel.U64s(g.EvmChainId), "evm_block", kernel.U64s(g.EvmBlock), "status", sub.Status)}
 }
 
 // execReveal fills the committed prediction's price: status pending until
 // the close at the end of the reveal window judges it.
-func execReveal(env track.Env, g *subnetv1.GasPredict, uid uint32) []abcitypes.Event {
+func execReveal(env kernel.Env, g *subnetv1.GasPredict, uid uint32) []abcitypes.Event {
 	st := env.St
-	price := track.FmtDec(track.Dec(g.Price))
+	price := kernel.FmtDec(kernel.Dec(g.Price))
 	set := st.Predictions(g.EvmChainId, g.EvmBlock)
 	var id uint64
 	for _, p := range set.Items {
@@ -46,10 +46,10 @@ func execReveal(env track.Env, g *subnetv1.GasPredict, uid uint32) []abcitypes.E
 	}
 	st.Save(store.KeyPredictionSet(g.EvmChainId, g.EvmBlock), set)
 	sub, _ := st.Submission(id)
-	sub.Gas.Price, sub.RevealHeight, sub.Status = price, env.Block.Height, track.StatusPending
+	sub.Gas.Price, sub.RevealHeight, sub.Status = price, env.Block.Height, kernel.StatusPending
 	st.Save(store.KeySubmission(id), sub)
-	return []abcitypes.Event{wire.Event(wire.EventSubmissionRevealed, "submission_id", track.U64s(id), "uid", track.U64s(uint64(uid)),
-		"track", genesis.TrackGas, "evm_chain_id", track.U64s(g.EvmChainId), "evm_block", track.U64s(g.EvmBlock))}
+	return []abcitypes.Event{wire.Event(wire.EventSubmissionRevealed, "submission_id", kernel.U64s(id), "uid", kernel.U64s(uint64(uid)),
+		"track", genesis.TrackGas, "evm_chain_id", kernel.U64s(g.EvmChainId), "evm_block", kernel.U64s(g.EvmBlock))}
 }
 
 // insertSorted inserts v into the ascending slice xs (v not yet present).

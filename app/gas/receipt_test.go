@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -92,7 +92,7 @@ func TestGasReceiptWorstDefault(t *testing.T) {
 	rec.Values = append(rec.Values, &subnetv1.Field{Name: "slot.included", Value: "false"},
 		&subnetv1.Field{Name: "slot.overpayment", Value: receiptWorstRatio}, &subnetv1.Field{Name: "slot.fresh", Value: "false"})
 	rec.Values = append(rec.Values, receipt.GasValues(res)...)
-	rec.Score, rec.Status, rec.TotalPower = track.FmtDec(almost), track.StatusScored, math.MaxInt64
+	rec.Score, rec.Status, rec.TotalPower = kernel.FmtDec(almost), kernel.StatusScored, math.MaxInt64
 	bz, err := rec.Marshal()
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/commit"
@@ -20,13 +20,13 @@ func TestSweptPredictionWithinBound(t *testing.T) {
 	const big = int64(1) << 62
 	id := uint64(big)
 	worst := 0
-	for _, status := range []string{track.StatusUnscored, track.StatusLate, track.StatusUnrevealed} {
+	for _, status := range []string{kernel.StatusUnscored, kernel.StatusLate, kernel.StatusUnrevealed} {
 		sub := &subnetv1.Submission{Id: id, Track: genesis.TrackGas, Uid: 1<<32 - 1, Height: big, BlockTime: big, RevealHeight: big,
 			Gas:        &subnetv1.GasPredict{EvmChainId: uint64(big), EvmBlock: uint64(big), Price: worstAmount},
 			Commitment: bytes.Repeat([]byte{0xff}, commit.Size)}
 		st := store.State{O: store.NewOverlay(emptyState{})}
 		st.Save(store.KeySubmission(id), sub)
-		env := track.Env{St: st, Block: &track.Block{Height: big}}
+		env := kernel.Env{St: st, Block: &kernel.Block{Height: big}}
 		markPrediction(env, id, status, sweepNote(status))
 		got, _ := st.O.Get(store.KeySubmission(id))
 		n := len(store.KeySubmission(id)) + len(got) + store.EntryOverhead
@@ -60,7 +60,7 @@ func TestWorstCloseRecordSizes(t *testing.T) {
 			if err := sub.Unmarshal(val); err != nil {
 				t.Fatal(err)
 			}
-			if sub.Status == track.StatusScored {
+			if sub.Status == kernel.StatusScored {
 				scoredFull = max(scoredFull, n)
 				scored = max(scored, n-fieldsBytes(sub.Receipt.Inputs, "memory.", "history."))
 			}

@@ -3,8 +3,8 @@ package retain
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
@@ -38,13 +38,13 @@ func (c counts) events() []abcitypes.Event {
 	if c == (counts{}) {
 		return nil
 	}
-	return []abcitypes.Event{wire.Event(wire.EventStateRetired, "tasks", track.U64s(c.tasks), "submissions", track.U64s(c.submissions),
-		"truth_rounds", track.U64s(c.rounds), "epochs", track.U64s(c.epochs))}
+	return []abcitypes.Event{wire.Event(wire.EventStateRetired, "tasks", kernel.U64s(c.tasks), "submissions", kernel.U64s(c.submissions),
+		"truth_rounds", kernel.U64s(c.rounds), "epochs", kernel.U64s(c.epochs))}
 }
 
 // run is one block's retention: the meter, the schedule and the tally.
 type run struct {
-	env  track.Env
+	env  kernel.Env
 	m    *budget.Meter
 	due  store.Due
 	done int
@@ -55,7 +55,7 @@ type run struct {
 // chain.retain_state_blocks (in force now) below this block, in schedule
 // order, asking the meter before each record; it returns carried when the
 // budget stopped it with items due. retain_state_blocks 0 retires nothing.
-func Due(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
+func Due(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
 	r := env.Chain.Gen.Chain.RetainStateBlocks
 	if r <= 0 || env.Block.Height <= r {
 		return nil, false
@@ -155,7 +155,7 @@ func (x *run) task(it store.DueItem) bool {
 
 // waiting: a status some step of the chain will still change.
 func waiting(status string) bool {
-	return status == track.StatusFinal || status == track.StatusPending || status == track.StatusCommitted
+	return status == kernel.StatusFinal || status == kernel.StatusPending || status == kernel.StatusCommitted
 }
 
 // round retires a truth round and the gas submissions its entry lists.

@@ -3,8 +3,8 @@ package retain
 import (
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
@@ -29,9 +29,9 @@ func fixture(statuses ...string) store.State {
 		st.O.Set(store.KeyTaskArtifact(7, art), store.U64Bytes(sid))
 	}
 	for _, sid := range []uint64{80, 81} {
-		st.Save(store.KeySubmission(sid), &subnetv1.Submission{Id: sid, Status: track.StatusScored})
+		st.Save(store.KeySubmission(sid), &subnetv1.Submission{Id: sid, Status: kernel.StatusScored})
 	}
-	st.Save(store.KeyTruth(1, 500), &subnetv1.TruthRound{EvmChainId: 1, EvmBlock: 500, Status: track.StatusFinal})
+	st.Save(store.KeyTruth(1, 500), &subnetv1.TruthRound{EvmChainId: 1, EvmBlock: 500, Status: kernel.StatusFinal})
 	st.Save(store.KeyEpoch(1), &subnetv1.Epoch{Number: 1})
 	st.Save(store.KeyEpoch(2), &subnetv1.Epoch{Number: 2})
 	st.Save(store.KeyCounters, &subnetv1.Counters{Epochs: 2, NextTaskId: 8, NextSubmissionId: 82})
@@ -43,10 +43,10 @@ func fixture(statuses ...string) store.State {
 	return st
 }
 
-func env(st store.State, h, retain int64) track.Env {
+func env(st store.State, h, retain int64) kernel.Env {
 	g := genesis.DefaultGenesis()
 	g.Chain.RetainStateBlocks = retain
-	return track.Env{Chain: &track.Chain{Gen: g}, St: st, Block: &track.Block{Height: h}}
+	return kernel.Env{Chain: &kernel.Chain{Gen: g}, St: st, Block: &kernel.Block{Height: h}}
 }
 
 func retire(t *testing.T, st store.State, h int64, lim budget.Limits) bool {
@@ -67,7 +67,7 @@ func gone(st store.State, keys ...[]byte) bool {
 // TestRetireAll: at 10 + R everything scheduled at 10 goes but the latest
 // epoch and the live window; nothing goes a block earlier, or with R = 0.
 func TestRetireAll(t *testing.T) {
-	st := fixture(track.StatusScored, track.StatusExpired, track.StatusUnrevealed)
+	st := fixture(kernel.StatusScored, kernel.StatusExpired, kernel.StatusUnrevealed)
 	if _, c := Due(env(st, 10_000, 0), budget.NewMeter(budget.DefaultLimits(), st.O)); c || !st.Has(store.KeyTask(7)) {
 		t.Fatal("retain_state_blocks 0 retired something")
 	}
@@ -98,14 +98,14 @@ func TestRetireAll(t *testing.T) {
 // carried) stops its task: those before it go, it and the rest wait R
 // more blocks, then go.
 func TestRetireWaitsForArena(t *testing.T) {
-	st := fixture(track.StatusScored, track.StatusFinal, track.StatusScored)
+	st := fixture(kernel.StatusScored, kernel.StatusFinal, kernel.StatusScored)
 	h := int64(10 + testRetain)
 	retire(t, st, h, budget.DefaultLimits())
 	if !gone(st, store.KeySubmission(70)) || !st.Has(store.KeySubmission(71)) || !st.Has(store.KeySubmission(72)) || !st.Has(store.KeyTask(7)) {
 		t.Fatal("want submission 70 retired, 71 (final) and 72 and the task kept")
 	}
 	sub, _ := st.Submission(71)
-	sub.Status = track.StatusScored
+	sub.Status = kernel.StatusScored
 	st.Save(store.KeySubmission(71), sub)
 	retire(t, st, h+testRetain-1, budget.DefaultLimits())
 	if !st.Has(store.KeySubmission(71)) {
@@ -120,7 +120,7 @@ func TestRetireWaitsForArena(t *testing.T) {
 // TestRetireResumes: with an end-of-block budget spent at once, each block
 // retires one record and carries; the task resumes where it stopped.
 func TestRetireResumes(t *testing.T) {
-	st := fixture(track.StatusScored, track.StatusScored, track.StatusScored)
+	st := fixture(kernel.StatusScored, kernel.StatusScored, kernel.StatusScored)
 	lim := budget.DefaultLimits()
 	lim.EndWork = 1
 	h := int64(10 + testRetain)

@@ -5,8 +5,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
@@ -23,7 +23,7 @@ import (
 // scoring can write (its record with a receipt, the miner's window, the
 // task's baseline); what does not fit waits, in order, for the next block
 // (carried is true).
-func ScoreArena(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
+func ScoreArena(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
 	st, h := env.St, env.Block.Height
 	due := store.Due{St: st, Kind: store.DueArena}
 	var subs []*subnetv1.Submission
@@ -91,14 +91,14 @@ func storedBytes(st store.State, k []byte) int {
 	return len(k) + len(bz) + store.EntryOverhead
 }
 
-func scoreArenaTask(env track.Env, subs []*subnetv1.Submission) []abcitypes.Event {
+func scoreArenaTask(env kernel.Env, subs []*subnetv1.Submission) []abcitypes.Event {
 	st, wp := env.St, env.Chain.Gen.Window
 	t, _ := st.Task(subs[0].TaskId)
 	at := t.GetArena()
 	pb := &subnetv1.Baseline{}
 	st.Load(store.KeyBaseline(t.Id), pb)
-	bl := track.BaselineStateFromProto(pb)
-	stats := bl.StatsFor(wp, track.BaselineFromProto(at.DefaultBaseline))
+	bl := kernel.BaselineStateFromProto(pb)
+	stats := bl.StatsFor(wp, kernel.BaselineFromProto(at.DefaultBaseline))
 	var batch []scoring.ArenaSubmission
 	var evs []abcitypes.Event
 	for _, sub := range subs {
@@ -116,19 +116,19 @@ func scoreArenaTask(env track.Env, subs []*subnetv1.Submission) []abcitypes.Even
 	if err != nil {
 		panic("tasks: baseline add of validated submissions: " + err.Error())
 	}
-	st.Save(store.KeyBaseline(t.Id), track.BaselineStateToProto(next))
+	st.Save(store.KeyBaseline(t.Id), kernel.BaselineStateToProto(next))
 	return evs
 }
 
 // scoreArenaOne scores one final arena submission; ok reports whether it
 // scored (and so joins the baseline).
-func scoreArenaOne(env track.Env, sub *subnetv1.Submission, at *subnetv1.ArenaTask, stats scoring.ArenaBaseline) (scoring.ArenaSubmission, []abcitypes.Event, bool) {
+func scoreArenaOne(env kernel.Env, sub *subnetv1.Submission, at *subnetv1.ArenaTask, stats scoring.ArenaBaseline) (scoring.ArenaSubmission, []abcitypes.Event, bool) {
 	ap := env.Chain.Gen.Arena
 	out, err := aggregate(env.Chain, sub.Votes, true)
 	r := &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackArena, ReportedPower: out.ReportedPower, TotalPower: out.TotalPower}
-	track.Attach(sub, r)
+	kernel.Attach(sub, r)
 	if err != nil || out.Status != quorum.StatusFinal {
-		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "aggregation did not settle at the end of the block"
+		sub.Status, r.Status, r.Note = kernel.StatusFailed, kernel.StatusFailed, "aggregation did not settle at the end of the block"
 		return scoring.ArenaSubmission{}, nil, false
 	}
 	v := out.Values
@@ -140,15 +140,15 @@ func scoreArenaOne(env track.Env, sub *subnetv1.Submission, at *subnetv1.ArenaTa
 	r.Params = append(r.Params, receipt.VotePowers(sub.Votes, env.Chain.Registry())...)
 	res, err := scoring.ScoreArena(ap, s, stats, at.Category, at.Difficulty)
 	if err != nil {
-		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "score: "+err.Error()
+		sub.Status, r.Status, r.Note = kernel.StatusFailed, kernel.StatusFailed, "score: "+err.Error()
 		return s, nil, false
 	}
 	r.Values = receipt.ArenaValues(res, s, stats)
 	wevs, err := pushWindow(env, store.WindowArena, sub, scoring.Quo(res.Overall, scoring.Hundred))
 	if err != nil {
-		sub.Status, r.Status, r.Note = track.StatusFailed, track.StatusFailed, "window: "+err.Error()
+		sub.Status, r.Status, r.Note = kernel.StatusFailed, kernel.StatusFailed, "window: "+err.Error()
 		return s, nil, false
 	}
-	r.Score, r.Status, sub.Status = track.FmtDec(res.Overall), track.StatusScored, track.StatusScored
-	return s, append([]abcitypes.Event{track.ScoredEvent(sub, res.Overall)}, wevs...), true
+	r.Score, r.Status, sub.Status = kernel.FmtDec(res.Overall), kernel.StatusScored, kernel.StatusScored
+	return s, append([]abcitypes.Event{kernel.ScoredEvent(sub, res.Overall)}, wevs...), true
 }

@@ -4,14 +4,14 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // Check validates the task tracks' messages: PostTask, a Commit to a task
 // and a workflow or arena Reveal (the shell checked that the sender is a
 // miner), and Report.
-func Check(env track.Env, tx *track.Tx) *wire.TxError {
+func Check(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_PostTask:
 		return checkPostTask(env, tx, m.PostTask)
@@ -26,7 +26,7 @@ func Check(env track.Env, tx *track.Tx) *wire.TxError {
 }
 
 // Execute applies a message that Check accepted.
-func Execute(env track.Env, tx *track.Tx) []abcitypes.Event {
+func Execute(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_PostTask:
 		return execPostTask(env, tx, m.PostTask)

@@ -3,9 +3,9 @@ package tasks
 import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/retain"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
@@ -17,7 +17,7 @@ import (
 // each settlement asks the meter first; when it says stop, the task's resume index and the
 // rest of the schedule carry to the next block (carried is true). Reports
 // for a carried task are refused meanwhile (its deadline has passed).
-func SettleDue(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
+func SettleDue(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
 	st, h := env.St, env.Block.Height
 	due := store.Due{St: st, Kind: store.DueTasks}
 	done, stopped := 0, false
@@ -47,9 +47,9 @@ func SettleDue(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried b
 				st.Delete(store.KeyTaskArtifact(t.Id, sub.ArtifactHash))
 			}
 			switch sub.Status {
-			case track.StatusPending:
+			case kernel.StatusPending:
 				evs = append(evs, settle(env, sub, true)...)
-			case track.StatusCommitted:
+			case kernel.StatusCommitted:
 				evs = append(evs, expireUnrevealed(env, sub)...)
 			default:
 				m.ChargeEnd(budget.UnitsLookup)
@@ -67,16 +67,16 @@ func SettleDue(env track.Env, m *budget.Meter) (evs []abcitypes.Event, carried b
 
 // expireUnrevealed ends a commit that was never revealed: it counts as no
 // submission (nothing enters the miner's window).
-func expireUnrevealed(env track.Env, sub *subnetv1.Submission) []abcitypes.Event {
-	sub.Status = track.StatusUnrevealed
-	track.Attach(sub, &subnetv1.Receipt{Height: env.Block.Height, Track: sub.Track, Status: track.StatusUnrevealed,
+func expireUnrevealed(env kernel.Env, sub *subnetv1.Submission) []abcitypes.Event {
+	sub.Status = kernel.StatusUnrevealed
+	kernel.Attach(sub, &subnetv1.Receipt{Height: env.Block.Height, Track: sub.Track, Status: kernel.StatusUnrevealed,
 		Note: "the reveal window closed without a reveal: counts as no submission"})
-	return []abcitypes.Event{wire.Event(wire.EventSubmissionExpired, "submission_id", track.U64s(sub.Id), "uid", track.U64s(uint64(sub.Uid)),
+	return []abcitypes.Event{wire.Event(wire.EventSubmissionExpired, "submission_id", kernel.U64s(sub.Id), "uid", kernel.U64s(uint64(sub.Uid)),
 		"status", sub.Status)}
 }
 
 // closeTask ends a task's claim on its poster's open tasks.
-func closeTask(st store.State, c *track.Chain, poster []byte) {
+func closeTask(st store.State, c *kernel.Chain, poster []byte) {
 	if v := c.FormerValidatorIndex(poster); v >= 0 { // its key may have rotated since
 		k := store.KeyOpenTasks(v)
 		st.DecU64(k)

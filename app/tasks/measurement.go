@@ -3,7 +3,7 @@ package tasks
 import (
 	"fmt"
 
-	"github.com/scoringsubnet/validatord/app/track"
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
@@ -40,15 +40,15 @@ func checkArenaMeasurement(m *subnetv1.ArenaMeasurement, criteriaTotal int64) *w
 
 func canonicalWorkflowMeasurement(w *subnetv1.WorkflowMeasurement) *subnetv1.WorkflowMeasurement {
 	c := *w
-	c.OutputQuality = track.FmtDec(track.Dec(w.OutputQuality))
-	c.Cost = track.FmtDec(track.Dec(w.Cost))
-	c.LatencySeconds = track.FmtDec(track.Dec(w.LatencySeconds))
+	c.OutputQuality = kernel.FmtDec(kernel.Dec(w.OutputQuality))
+	c.Cost = kernel.FmtDec(kernel.Dec(w.Cost))
+	c.LatencySeconds = kernel.FmtDec(kernel.Dec(w.LatencySeconds))
 	return &c
 }
 
 func canonicalArenaMeasurement(m *subnetv1.ArenaMeasurement) *subnetv1.ArenaMeasurement {
 	c := *m
-	c.ExecutionTime = track.FmtDec(track.Dec(m.ExecutionTime))
-	c.EstimatedCost = track.FmtDec(track.Dec(m.EstimatedCost))
+	c.ExecutionTime = kernel.FmtDec(kernel.Dec(m.ExecutionTime))
+	c.EstimatedCost = kernel.FmtDec(kernel.Dec(m.EstimatedCost))
 	return &c
 }

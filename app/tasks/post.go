@@ -5,15 +5,15 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
-func checkPostTask(env track.Env, tx *track.Tx, m *subnetv1.MsgPostTask) *wire.TxError {
+func checkPostTask(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgPostTask) *wire.TxError {
 	if terr := env.RequireValidator(tx, "post_task"); terr != nil {
 		return terr
 	}
@@ -36,7 +36,7 @@ func checkPostTask(env track.Env, tx *track.Tx, m *subnetv1.MsgPostTask) *wire.T
 	return wire.Reject(wire.CodeEmptyMsg, "post_task has no task")
 }
 
-func checkBlocks(env track.Env, submission, report int64) *wire.TxError {
+func checkBlocks(env kernel.Env, submission, report int64) *wire.TxError {
 	cp := env.Chain.Gen.Chain
 	if submission < 1 || submission > cp.MaxSubmissionBlocks {
 		return wire.Reject(wire.CodeBlocksRange, fmt.Sprintf("submission_blocks = %d: must be in [1, %d]", submission, cp.MaxSubmissionBlocks))
@@ -47,7 +47,7 @@ func checkBlocks(env track.Env, submission, report int64) *wire.TxError {
 	return nil
 }
 
-func checkWorkflowTask(env track.Env, t *subnetv1.WorkflowTask) *wire.TxError {
+func checkWorkflowTask(env kernel.Env, t *subnetv1.WorkflowTask) *wire.TxError {
 	if terr := env.RequireTrack(genesis.TrackWorkflow); terr != nil {
 		return terr
 	}
@@ -56,7 +56,7 @@ func checkWorkflowTask(env track.Env, t *subnetv1.WorkflowTask) *wire.TxError {
 	return wire.FirstErr(wire.Count("total_steps", t.TotalSteps, true), e1, e2, checkBlocks(env, t.SubmissionBlocks, t.ReportBlocks))
 }
 
-func checkArenaTask(env track.Env, t *subnetv1.ArenaTask) *wire.TxError {
+func checkArenaTask(env kernel.Env, t *subnetv1.ArenaTask) *wire.TxError {
 	if terr := env.RequireTrack(genesis.TrackArena); terr != nil {
 		return terr
 	}
@@ -85,9 +85,9 @@ func checkBaseline(b *subnetv1.ArenaBaseline) *wire.TxError {
 		return terr
 	}
 	out := scoring.ArenaBaseline{SubmissionCount: b.SubmissionCount}
-	dst := track.ScoringBaselineFields(&out)
-	for i, src := range track.BaselineFields(b) {
-		d, terr := wire.Amount("default_baseline."+track.BaselineNames[i], *src)
+	dst := kernel.ScoringBaselineFields(&out)
+	for i, src := range kernel.BaselineFields(b) {
+		d, terr := wire.Amount("default_baseline."+kernel.BaselineNames[i], *src)
 		if terr != nil {
 			return terr
 		}
@@ -99,7 +99,7 @@ func checkBaseline(b *subnetv1.ArenaBaseline) *wire.TxError {
 	return nil
 }
 
-func execPostTask(env track.Env, tx *track.Tx, m *subnetv1.MsgPostTask) []abcitypes.Event {
+func execPostTask(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgPostTask) []abcitypes.Event {
 	st, h := env.St, env.Block.Height
 	c := st.Counters()
 	t := &subnetv1.Task{Id: c.NextTaskId, Poster: tx.Body.Sender, PostedHeight: h}
@@ -108,8 +108,8 @@ func execPostTask(env track.Env, tx *track.Tx, m *subnetv1.MsgPostTask) []abcity
 	var sb, rb int64
 	if w := m.GetWorkflow(); w != nil {
 		cw := *w
-		cw.MaxBudget = track.FmtDec(track.Dec(w.MaxBudget))
-		cw.MaxLatencySeconds = track.FmtDec(track.Dec(w.MaxLatencySeconds))
+		cw.MaxBudget = kernel.FmtDec(kernel.Dec(w.MaxBudget))
+		cw.MaxLatencySeconds = kernel.FmtDec(kernel.Dec(w.MaxLatencySeconds))
 		t.Spec = &subnetv1.Task_Workflow{Workflow: &cw}
 		sb, rb = w.SubmissionBlocks, w.ReportBlocks
 	} else {
@@ -125,20 +125,20 @@ func execPostTask(env track.Env, tx *track.Tx, m *subnetv1.MsgPostTask) []abcity
 	store.Due{St: st, Kind: store.DueTasks}.Add(t.ReportDeadline, t.Id)
 	open := store.KeyOpenTasks(tx.Validator)
 	st.SetU64(open, st.U64(open)+1)
-	return []abcitypes.Event{wire.Event(wire.EventTaskPosted, "task_id", track.U64s(t.Id), "track", Track(t),
-		"submit_deadline", track.I64s(t.SubmitDeadline), "reveal_deadline", track.I64s(t.RevealDeadline), "report_deadline", track.I64s(t.ReportDeadline))}
+	return []abcitypes.Event{wire.Event(wire.EventTaskPosted, "task_id", kernel.U64s(t.Id), "track", Track(t),
+		"submit_deadline", kernel.I64s(t.SubmitDeadline), "reveal_deadline", kernel.I64s(t.RevealDeadline), "report_deadline", kernel.I64s(t.ReportDeadline))}
 }
 
 // canonicalBaseline returns the baseline with every decimal in canonical
 // form, the scoring default when none was given.
 func canonicalBaseline(b *subnetv1.ArenaBaseline) *subnetv1.ArenaBaseline {
 	if b == nil {
-		return track.BaselineToProto(scoring.DefaultArenaBaseline())
+		return kernel.BaselineToProto(scoring.DefaultArenaBaseline())
 	}
 	out := &subnetv1.ArenaBaseline{SubmissionCount: b.SubmissionCount}
-	src := track.BaselineFields(b)
-	for i, dst := range track.BaselineFields(out) {
-		*dst = track.FmtDec(track.Dec(*src[i]))
+	src := kernel.BaselineFields(b)
+	for i, dst := range kernel.BaselineFields(out) {
+		*dst = kernel.FmtDec(kernel.Dec(*src[i]))
 	}
 	return out
 }

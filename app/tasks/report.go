@@ -6,15 +6,15 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/quorum"
 )
 
-func checkReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) *wire.TxError {
+func checkReport(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) *wire.TxError {
 	if terr := env.RequireValidator(tx, "report"); terr != nil {
 		return terr
 	}
@@ -36,7 +36,7 @@ func checkReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) *wire.TxErr
 		return wire.Reject(wire.CodeRevealWindow, fmt.Sprintf("submission_id = %d: reports open at height %d, after task %d's reveal window (now %d)",
 			m.SubmissionId, task.RevealDeadline+1, task.Id, h))
 	}
-	if sub.Status != track.StatusPending {
+	if sub.Status != kernel.StatusPending {
 		return wire.Reject(wire.CodeSubmissionFinal, fmt.Sprintf("submission_id = %d is %s", m.SubmissionId, sub.Status))
 	}
 	if h := env.Block.Height; h > sub.ReportDeadline {
@@ -68,7 +68,7 @@ func checkReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) *wire.TxErr
 	return wire.Reject(wire.CodeEmptyMsg, "report has no measurement")
 }
 
-func execReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) []abcitypes.Event {
+func execReport(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) []abcitypes.Event {
 	st := env.St
 	sub, _ := st.Submission(m.SubmissionId)
 	vote := &subnetv1.Vote{Validator: uint32(tx.Validator), Height: env.Block.Height}
@@ -78,7 +78,7 @@ func execReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) []abcitypes.
 		vote.Arena = canonicalArenaMeasurement(m.GetArena())
 	}
 	sub.Votes = append(sub.Votes, vote)
-	evs := []abcitypes.Event{wire.Event(wire.EventReportReceived, "submission_id", track.U64s(sub.Id),
+	evs := []abcitypes.Event{wire.Event(wire.EventReportReceived, "submission_id", kernel.U64s(sub.Id),
 		"validator", env.Chain.ValidatorName(tx.Validator))}
 	evs = append(evs, settle(env, sub, false)...)
 	st.Save(store.KeySubmission(sub.Id), sub)
@@ -89,17 +89,17 @@ func execReport(env track.Env, tx *track.Tx, m *subnetv1.MsgReport) []abcitypes.
 // order of receipt.Medians (whose verifier re-derives each median from them).
 func voteValues(v *subnetv1.Vote) []decimal.Decimal {
 	if w := v.Workflow; w != nil {
-		return []decimal.Decimal{track.Dec(w.OutputQuality), decimal.NewFromInt(w.StepsCompleted), track.Dec(w.Cost),
-			track.Dec(w.LatencySeconds), decimal.NewFromInt(w.Retries), decimal.NewFromInt(w.DeclaredRetryBudget),
+		return []decimal.Decimal{kernel.Dec(w.OutputQuality), decimal.NewFromInt(w.StepsCompleted), kernel.Dec(w.Cost),
+			kernel.Dec(w.LatencySeconds), decimal.NewFromInt(w.Retries), decimal.NewFromInt(w.DeclaredRetryBudget),
 			decimal.NewFromInt(w.Timeouts), decimal.NewFromInt(w.HardFailures)}
 	}
 	ar := v.Arena
 	return []decimal.Decimal{decimal.NewFromInt(ar.TotalTokens), decimal.NewFromInt(ar.ToolCalls), decimal.NewFromInt(ar.Iterations),
-		track.Dec(ar.ExecutionTime), track.Dec(ar.EstimatedCost), decimal.NewFromInt(ar.CriteriaPassed)}
+		kernel.Dec(ar.ExecutionTime), kernel.Dec(ar.EstimatedCost), decimal.NewFromInt(ar.CriteriaPassed)}
 }
 
 // aggregate runs the weighted-median quorum over a submission's votes.
-func aggregate(c *track.Chain, votes []*subnetv1.Vote, atDeadline bool) (quorum.Outcome, error) {
+func aggregate(c *kernel.Chain, votes []*subnetv1.Vote, atDeadline bool) (quorum.Outcome, error) {
 	wv := make([]quorum.Vote, len(votes))
 	for i, v := range votes {
 		wv[i] = quorum.Vote{Validator: c.Address(int(v.Validator)), Power: c.Power(int(v.Validator)), Values: voteValues(v)}
@@ -110,28 +110,28 @@ func aggregate(c *track.Chain, votes []*subnetv1.Vote, atDeadline bool) (quorum.
 // settle aggregates a pending submission's votes and, when they settle,
 // scores it (workflow), queues it for the end of the block (arena) or
 // expires it. The caller saves sub.
-func settle(env track.Env, sub *subnetv1.Submission, atDeadline bool) []abcitypes.Event {
+func settle(env kernel.Env, sub *subnetv1.Submission, atDeadline bool) []abcitypes.Event {
 	h := env.Block.Height
 	sub.Votes = env.Chain.Counted(sub.Votes) // the power in force at this height decides
 	out, err := aggregate(env.Chain, sub.Votes, atDeadline)
 	if err != nil {
-		sub.Status = track.StatusFailed
-		track.Attach(sub, &subnetv1.Receipt{Height: h, Track: sub.Track, Status: track.StatusFailed, Note: "aggregation: " + err.Error()})
+		sub.Status = kernel.StatusFailed
+		kernel.Attach(sub, &subnetv1.Receipt{Height: h, Track: sub.Track, Status: kernel.StatusFailed, Note: "aggregation: " + err.Error()})
 		return nil
 	}
 	switch out.Status {
 	case quorum.StatusPending:
 		return nil
 	case quorum.StatusExpired:
-		sub.Status = track.StatusExpired
-		track.Attach(sub, &subnetv1.Receipt{Height: h, Track: sub.Track, Status: track.StatusExpired,
+		sub.Status = kernel.StatusExpired
+		kernel.Attach(sub, &subnetv1.Receipt{Height: h, Track: sub.Track, Status: kernel.StatusExpired,
 			ReportedPower: out.ReportedPower, TotalPower: out.TotalPower,
 			Note: "report deadline reached with at most " + env.Chain.Quorum.DeadlineQuorum().String() + " of the voting power reported (chain.deadline_quorum)"})
-		return []abcitypes.Event{wire.Event(wire.EventSubmissionExpired, "submission_id", track.U64s(sub.Id), "uid", track.U64s(uint64(sub.Uid)),
-			"reported_power", track.I64s(out.ReportedPower), "total_power", track.I64s(out.TotalPower))}
+		return []abcitypes.Event{wire.Event(wire.EventSubmissionExpired, "submission_id", kernel.U64s(sub.Id), "uid", kernel.U64s(uint64(sub.Uid)),
+			"reported_power", kernel.I64s(out.ReportedPower), "total_power", kernel.I64s(out.TotalPower))}
 	}
 	if sub.Track == genesis.TrackArena {
-		sub.Status = track.StatusFinal
+		sub.Status = kernel.StatusFinal
 		store.Due{St: env.St, Kind: store.DueArena}.Add(env.Block.Height, sub.Id)
 		return nil
 	}

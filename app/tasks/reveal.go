@@ -6,8 +6,8 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
-	"github.com/scoringsubnet/validatord/app/track"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -49,7 +49,7 @@ func RevealWindow(t *subnetv1.Task) commit.Window {
 // (47), the sender's commit for the task (48), the reveal window (49), not
 // yet revealed (28), and last the opening of the commitment (50), the only
 // check that hashes.
-func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxError {
+func checkReveal(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReveal) *wire.TxError {
 	p, terr := payloadOf(m.Submit)
 	if terr != nil {
 		return terr
@@ -61,7 +61,7 @@ func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxErr
 	if got := Track(t); got != p.track {
 		return wire.Reject(wire.CodeWrongKind, fmt.Sprintf("task_id = %d is a %s task, not %s", p.task, got, p.track))
 	}
-	if terr := wire.FirstErr(checkArtifact(p.artifact), track.CheckSalt(m.Salt)); terr != nil {
+	if terr := wire.FirstErr(checkArtifact(p.artifact), kernel.CheckSalt(m.Salt)); terr != nil {
 		return terr
 	}
 	uid := tx.Account.Uid
@@ -73,7 +73,7 @@ func checkReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) *wire.TxErr
 		return terr
 	}
 	sub, _ := env.St.Submission(id)
-	if sub.Status != track.StatusCommitted {
+	if sub.Status != kernel.StatusCommitted {
 		return wire.Reject(wire.CodeDuplicateSubmission, fmt.Sprintf("submission %d of uid %d for task %d is already revealed (%s)", id, uid, p.task, sub.Status))
 	}
 	return env.CheckOpens(tx, sub, m.Submit, m.Salt)
@@ -92,16 +92,16 @@ func checkArtifact(h []byte) *wire.TxError {
 // keeps it (commit.Precedes) and every other is a duplicate, score 0. A
 // reveal that precedes the stored keeper displaces it; either way the
 // verdict of a duplicate never changes again, so it is final when made.
-func execReveal(env track.Env, tx *track.Tx, m *subnetv1.MsgReveal) []abcitypes.Event {
+func execReveal(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReveal) []abcitypes.Event {
 	st := env.St
 	p, _ := payloadOf(m.Submit)
 	id, _ := st.TaskMiner(p.task, tx.Account.Uid)
 	sub, _ := st.Submission(id)
 	sub.ArtifactHash = append([]byte(nil), p.artifact...)
 	sub.RevealHeight = env.Block.Height
-	sub.Status = track.StatusPending
-	evs := []abcitypes.Event{wire.Event(wire.EventSubmissionRevealed, "submission_id", track.U64s(sub.Id), "uid", track.U64s(uint64(sub.Uid)),
-		"track", sub.Track, "task_id", track.U64s(sub.TaskId))}
+	sub.Status = kernel.StatusPending
+	evs := []abcitypes.Event{wire.Event(wire.EventSubmissionRevealed, "submission_id", kernel.U64s(sub.Id), "uid", kernel.U64s(uint64(sub.Uid)),
+		"track", sub.Track, "task_id", kernel.U64s(sub.TaskId))}
 	ka := store.KeyTaskArtifact(p.task, p.artifact)
 	if st.Has(ka) {
 		keeper, _ := st.Submission(st.U64(ka))
@@ -126,21 +126,21 @@ func claim(s *subnetv1.Submission) commit.Claim {
 // with score 0 and the keeper, and a 0 in the miner's window of the track.
 // It is never measured (reports need a pending submission) and, in arena,
 // never joins the task's baseline.
-func markDuplicate(env track.Env, d, keeper *subnetv1.Submission) []abcitypes.Event {
+func markDuplicate(env kernel.Env, d, keeper *subnetv1.Submission) []abcitypes.Event {
 	env.ChargeWork(budget.UnitsDuplicate)
-	d.Status, d.Duplicate = track.StatusDuplicate, true
+	d.Status, d.Duplicate = kernel.StatusDuplicate, true
 	d.DuplicateOfUid, d.DuplicateOfHeight = keeper.Uid, keeper.Height
-	r := &subnetv1.Receipt{Height: env.Block.Height, Track: d.Track, Status: track.StatusDuplicate, Score: track.FmtDec(scoring.Zero),
+	r := &subnetv1.Receipt{Height: env.Block.Height, Track: d.Track, Status: kernel.StatusDuplicate, Score: kernel.FmtDec(scoring.Zero),
 		Note: fmt.Sprintf("artifact already revealed by uid %d, whose commit (height %d) came first", keeper.Uid, keeper.Height)}
-	track.Attach(d, r)
+	kernel.Attach(d, r)
 	tb := store.WindowWorkflow
 	if d.Track == genesis.TrackArena {
 		tb = store.WindowArena
 	}
-	evs := []abcitypes.Event{wire.Event(wire.EventSubmissionDuplicate, "submission_id", track.U64s(d.Id), "uid", track.U64s(uint64(d.Uid)),
-		"task_id", track.U64s(d.TaskId), "duplicate_of_uid", track.U64s(uint64(keeper.Uid)))}
+	evs := []abcitypes.Event{wire.Event(wire.EventSubmissionDuplicate, "submission_id", kernel.U64s(d.Id), "uid", kernel.U64s(uint64(d.Uid)),
+		"task_id", kernel.U64s(d.TaskId), "duplicate_of_uid", kernel.U64s(uint64(keeper.Uid)))}
 	wevs, err := pushWindow(env, tb, d, scoring.Zero)
-	if err != nil && !errors.Is(err, track.ErrPreviousOwner) {
+	if err != nil && !errors.Is(err, kernel.ErrPreviousOwner) {
 		panic("tasks: push of a 0 score: " + err.Error())
 	}
 	return append(evs, wevs...)

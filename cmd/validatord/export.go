@@ -9,7 +9,7 @@ import (
 	"github.com/scoringsubnet/validatord/internal/audit"
 	"github.com/scoringsubnet/validatord/internal/replay"
 	"github.com/scoringsubnet/validatord/internal/statedump"
-	"github.com/scoringsubnet/validatord/nodeconfig"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 )
 
 func init() {
@@ -83,7 +83,7 @@ func keptVersion(home string, height int64) (bool, error) {
 	if height > latest {
 		return false, fmt.Errorf("export --height %d: the app store's newest height is %d", height, latest)
 	}
-	nc, err := nodeconfig.Load(home)
+	nc, err := appconfig.Load(home)
 	if err != nil {
 		return false, oneLine(err)
 	}

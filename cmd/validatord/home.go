@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/scoringsubnet/validatord/nodeconfig"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 
 	"errors"
 	"fmt"
@@ -85,8 +85,8 @@ func saveConfig(home string, conf *cfg.Config) error {
 		return err
 	}
 	cfg.WriteConfigFile(configFile(home), conf)
-	if _, err := os.Stat(nodeconfig.File(home)); errors.Is(err, os.ErrNotExist) {
-		return nodeconfig.Write(home, nodeconfig.Defaults())
+	if _, err := os.Stat(appconfig.File(home)); errors.Is(err, os.ErrNotExist) {
+		return appconfig.Write(home, appconfig.Defaults())
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/cometbft/cometbft/types"
 
 	"github.com/scoringsubnet/validatord/genesis"
-	"github.com/scoringsubnet/validatord/mempoolconn"
+	"github.com/scoringsubnet/validatord/node/mempoolconn"
 )
 
 // nodeFiles is everything a node needs from its home, read and checked before

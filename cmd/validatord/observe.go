@@ -9,8 +9,8 @@ import (
 	cmtlog "github.com/cometbft/cometbft/libs/log"
 
 	"github.com/scoringsubnet/validatord/app"
-	"github.com/scoringsubnet/validatord/leaderboard"
-	"github.com/scoringsubnet/validatord/metrics"
+	"github.com/scoringsubnet/validatord/node/leaderboard"
+	"github.com/scoringsubnet/validatord/node/metrics"
 )
 
 // observed is the application CometBFT calls: the app itself, or, with

@@ -11,7 +11,7 @@ import (
 
 	cfg "github.com/cometbft/cometbft/config"
 
-	"github.com/scoringsubnet/validatord/nodeconfig"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 )
 
 // TestStartServesMetricsAndLeaderboard: with [instrumentation] prometheus =
@@ -33,12 +33,12 @@ func TestStartServesMetricsAndLeaderboard(t *testing.T) {
 	conf.Instrumentation.Prometheus = true
 	conf.Instrumentation.PrometheusListenAddr = promAddr
 	cfg.WriteConfigFile(configFile(home), conf)
-	nc, err := nodeconfig.Load(home)
+	nc, err := appconfig.Load(home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	nc.LeaderboardAddr = strings.TrimPrefix(freeAddr(t), "tcp://")
-	if err := nodeconfig.Write(home, nc); err != nil {
+	if err := appconfig.Write(home, nc); err != nil {
 		t.Fatal(err)
 	}
 	n := startNode(t, home)
@@ -92,12 +92,12 @@ func TestStartRunsWhenThePagePortIsTaken(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	node, p2p := freeAddr(t), freeAddr(t)
 	cli(t, "init", "--home", home, "--chain-id", "itest-page", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
-	nc, err := nodeconfig.Load(home)
+	nc, err := appconfig.Load(home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	nc.LeaderboardAddr = held.Addr().String()
-	if err := nodeconfig.Write(home, nc); err != nil {
+	if err := appconfig.Write(home, nc); err != nil {
 		t.Fatal(err)
 	}
 	n := startNode(t, home)

@@ -8,7 +8,7 @@ import (
 	cfg "github.com/cometbft/cometbft/config"
 	cmtlog "github.com/cometbft/cometbft/libs/log"
 
-	"github.com/scoringsubnet/validatord/reindex"
+	"github.com/scoringsubnet/validatord/node/reindex"
 )
 
 func init() {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/internal/audit"
-	"github.com/scoringsubnet/validatord/nodeconfig"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 )
 
 // TestReplayAndExportOfARealNode runs a real node, stops it, then replays and exports it.
@@ -76,9 +76,9 @@ func TestReplayAndExportOfARealNode(t *testing.T) {
 	}
 	// Height 5 was read from the store's own version of it; with keep_versions 1 it is
 	// no longer kept, and export rebuilds it by replay: the same state.
-	nc := nodeconfig.Defaults()
+	nc := appconfig.Defaults()
 	nc.KeepVersions = 1
-	if err := nodeconfig.Write(home, nc); err != nil {
+	if err := appconfig.Write(home, nc); err != nil {
 		t.Fatal(err)
 	}
 	var replayed exportDoc

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/scoringsubnet/validatord/snapshot"
+	"github.com/scoringsubnet/validatord/app/snapshot"
 )
 
 func init() {

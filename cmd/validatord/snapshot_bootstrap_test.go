@@ -14,9 +14,9 @@ import (
 	"github.com/cometbft/cometbft/p2p"
 	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
 
+	"github.com/scoringsubnet/validatord/app/snapshot"
 	"github.com/scoringsubnet/validatord/app/wire"
-	"github.com/scoringsubnet/validatord/nodeconfig"
-	"github.com/scoringsubnet/validatord/snapshot"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 )
 
 // TestSnapshotRestoreBootstrap joins a running chain from a snapshot: a
@@ -35,7 +35,7 @@ func TestSnapshotRestoreBootstrap(t *testing.T) {
 	rpc1, p2p1, rpc2, p2p2 := freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
 	cli(t, "init", "--home", home1, "--chain-id", "join-1", "--rpc-laddr", rpc1, "--p2p-laddr", p2p1, "--timeout-commit", "100ms")
 	const interval = 5
-	if err := nodeconfig.Write(home1, nodeconfig.Config{KeepVersions: 1000, SnapshotInterval: interval, SnapshotKeepRecent: 100}); err != nil {
+	if err := appconfig.Write(home1, appconfig.Config{KeepVersions: 1000, SnapshotInterval: interval, SnapshotKeepRecent: 100}); err != nil {
 		t.Fatal(err)
 	}
 	editConfig(t, home1, func(c *cfg.Config) { c.P2P.AllowDuplicateIP, c.P2P.AddrBookStrict = true, false })

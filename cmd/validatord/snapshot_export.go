@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/scoringsubnet/validatord/nodeconfig"
-	"github.com/scoringsubnet/validatord/snapshot"
+	"github.com/scoringsubnet/validatord/app/snapshot"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 )
 
 const snapshotExportUsage = "snapshot export [--home DIR] [--height N] [--out DIR]   (the node must be stopped)"
@@ -28,7 +28,7 @@ func runSnapshotExport(_ context.Context, env Env, args []string) error {
 	if *height < 0 {
 		return fmt.Errorf("--height: %d, want a height >= 1 (or 0: the newest)", *height)
 	}
-	nc, err := nodeconfig.Load(*home)
+	nc, err := appconfig.Load(*home)
 	if err != nil {
 		return oneLine(err)
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"github.com/scoringsubnet/validatord/snapshot"
+	"github.com/scoringsubnet/validatord/app/snapshot"
 )
 
 const snapshotListUsage = "snapshot list [--home DIR] [--dir DIR]"

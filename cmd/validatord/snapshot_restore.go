@@ -10,7 +10,7 @@ import (
 
 	cfg "github.com/cometbft/cometbft/config"
 
-	"github.com/scoringsubnet/validatord/snapshot"
+	"github.com/scoringsubnet/validatord/app/snapshot"
 )
 
 const snapshotRestoreUsage = "snapshot restore --from DIR --height N --app-hash HEX [--bootstrap] [--home DIR]   (into an empty app store; --bootstrap: and CometBFT's stores, from [statesync])"

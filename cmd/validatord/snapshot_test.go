@@ -13,7 +13,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/statedump"
-	"github.com/scoringsubnet/validatord/nodeconfig"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 )
 
 // TestSnapshotAndHistoryCommands runs a real node that writes a snapshot
@@ -35,7 +35,7 @@ func TestSnapshotAndHistoryCommands(t *testing.T) {
 	node, p2p := freeAddr(t), freeAddr(t)
 	cli(t, "init", "--home", home, "--chain-id", "snap-1", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms", "--registration-difficulty", "16")
 	const keep, interval = 20, 4
-	if err := nodeconfig.Write(home, nodeconfig.Config{KeepVersions: keep, SnapshotInterval: interval, SnapshotKeepRecent: 2}); err != nil {
+	if err := appconfig.Write(home, appconfig.Config{KeepVersions: keep, SnapshotInterval: interval, SnapshotKeepRecent: 2}); err != nil {
 		t.Fatal(err)
 	}
 	n := startNode(t, home)

@@ -9,7 +9,7 @@ import (
 	"github.com/cometbft/cometbft/libs/service"
 
 	"github.com/scoringsubnet/validatord/app"
-	"github.com/scoringsubnet/validatord/nodeconfig"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 )
 
 func init() {
@@ -42,7 +42,7 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	nc, err := nodeconfig.Load(*home)
+	nc, err := appconfig.Load(*home)
 	if err != nil {
 		return oneLine(err)
 	}

@@ -11,7 +11,7 @@ import (
 	cmttime "github.com/cometbft/cometbft/types/time"
 
 	"github.com/scoringsubnet/validatord/genesis"
-	"github.com/scoringsubnet/validatord/nodeconfig"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 )
 
 func init() {
@@ -143,10 +143,10 @@ func wirePeers(setups []homeSetup, start int) {
 // setLeaderboardAddr gives a home's app.toml its own leaderboard port, so
 // the nodes of one machine do not all ask for the default one.
 func setLeaderboardAddr(home, addr string) error {
-	nc, err := nodeconfig.Load(home)
+	nc, err := appconfig.Load(home)
 	if err != nil {
 		return err
 	}
 	nc.LeaderboardAddr = addr
-	return nodeconfig.Write(home, nc)
+	return appconfig.Write(home, nc)
 }

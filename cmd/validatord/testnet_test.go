@@ -11,7 +11,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
-	"github.com/scoringsubnet/validatord/nodeconfig"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 )
 
 func TestTestnetCreatesFourWiredHomes(t *testing.T) {
@@ -46,7 +46,7 @@ func TestTestnetCreatesFourWiredHomes(t *testing.T) {
 		claim(c.P2P.ListenAddress, fmt.Sprintf("node%d p2p", i))
 		claim(c.RPC.ListenAddress, fmt.Sprintf("node%d rpc", i))
 		claim(c.Instrumentation.PrometheusListenAddr, fmt.Sprintf("node%d prometheus", i))
-		nc, err := nodeconfig.Load(home)
+		nc, err := appconfig.Load(home)
 		if err != nil || nc.LeaderboardAddr != fmt.Sprintf("127.0.0.1:%d", want.Leaderboard) {
 			t.Errorf("node%d leaderboard laddr %q (%v), want port %d", i, nc.LeaderboardAddr, err, want.Leaderboard)
 		}

@@ -9,9 +9,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
-	"github.com/scoringsubnet/validatord/internal/statedump"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
@@ -150,7 +150,7 @@ func (s *txSession) unsigned(ctx context.Context, msg *subnetv1.Msg) (client.Uns
 		}
 		nonce = n
 	}
-	view, err := statedump.MessageJSON(msg)
+	view, err := wire.MessageJSON(msg)
 	if err != nil {
 		view = nil // the view is for reading only; msg is what is signed
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/scoringsubnet/validatord/wait"
+	"github.com/scoringsubnet/validatord/client/wait"
 )
 
 func init() {

@@ -5,13 +5,12 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"reflect"
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/cosmos/gogoproto/jsonpb"
 	"github.com/cosmos/gogoproto/proto"
 	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // Value is a decoded value: JSON when the layout knows how to decode it, else the raw bytes
@@ -20,8 +19,6 @@ type Value struct {
 	JSON json.RawMessage
 	Hex  string
 }
-
-var marshaler = jsonpb.Marshaler{OrigName: true}
 
 // DecodeValue decodes the value stored under key.
 func DecodeValue(key, val []byte) Value {
@@ -76,11 +73,7 @@ func decodeKnown(p Prefix, val []byte) (json.RawMessage, bool) {
 		if err := proto.Unmarshal(val, m); err != nil {
 			return nil, false
 		}
-		s, err := marshaler.MarshalToString(m)
-		if err != nil {
-			return nil, false
-		}
-		bz, err := hexBytes(json.RawMessage(s), reflect.TypeOf(m))
+		bz, err := wire.MessageJSON(m)
 		if err != nil {
 			return nil, false
 		}

@@ -34,7 +34,7 @@ import (
 	"github.com/scoringsubnet/validatord/app"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
-	"github.com/scoringsubnet/validatord/mempoolconn"
+	"github.com/scoringsubnet/validatord/node/mempoolconn"
 )
 
 // Options shape the node: its chain id and edits to the default genesis

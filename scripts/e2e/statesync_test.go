@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scoringsubnet/validatord/nodeconfig"
-	"github.com/scoringsubnet/validatord/snapshot"
+	"github.com/scoringsubnet/validatord/app/snapshot"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 )
 
 // stateSyncFigures are the figures of the state-sync scenario.
@@ -41,9 +41,9 @@ func TestStateSyncJoin(t *testing.T) {
 	nw := newNetwork(t, validators+1, basePort+400, "200ms")
 	joiner := nw.detachLast()
 	for i := 0; i < validators; i++ {
-		c := nodeconfig.Defaults()
+		c := appconfig.Defaults()
 		c.SnapshotInterval, c.SnapshotKeepRecent = 250, 2
-		if err := nodeconfig.Write(nw.homes[i], c); err != nil {
+		if err := appconfig.Write(nw.homes[i], c); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,10 +7,10 @@ import (
 
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/client/wait"
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/internal/testnode"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
-	"github.com/scoringsubnet/validatord/wait"
 )
 
 // TestPhasesOfATask follows one workflow task on a real node: a reveal sent

@@ -12,7 +12,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/testnode"
-	"github.com/scoringsubnet/validatord/mempoolconn"
+	"github.com/scoringsubnet/validatord/node/mempoolconn"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 

@@ -1,4 +1,4 @@
-package track
+package kernel
 
 import (
 	"fmt"

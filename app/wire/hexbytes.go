@@ -1,4 +1,4 @@
-package statedump
+package wire
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package track
+package kernel
 
 // Statuses of submissions and truth rounds, as stored and queried.
 const (
