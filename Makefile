@@ -6,16 +6,21 @@ GO       ?= go
 BIN      := bin/validatord
 PKGS     := ./...
 TEST_TIMEOUT ?= 20m
+# The long scenarios (internal/longtest): `make test` skips them, `make test-long` (part of
+# `make e2e`) runs them. A test that calls longtest.Skip first is named here; a test checks it.
+LONG_TESTS := ^(TestPagesInChromium|TestReadmeUsingIt|TestRetentionBoundsState|TestTutorial)$$
+LONG_PKGS  := ./app/ ./cmd/validatord/ ./node/leaderboard/
 
-.PHONY: all build test test-short verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e e2e-load bench-localnet test-arm64 clean
+.PHONY: all build test test-short test-long verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e e2e-load bench-localnet test-arm64 clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/validatord
 
-## test: the full test suite (unit, golden, datadriven, fuzz seed corpora, app, real CometBFT node),
-## then every benchmark once (b.N = 1), so a benchmark that no longer runs is caught.
+## test: the test suite (unit, golden, datadriven, fuzz seed corpora, app, real CometBFT node),
+## then every benchmark once (b.N = 1), so a benchmark that no longer runs is caught. The long
+## scenarios (LONG_TESTS) are skipped here and run by test-long, which e2e runs.
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
@@ -25,6 +30,11 @@ test:
 	# platforms other than amd64): the recorded chain's app hashes must be the same.
 	$(GO) test -count=1 -tags purego -run 'TestRecordedChain|TestLanes|TestSWARLanes' ./app/ ./app/store/
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x $(PKGS)
+
+## test-long: the long scenarios that `make test` skips: the tutorial and README typed into a
+## shell, every leaderboard page in headless Chromium, 10,000 blocks of retention.
+test-long:
+	VALIDATORD_LONG_TESTS=1 $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '$(LONG_TESTS)' $(LONG_PKGS)
 
 test-short:
 	$(GO) test -short -count=1 $(PKGS)
@@ -100,7 +110,7 @@ test-arm64:
 ## validator below 1/3 attacking (loadgen --adversary), replay. The kill-and-restart scenario
 ## runs with a short flood (100 commits/s from 32 miners; E2E_FLOOD_RATE=0 turns it off) so CI
 ## checks every accepted commit is committed and no sender stays stuck; e2e-load is the full rate.
-e2e:
+e2e: test-long
 	$(GO) build -o bin/validatord ./cmd/validatord
 	$(GO) build -o bin/loadgen ./scripts/loadgen
 	E2E_FLOOD_RATE=$${E2E_FLOOD_RATE:-100} E2E_FLOOD_MINERS=$${E2E_FLOOD_MINERS:-32} $(GO) test -tags e2e -count=1 -v -timeout 25m ./scripts/e2e/

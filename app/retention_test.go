@@ -17,6 +17,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/internal/longtest"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
@@ -275,6 +276,7 @@ func retentionBlocks(t testing.TB, def int64) int64 {
 // hash at every height. RETENTION_BLOCKS sets another length;
 // RETENTION_PRINT=1 prints the samples (docs/performance.md's figures).
 func TestRetentionBoundsState(t *testing.T) {
+	longtest.Skip(t)
 	if testing.Short() {
 		t.Skip("10,000 blocks")
 	}

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/scoringsubnet/validatord/internal/longtest"
 )
 
 // The documents whose shell blocks run (docs/tutorial.md says how): a block
@@ -271,6 +273,7 @@ func readDoc(t *testing.T, rel string) string {
 // checks what the miner's screen showed. At the end it checks what the
 // auditor's last step says: the live node's score digest is the replay's.
 func TestTutorial(t *testing.T) {
+	longtest.Skip(t)
 	s := newDocSession(t)
 	cmds, err := docCommands(readDoc(t, "docs/tutorial.md"), "")
 	if err != nil {
@@ -315,6 +318,7 @@ func jsonField(t *testing.T, path, name string) string {
 // TestReadmeUsingIt runs the ```sh blocks of README.md's "Using it" section
 // the same way against a fresh node.
 func TestReadmeUsingIt(t *testing.T) {
+	longtest.Skip(t)
 	s := newDocSession(t)
 	cmds, err := docCommands(readDoc(t, "README.md"), "Using it")
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/internal/longtest"
 	"github.com/scoringsubnet/validatord/internal/testnode"
 )
 
@@ -181,6 +182,7 @@ func TestShort(t *testing.T) {
 // against the node's query answers read through the RPC; the JSON behind
 // each page is checked too. Screenshots stay in $TMPDIR (the path is logged).
 func TestPagesInChromium(t *testing.T) {
+	longtest.Skip(t)
 	bin := chromium(t)
 	n := testnode.Start(t, testnode.DriveOptions())
 	d := n.Drive(t)
