@@ -21,7 +21,7 @@ func verdictRow(v verdict) string {
 
 // TestVerdictsDocumented: docs/statesync.md lists the verdicts table as it is.
 func TestVerdictsDocumented(t *testing.T) {
-	bz, err := os.ReadFile("../docs/statesync.md")
+	bz, err := os.ReadFile("../../docs/statesync.md")
 	if err != nil {
 		t.Fatal(err)
 	}
