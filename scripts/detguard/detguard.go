@@ -202,12 +202,16 @@ func (c *Checker) checkSelector(n *ast.SelectorExpr, info *types.Info, report fu
 	}
 }
 
-// parallelOK: the one package allowed a go statement, under a "det: pure
-// parallel" line: x/parallel, whose tasks compute pure functions of
+// parallelDir is the one package allowed a go statement, under a "det:
+// pure parallel" line: app/parallel, whose tasks compute pure functions of
 // immutable inputs into their own outputs, read by the caller in task order.
+// Nothing under x/ is allowed one.
+const parallelDir = "app/parallel"
+
+// parallelOK: f is in parallelDir.
 func (c *Checker) parallelOK(f *ast.File) bool {
 	dir := filepath.ToSlash(filepath.Dir(c.fset.Position(f.Pos()).Filename))
-	return strings.HasSuffix(dir, "/x/parallel")
+	return strings.HasSuffix(dir, "/"+parallelDir)
 }
 
 func annotations(fset *token.FileSet, f *ast.File, tag string) map[int]bool {

@@ -8,6 +8,6 @@
 // its own outputs (its own slot of a result slice). Which core ran a task,
 // and when, then changes nothing a caller can see: the caller reads task
 // i's outputs only after Wait(i), and combines results in task order.
-// x/sigverify (signatures, checked ahead of the transactions that carry
+// app/sigverify (signatures, checked ahead of the transactions that carry
 // them) and app/store (the app hash's lane expansions) are its users.
 package parallel
