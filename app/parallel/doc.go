@@ -1,7 +1,8 @@
 // Package parallel is where the consensus packages run work on several
-// cores, and the only package of app/, x/ and genesis/ that starts a
-// goroutine (the determinism guard, scripts/detguard, allows a go
-// statement only here, under a "det: pure parallel" line).
+// cores, and the only package of block execution that starts a goroutine
+// (the determinism guard, scripts/detguard, allows a go statement here
+// under a "det: pure parallel" line, and elsewhere only in app/snapshot's
+// writer, after Commit; never under x/ or genesis/).
 //
 // The contract that keeps block execution deterministic: a task is a pure
 // function of inputs nobody writes while the run lasts, and it writes only
