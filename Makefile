@@ -25,7 +25,7 @@ test:
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
 	$(GO) test -count=1 -race -run 'TestQueriesDuringBlocks|TestQueryDoesNotTakeTheExecutionLock|TestCheckTxBesideBlocks|TestCheckTxDoesNotTakeTheExecutionLock|TestRecordedChain|TestPipelinedStateWhileABlockLands|TestPipelinedCommitWaitsForTheLastSync' ./app/
-	$(GO) test -count=1 -race ./app/store/ ./x/parallel/ ./x/sigverify/
+	$(GO) test -count=1 -race ./app/store/ ./app/parallel/ ./app/sigverify/
 	# Without assembly (purego: crypto/aes's CTR stream expands the app-hash lanes, as on
 	# platforms other than amd64): the recorded chain's app hashes must be the same.
 	$(GO) test -count=1 -tags purego -run 'TestRecordedChain|TestLanes|TestSWARLanes' ./app/ ./app/store/

@@ -6,9 +6,9 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/kernel"
+	"github.com/scoringsubnet/validatord/app/sigverify"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
-	"github.com/scoringsubnet/validatord/x/sigverify"
 )
 
 // checkRunMax bounds the signatures one run's batch checks.
@@ -23,7 +23,7 @@ const checkCooldown = 256
 // CheckTxs answers a run of CheckTx requests, in order, exactly as CheckTx
 // would one after the other: the same codes, logs and check state. The
 // difference is cost: the run's signatures are checked first with one
-// batch equation (x/sigverify.AllValid, about twice as fast per signature
+// batch equation (app/sigverify.AllValid, about twice as fast per signature
 // as one at a time in runs of 16), and each transaction then takes its
 // result at its turn, after its cheap checks, as block execution does with
 // preverify. A signature's validity is a pure function of the bytes, so

@@ -259,7 +259,7 @@ func (n *node) verifyScored(resp *abcitypes.ResponseFinalizeBlock) error {
 		if err != nil {
 			return fmt.Errorf("height %d: submission %d: %w", n.height, sid, err)
 		}
-		in.Chain = &chain.Gen
+		in.Chain = chain.Gen.ReceiptChain()
 		res, err := receipt.Verify(in)
 		if err != nil || !res.Verified {
 			return fmt.Errorf("height %d: receipt of submission %d does not verify: %v %+v", n.height, sid, err, res.Mismatches)

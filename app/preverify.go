@@ -3,10 +3,10 @@ package app
 import (
 	"runtime"
 
+	"github.com/scoringsubnet/validatord/app/sigverify"
 	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
-	"github.com/scoringsubnet/validatord/x/sigverify"
 )
 
 // sigCheck is a transaction's signature check made before its turn.
@@ -60,7 +60,7 @@ func (p *presigs) get(i int) func() sigCheck {
 func (p *presigs) close() { p.checks.Close() }
 
 // preverify starts checking, in the background on every core
-// (x/sigverify, batches in block order), the signatures of the block's
+// (app/sigverify, batches in block order), the signatures of the block's
 // transactions that CheckTx did not already verify: a pure function of the
 // bytes, so each tx's result is the one deliverTx would compute itself,
 // and deliverTx still applies it only at the tx's turn, after the cheap

@@ -4,8 +4,8 @@ import (
 	"crypto/sha256"
 	"sync"
 
+	"github.com/scoringsubnet/validatord/app/sigverify"
 	"github.com/scoringsubnet/validatord/app/wire"
-	"github.com/scoringsubnet/validatord/x/sigverify"
 )
 
 // sigCacheSize bounds the verified-signature cache; when full it starts over.

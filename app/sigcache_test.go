@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
+	"github.com/scoringsubnet/validatord/app/sigverify"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
-	"github.com/scoringsubnet/validatord/x/sigverify"
 )
 
 // TestSigCache: verify never fills the cache; a remembered tx hash is a
@@ -64,7 +64,7 @@ func TestCheckTxRemembersOnlyAcceptedTxs(t *testing.T) {
 }
 
 // BenchmarkVerify: the cost of the signature check every tx pays when it
-// is checked alone (CheckTx): ZIP-215 through x/sigverify, the key already
+// is checked alone (CheckTx): ZIP-215 through app/sigverify, the key already
 // expanded (a key seen before), and crypto/ed25519 beside it.
 func BenchmarkVerify(b *testing.B) {
 	s := newSigner("bench")

@@ -10,11 +10,11 @@ import (
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
-// Track names.
+// Track names: x/scoring's, whose formulas score them.
 const (
-	TrackWorkflow = "workflow"
-	TrackArena    = "arena"
-	TrackGas      = "gas"
+	TrackWorkflow = scoring.TrackWorkflow
+	TrackArena    = scoring.TrackArena
+	TrackGas      = scoring.TrackGas
 )
 
 // TrackNames lists every known track in canonical order.

@@ -23,7 +23,7 @@ var ErrTaskInput = errors.New("not one arena task's verified submissions")
 // verify (receipt.Verify against chain, or against itself when chain is
 // nil), so the results rest on recomputed scores; submissions of another
 // status (expired, duplicate, …) are not ranked, as on chain.
-func ArenaTask(r io.Reader, w io.Writer, chain *genesis.AppState) error {
+func ArenaTask(r io.Reader, w io.Writer, chain *receipt.Chain) error {
 	in, err := CompactJSONStream(r)
 	if err != nil {
 		return err
@@ -59,7 +59,7 @@ type taskAcc struct {
 	ids                  map[uint64]bool
 }
 
-func (t *taskAcc) add(n int, line []byte, chain *genesis.AppState) error {
+func (t *taskAcc) add(n int, line []byte, chain *receipt.Chain) error {
 	var a wire.SubmissionView
 	if err := json.Unmarshal(line, &a); err != nil {
 		return fmt.Errorf("not a submission answer: %v", err)

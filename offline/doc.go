@@ -10,7 +10,7 @@
 //	err := offline.Workflow(os.Stdin, os.Stdout, scoring.DefaultWorkflowParams())
 //	err = offline.Weights(r, w, cap, burnUID)
 //	err = offline.Gas(r, w, scoring.DefaultGasParams())
-//	err = offline.Receipts(r, w, nil) // or &appState: also compare the recorded params
+//	err = offline.Receipts(r, w, nil) // or appState.ReceiptChain(): also compare the recorded params
 //
 // `validatord score <mode>` is a flag shim over these functions.
 package offline

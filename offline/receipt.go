@@ -36,10 +36,10 @@ type ReceiptLine struct {
 
 // Receipts verifies each line of r, a whole `query submission/<id>` answer or
 // just its "receipt" object, with receipt.Verify; a stream of pretty-printed
-// answers is read as one answer per line. chain, when set, is the app state
-// the recorded params must equal. The error wraps ErrNotVerified when a
-// receipt did not verify.
-func Receipts(r io.Reader, w io.Writer, chain *genesis.AppState) error {
+// answers is read as one answer per line. chain, when set, is the chain
+// (genesis.AppState.ReceiptChain) the recorded params and powers must
+// equal. The error wraps ErrNotVerified when a receipt did not verify.
+func Receipts(r io.Reader, w io.Writer, chain *receipt.Chain) error {
 	in, err := CompactJSONStream(r)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func Receipts(r io.Reader, w io.Writer, chain *genesis.AppState) error {
 }
 
 // VerifyLine verifies one line of Receipts (line number n).
-func VerifyLine(n int, line []byte, chain *genesis.AppState) (*ReceiptLine, error) {
+func VerifyLine(n int, line []byte, chain *receipt.Chain) (*ReceiptLine, error) {
 	obj, err := decodeObject(line)
 	if err != nil {
 		return nil, err

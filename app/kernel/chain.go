@@ -9,6 +9,7 @@ import (
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/quorum"
+	"github.com/scoringsubnet/validatord/x/receipt"
 )
 
 // Chain is the chain's rules in force at one height, decoded once: the
@@ -152,11 +153,10 @@ func (c *Chain) PubKey(i int) []byte { return c.pubKeys[i] }
 // Registry lists every validator the chain ever had, by registry index,
 // with its power in force (0 when out of the set): what receipts name
 // votes by.
-func (c *Chain) Registry() []genesis.Validator {
-	out := make([]genesis.Validator, len(c.names))
+func (c *Chain) Registry() []receipt.Validator {
+	out := make([]receipt.Validator, len(c.names))
 	for i := range c.names {
-		out[i] = genesis.Validator{Name: c.names[i], Address: hex.EncodeToString(c.addresses[i]),
-			PubKey: base64.StdEncoding.EncodeToString(c.pubKeys[i]), Power: c.power[i], ReportKey: hex.EncodeToString(c.keys[i])}
+		out[i] = receipt.Validator{Name: c.names[i], Power: c.power[i]}
 	}
 	return out
 }

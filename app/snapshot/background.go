@@ -30,6 +30,7 @@ func (w *Writer) Start(txn *badger.Txn, h Header) bool {
 		return false
 	}
 	w.wg.Add(1)
+	// det: after commit: reads a committed transaction; block execution never waits for it
 	go func() {
 		defer w.wg.Done()
 		defer w.busy.Store(false)

@@ -10,7 +10,7 @@ import (
 	"hash"
 	"runtime"
 
-	"github.com/scoringsubnet/validatord/x/parallel"
+	"github.com/scoringsubnet/validatord/app/parallel"
 )
 
 // laneCount is the number of 16-bit lanes of the multiset hash.
@@ -183,7 +183,7 @@ func ApplyBlock(base Lanes, o *Overlay) Lanes {
 const minPerExpander = 64
 
 // applyOverlay lists the overlay's writes in key order, then on every core
-// (x/parallel: each range of writes sums into its own Lanes) reads each
+// (app/parallel: each range of writes sums into its own Lanes) reads each
 // key's old value and expands the entries that changed, and adds the
 // partial sums to base. Lane sums are additions mod 2^16, so the result
 // does not depend on how the writes were split. before must be safe for

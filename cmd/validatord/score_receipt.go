@@ -7,6 +7,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/offline"
+	"github.com/scoringsubnet/validatord/x/receipt"
 )
 
 const receiptUsage = `score receipt [--params FILE] < answers.jsonl
@@ -82,9 +83,9 @@ func runScoreReceipt(_ context.Context, env Env, args []string) error {
 	return offline.Receipts(env.Stdin, env.Stdout, chain)
 }
 
-// paramsFlag is the app_state of a --params FILE to check receipts
-// against; nil when the flag is not given.
-func paramsFlag(path string) (*genesis.AppState, error) {
+// paramsFlag is the chain of a --params FILE (its app_state's params and
+// validators) to check receipts against; nil when the flag is not given.
+func paramsFlag(path string) (*receipt.Chain, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -92,7 +93,7 @@ func paramsFlag(path string) (*genesis.AppState, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &st, nil
+	return st.ReceiptChain(), nil
 }
 
 // loadReceiptParams reads the app_state of --params FILE.

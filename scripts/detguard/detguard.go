@@ -154,7 +154,7 @@ func (c *Checker) checkFile(f *ast.File, info *types.Info) []Finding {
 		}
 	}
 	sortedLines := annotations(c.fset, f, "det: sorted")
-	parallelLines := annotations(c.fset, f, "det: pure parallel")
+	goLines := c.goLines(f)
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.Ident:
@@ -164,7 +164,7 @@ func (c *Checker) checkFile(f *ast.File, info *types.Info) []Finding {
 				}
 			}
 		case *ast.GoStmt:
-			if !(c.parallelOK(f) && parallelLines[c.fset.Position(n.Pos()).Line-1]) {
+			if !goLines[c.fset.Position(n.Pos()).Line-1] {
 				report(n, "starts a goroutine")
 			}
 		case *ast.RangeStmt:
@@ -202,12 +202,29 @@ func (c *Checker) checkSelector(n *ast.SelectorExpr, info *types.Info, report fu
 	}
 }
 
-// parallelOK: the one package allowed a go statement, under a "det: pure
-// parallel" line: x/parallel, whose tasks compute pure functions of
-// immutable inputs into their own outputs, read by the caller in task order.
-func (c *Checker) parallelOK(f *ast.File) bool {
+// goAllowed are the packages allowed a go statement, each only on the line
+// after its own annotation. They are under app/: nothing under x/ or
+// genesis/ is allowed one.
+var goAllowed = []struct{ dir, tag string }{
+	// Tasks computing pure functions of immutable inputs into their own
+	// outputs, read by the caller in task order.
+	{"app/parallel", "det: pure parallel"},
+	// The state-sync snapshot writer, started after Commit on a committed
+	// badger transaction: block execution neither waits for it nor reads
+	// what it writes.
+	{"app/snapshot", "det: after commit"},
+}
+
+// goLines are the lines of f after which a go statement is allowed (nil
+// outside goAllowed's packages).
+func (c *Checker) goLines(f *ast.File) map[int]bool {
 	dir := filepath.ToSlash(filepath.Dir(c.fset.Position(f.Pos()).Filename))
-	return strings.HasSuffix(dir, "/x/parallel")
+	for _, a := range goAllowed {
+		if strings.HasSuffix(dir, "/"+a.dir) {
+			return annotations(c.fset, f, a.tag)
+		}
+	}
+	return nil
 }
 
 func annotations(fset *token.FileSet, f *ast.File, tag string) map[int]bool {

@@ -4,8 +4,10 @@
 //
 //   - float32 / float64 types and the math/rand packages,
 //   - time.Now (block time is an argument, never the clock),
-//   - go statements (no goroutines in block execution), except in x/parallel under a line
-//     "// det: pure parallel" (workers computing pure functions into disjoint result ranges),
+//   - go statements (no goroutines in block execution), except in app/parallel under a line
+//     "// det: pure parallel" (workers computing pure functions into disjoint result ranges) and
+//     in app/snapshot under "// det: after commit" (the snapshot writer, after Commit); x/ and
+//     genesis/ have no exception at all,
 //   - ranging over a map, unless the line before says "// det: sorted" (keys collected and sorted
 //     before anything reaches state or output),
 //   - shopspring/decimal calls that round with package globals or floats (Div, Pow, PowInt32,

@@ -6,7 +6,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -17,10 +16,10 @@ func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 // The scenario of cmd/validatord's receipt tests (whose answers are in
 // cmd/validatord/testdata/receipt_answers.jsonl): 4 validators of power 10,
 // three of them voting; the literals below are what the app wrote there.
-func scenarioValidators() []genesis.Validator {
-	var vs []genesis.Validator
+func scenarioValidators() []receipt.Validator {
+	var vs []receipt.Validator
 	for i := 0; i < 4; i++ {
-		vs = append(vs, genesis.Validator{Name: fmt.Sprint("val", i), Power: 10})
+		vs = append(vs, receipt.Validator{Name: fmt.Sprint("val", i), Power: 10})
 	}
 	return vs
 }
@@ -56,7 +55,7 @@ func wantFields(t *testing.T, what string, got []*subnetv1.Field, want []nv) {
 // workflowParamFields, votePowerFields, arena*Fields, gasReceipt,
 // gasMemoryFields, gasHistoryFields and gasResultFields recorded.
 func TestBuildersMatchTheApp(t *testing.T) {
-	g := genesis.DefaultGenesis()
+	g := receipt.DefaultChain()
 	wantFields(t, "workflow inputs", receipt.WorkflowInputs(wfInput), []nv{
 		{"output_quality", "0.950000000000000000"}, {"steps_completed", "4"}, {"total_steps", "4"},
 		{"cost", "0.500000000000000000"}, {"max_budget", "2.000000000000000000"},
@@ -122,7 +121,7 @@ func TestBuildersMatchTheApp(t *testing.T) {
 // minimum of 10, on a memory of 2 with two history points.
 func gasScenario(t *testing.T) (*subnetv1.TruthRound, *subnetv1.Prediction, scoring.GasParams, []scoring.GasSlot, []scoring.GasHistoryPoint, scoring.GasResult) {
 	t.Helper()
-	gp := genesis.DefaultGenesis().Gas
+	gp := receipt.DefaultChain().Gas
 	gp.MemorySize = 2
 	truth := &subnetv1.TruthRound{EvmChainId: 1, EvmBlock: 102, MinPrice: "10.000000000000000000", Timestamp: 1_700_000_029, ReportedPower: 30}
 	pred := &subnetv1.Prediction{SubmissionId: 4, BlockTime: 1_700_000_024, Price: "9.000000000000000000"}

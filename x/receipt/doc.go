@@ -12,9 +12,10 @@
 // the vote medians when the submission's votes are given) and compares every
 // recorded value as a decimal:
 //
-//	in, err := receipt.FromSubmission(sub, gen.Validators)
+//	chain := gen.ReceiptChain() // the Chain of a genesis.AppState
+//	in, err := receipt.FromSubmission(sub, chain.Validators)
 //	if err != nil { … }
-//	in.Chain = &gen // optional: also compare the recorded params with the chain's
+//	in.Chain = chain // optional: also compare the recorded params with the chain's
 //	res, err := receipt.Verify(in)
 //	// err: a malformed receipt (errors.Is(err, receipt.ErrMalformed)), *NameError for
 //	// unknown, missing or duplicate names; res.Verified, res.Mismatches otherwise
@@ -26,5 +27,7 @@
 // (x/commit.Precedes).
 //
 // The package is pure like x/scoring: no storage, no clock, no floats, no map
-// iteration reaching its output; the determinism guard covers it.
+// iteration reaching its output; the determinism guard covers it. It knows
+// the chain only as a Chain value (params and validators), never the genesis
+// schema: x/ imports nothing above it.
 package receipt

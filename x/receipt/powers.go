@@ -3,8 +3,8 @@ package receipt
 import (
 	"strconv"
 
-	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
 // powerPrefix names a vote's power among the params: power.<validator name>.
@@ -14,7 +14,7 @@ const powerPrefix = "power."
 // "power.<validator name>", in the votes' (arrival) order: with the votes of
 // the submission answer they give every weighted median of the inputs.
 // validators is the chain's list that Vote.Validator indexes.
-func VotePowers(votes []*subnetv1.Vote, validators []genesis.Validator) []*subnetv1.Field {
+func VotePowers(votes []*subnetv1.Vote, validators []Validator) []*subnetv1.Field {
 	out := make([]*subnetv1.Field, len(votes))
 	for i, v := range votes {
 		val := validators[v.Validator]
@@ -42,9 +42,9 @@ var (
 // and unknown tracks.
 func Medians(track string) []Median {
 	switch track {
-	case genesis.TrackWorkflow:
+	case scoring.TrackWorkflow:
 		return append([]Median(nil), workflowMedians...)
-	case genesis.TrackArena:
+	case scoring.TrackArena:
 		return append([]Median(nil), arenaMedians...)
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -16,7 +15,7 @@ import (
 // builders as the app writes it.
 func outlierSubmission(t *testing.T) *subnetv1.Submission {
 	t.Helper()
-	g := genesis.DefaultGenesis()
+	g := receipt.DefaultChain()
 	m := &subnetv1.ArenaMeasurement{TotalTokens: 50, ToolCalls: 1, Iterations: 1, ExecutionTime: "2", EstimatedCost: "0.001", CriteriaPassed: 4}
 	var votes []*subnetv1.Vote
 	for i := 0; i < 3; i++ {
@@ -30,10 +29,10 @@ func outlierSubmission(t *testing.T) *subnetv1.Submission {
 		t.Fatal(err)
 	}
 	params := append(receipt.ArenaParams(g.Arena, b), receipt.ArenaTables(g.Arena, "", "")...)
-	r := &subnetv1.Receipt{Height: 3, Track: genesis.TrackArena, Status: "scored", ReportedPower: 30, TotalPower: 40,
+	r := &subnetv1.Receipt{Height: 3, Track: scoring.TrackArena, Status: "scored", ReportedPower: 30, TotalPower: 40,
 		Inputs: receipt.ArenaInputs(s, "", ""), Params: append(params, receipt.VotePowers(votes, scenarioValidators())...),
 		Values: receipt.ArenaValues(res, s, b), Score: scoring.Format(res.Overall)}
-	return &subnetv1.Submission{Id: 4, Track: genesis.TrackArena, Uid: 5, Height: 1, RevealHeight: 2, Status: "scored", Votes: votes, Receipt: r}
+	return &subnetv1.Submission{Id: 4, Track: scoring.TrackArena, Uid: 5, Height: 1, RevealHeight: 2, Status: "scored", Votes: votes, Receipt: r}
 }
 
 // TestArenaReceiptReview: the receipt records the outlier flags against its

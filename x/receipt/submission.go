@@ -5,7 +5,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
@@ -15,11 +14,11 @@ import (
 // indexes, as the submission query names them). Set Chain on the result to
 // also compare the recorded params with the chain's. A submission without a
 // receipt gives an Input that Verify answers with ErrNoReceipt.
-func FromSubmission(sub *subnetv1.Submission, validators []genesis.Validator) (Input, error) {
+func FromSubmission(sub *subnetv1.Submission, validators []Validator) (Input, error) {
 	a := &Answer{Submission: sub.Id, Track: sub.Track, Status: sub.Status, UID: sub.Uid,
 		CommitHeight: sub.Height, RevealHeight: sub.RevealHeight, Duplicate: sub.Duplicate,
 		DuplicateOfUID: sub.DuplicateOfUid, DuplicateOfHeight: sub.DuplicateOfHeight}
-	if sub.Track == genesis.TrackGas && sub.Gas != nil {
+	if sub.Track == scoring.TrackGas && sub.Gas != nil {
 		d, err := decimalOrZero(sub.Gas.Price)
 		if err != nil {
 			return Input{}, fmt.Errorf("submission %d: gas.price: %w", sub.Id, err)

@@ -5,8 +5,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
 // Input is what Verify checks: a receipt, optionally the submission it
@@ -20,10 +20,10 @@ type Input struct {
 	// Answer is the submission's own facts; nil verifies a bare receipt,
 	// whose median inputs are then listed as unchecked.
 	Answer *Answer
-	// Chain, when set, is the app state every recorded param, power and
+	// Chain, when set, is the chain every recorded param, power and
 	// total_power must equal ("params.<name>" mismatches). Nil checks the
 	// receipt against itself only.
-	Chain *genesis.AppState
+	Chain *Chain
 }
 
 // Answer is what a submission states beside its receipt.
@@ -100,7 +100,7 @@ func Verify(in Input) (Result, error) {
 	}
 	c := &check{res: &res, answer: in.Answer, chain: in.Chain}
 	if c.chain == nil {
-		def := genesis.DefaultGenesis()
+		def := DefaultChain()
 		c.chain, c.defaults = &def, true
 	}
 	if in.Answer != nil {
@@ -137,11 +137,11 @@ func (c *check) formula(d doc) error {
 		return fieldErrf("", "receipt has no inputs to recompute (status %q, note %q)", d.Status, d.Note)
 	}
 	switch d.Track {
-	case genesis.TrackWorkflow:
+	case scoring.TrackWorkflow:
 		return c.workflow(d)
-	case genesis.TrackArena:
+	case scoring.TrackArena:
 		return c.arena(d)
-	case genesis.TrackGas:
+	case scoring.TrackGas:
 		return c.gas(d)
 	}
 	return fieldErrf("track", "%q is not workflow, arena or gas", d.Track)
@@ -157,7 +157,7 @@ type doc struct {
 type check struct {
 	res      *Result
 	answer   *Answer
-	chain    *genesis.AppState
+	chain    *Chain
 	defaults bool // chain is the default genesis, not the caller's: compare nothing with it
 }
 
@@ -189,7 +189,7 @@ func (c *check) answerFacts(d doc) {
 	c.same("submission.track", d.Track, expText(a.Track))
 	c.same("submission.status", d.Status, expText(a.Status))
 	in := fieldMap(d.inputs)
-	if d.Track == genesis.TrackGas {
+	if d.Track == scoring.TrackGas {
 		c.same("submission.gas.price", in["prediction"], expDec(a.GasPrice))
 	}
 }

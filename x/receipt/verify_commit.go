@@ -3,7 +3,6 @@ package receipt
 import (
 	"strconv"
 
-	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/x/commit"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
@@ -34,7 +33,7 @@ func (c *check) commitOrder(d doc, cm Commit) {
 // height, then a lower uid; the uid is the answer's, so a bare receipt
 // whose keeper committed in the same block leaves it unchecked).
 func (c *check) duplicate(d doc, cm Commit) error {
-	if d.Track != genesis.TrackWorkflow && d.Track != genesis.TrackArena {
+	if d.Track != scoring.TrackWorkflow && d.Track != scoring.TrackArena {
 		return fieldErrf("track", "%q has no duplicate rule (workflow and arena only)", d.Track)
 	}
 	if len(d.inputs)+len(d.params)+len(d.values) > 0 {

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/receipt"
+	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
 // TestCommitFields: the commit section byte for byte, with the keeper's
@@ -28,9 +28,9 @@ func TestCommitFields(t *testing.T) {
 // revealed at 6, whose artifact uid keeperUID's commit at keptAt keeps; its
 // receipt as the app writes it.
 func duplicateSubmission(keeperUID uint32, keptAt int64) *subnetv1.Submission {
-	sub := &subnetv1.Submission{Id: 7, Track: genesis.TrackWorkflow, Uid: 2, Height: 5, RevealHeight: 6, Status: "duplicate",
+	sub := &subnetv1.Submission{Id: 7, Track: scoring.TrackWorkflow, Uid: 2, Height: 5, RevealHeight: 6, Status: "duplicate",
 		Duplicate: true, DuplicateOfUid: keeperUID, DuplicateOfHeight: keptAt}
-	sub.Receipt = &subnetv1.Receipt{Height: 6, Track: genesis.TrackWorkflow, Status: "duplicate", Score: "0.000000000000000000",
+	sub.Receipt = &subnetv1.Receipt{Height: 6, Track: scoring.TrackWorkflow, Status: "duplicate", Score: "0.000000000000000000",
 		Note: "artifact already revealed"}
 	return sub
 }
@@ -120,7 +120,7 @@ func TestVerifyDuplicate(t *testing.T) {
 	withInputs := duplicateSubmission(1, 2).Receipt
 	withInputs.Inputs = []*subnetv1.Field{{Name: "total_steps", Value: "4"}}
 	gas := duplicateSubmission(1, 2).Receipt
-	gas.Track = genesis.TrackGas
+	gas.Track = scoring.TrackGas
 	for name, r := range map[string]*subnetv1.Receipt{"with inputs": withInputs, "gas": gas} {
 		if _, err := receipt.Verify(receipt.Input{Receipt: r, Commit: receipt.CommitFields(duplicateSubmission(1, 2))}); !errors.Is(err, receipt.ErrMalformed) {
 			t.Errorf("duplicate %s: %v, want a malformed receipt", name, err)

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/receipt"
 	"github.com/scoringsubnet/validatord/x/scoring"
@@ -15,7 +14,7 @@ import (
 // stores it, its receipt written with the builders.
 func workflowSubmission(t *testing.T) *subnetv1.Submission {
 	t.Helper()
-	g := genesis.DefaultGenesis()
+	g := receipt.DefaultChain()
 	var votes []*subnetv1.Vote
 	for i, q := range []string{"0.9", "0.95", "0.99"} {
 		votes = append(votes, &subnetv1.Vote{Validator: uint32(i), Workflow: &subnetv1.WorkflowMeasurement{OutputQuality: q,
@@ -26,15 +25,15 @@ func workflowSubmission(t *testing.T) *subnetv1.Submission {
 		t.Fatal(err)
 	}
 	// committed at 1, revealed at 2, scored at 3
-	sub := &subnetv1.Submission{Id: 0, Track: genesis.TrackWorkflow, Uid: 2, Height: 1, RevealHeight: 2, Status: "scored", Votes: votes}
-	r := &subnetv1.Receipt{Height: 3, Track: genesis.TrackWorkflow, Status: "scored", ReportedPower: 30, TotalPower: 40,
+	sub := &subnetv1.Submission{Id: 0, Track: scoring.TrackWorkflow, Uid: 2, Height: 1, RevealHeight: 2, Status: "scored", Votes: votes}
+	r := &subnetv1.Receipt{Height: 3, Track: scoring.TrackWorkflow, Status: "scored", ReportedPower: 30, TotalPower: 40,
 		Inputs: receipt.WorkflowInputs(wfInput), Params: append(receipt.WorkflowParams(g.Workflow), receipt.VotePowers(votes, scenarioValidators())...),
 		Values: receipt.WorkflowValues(res), Score: scoring.Format(res.Score)}
 	sub.Receipt = r
 	return sub
 }
 
-func verifySubmission(t *testing.T, sub *subnetv1.Submission, chain *genesis.AppState) receipt.Result {
+func verifySubmission(t *testing.T, sub *subnetv1.Submission, chain *receipt.Chain) receipt.Result {
 	t.Helper()
 	in, err := receipt.FromSubmission(sub, scenarioValidators())
 	if err != nil {
@@ -60,7 +59,7 @@ func TestVerifyFromSubmission(t *testing.T) {
 		res.Commit != (receipt.Commit{CommitHeight: 1, RevealHeight: 2}) {
 		t.Fatalf("%+v", res)
 	}
-	g := genesis.DefaultGenesis()
+	g := receipt.DefaultChain()
 	g.Validators = scenarioValidators()
 	if res := verifySubmission(t, sub, &g); !res.Verified || res.Checked != 19+2+3+8+3+1 {
 		t.Fatalf("strict: %+v", res)
@@ -134,7 +133,7 @@ func TestVerifyMalformed(t *testing.T) {
 // prediction; the truth's medians stay unchecked.
 func TestVerifyGasReceipt(t *testing.T) {
 	truth, pred, gp, mem, hist, res := gasScenario(t)
-	r := &subnetv1.Receipt{Height: 5, Track: genesis.TrackGas, Status: "scored", ReportedPower: 30,
+	r := &subnetv1.Receipt{Height: 5, Track: scoring.TrackGas, Status: "scored", ReportedPower: 30,
 		Inputs: append(append(receipt.GasInputs(truth, pred), receipt.GasMemory(mem)...), receipt.GasHistory(hist)...),
 		Params: receipt.GasParams(gp), Values: append(receipt.GasSlot(mem[1]), receipt.GasValues(res)...),
 		Score: scoring.Format(res.Score)}
@@ -144,7 +143,7 @@ func TestVerifyGasReceipt(t *testing.T) {
 		t.Fatalf("%+v %v", got, err)
 	}
 	// the app's answer for it: the prediction's own price must be the recorded one
-	sub := &subnetv1.Submission{Id: 4, Track: genesis.TrackGas, Status: "scored", Receipt: r, Height: gasCommitted.Height,
+	sub := &subnetv1.Submission{Id: 4, Track: scoring.TrackGas, Status: "scored", Receipt: r, Height: gasCommitted.Height,
 		RevealHeight: gasCommitted.RevealHeight, Gas: &subnetv1.GasPredict{EvmChainId: 1, EvmBlock: 102, Price: "9.5"}}
 	in, err := receipt.FromSubmission(sub, nil)
 	if err != nil {
@@ -158,13 +157,13 @@ func TestVerifyGasReceipt(t *testing.T) {
 }
 
 func TestMedians(t *testing.T) {
-	if n := len(receipt.Medians(genesis.TrackWorkflow)); n != 8 {
+	if n := len(receipt.Medians(scoring.TrackWorkflow)); n != 8 {
 		t.Errorf("workflow medians %d", n)
 	}
-	if n := len(receipt.Medians(genesis.TrackArena)); n != 6 {
+	if n := len(receipt.Medians(scoring.TrackArena)); n != 6 {
 		t.Errorf("arena medians %d", n)
 	}
-	if receipt.Medians(genesis.TrackGas) != nil {
+	if receipt.Medians(scoring.TrackGas) != nil {
 		t.Error("gas has medians")
 	}
 }
@@ -183,7 +182,7 @@ func gasStaleReceipt(t *testing.T, policy scoring.StalePolicy, slot0 scoring.Gas
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &subnetv1.Receipt{Height: 5, Track: genesis.TrackGas, Status: "scored", ReportedPower: 30,
+	return &subnetv1.Receipt{Height: 5, Track: scoring.TrackGas, Status: "scored", ReportedPower: 30,
 		Inputs: append(append(receipt.GasInputs(truth, pred), receipt.GasMemory(mem)...), receipt.GasHistory(hist)...),
 		Params: receipt.GasParams(gp), Values: append(receipt.GasSlot(mem[1]), receipt.GasValues(res)...),
 		Score: scoring.Format(res.Score)}
@@ -224,7 +223,7 @@ func TestVerifyGasStalePrediction(t *testing.T) {
 	if _, err := receipt.Verify(receipt.Input{Receipt: bad, Commit: receipt.CommitFields(gasCommitted)}); err == nil {
 		t.Fatal("an unknown stale_prediction policy verified")
 	}
-	g := genesis.DefaultGenesis()
+	g := receipt.DefaultChain()
 	g.Gas.MemorySize = 2
 	got, err = receipt.Verify(receipt.Input{Receipt: gasStaleReceipt(t, scoring.StaleCarry, carried), Commit: receipt.CommitFields(gasCommitted), Chain: &g})
 	want = []receipt.Mismatch{{Name: "params.stale_prediction", Receipt: "carry", Recomputed: "miss"}}

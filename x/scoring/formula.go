@@ -7,6 +7,14 @@ import "slices"
 // gas-agent-evaluation.md), with the decisions of docs/scoring.md.
 const FormulaV1 = "v1.0.0"
 
+// The tracks the formulas score, by the names genesis, transactions and
+// receipts give them.
+const (
+	TrackWorkflow = "workflow"
+	TrackArena    = "arena"
+	TrackGas      = "gas"
+)
+
 // formulas lists each track's formula versions, oldest first. A new
 // version is a new entry with its own code beside the old; an old entry's
 // code is never edited (its golden tests pin it), so a chain that ran under
@@ -16,9 +24,9 @@ var formulas = [...]struct {
 	track    string
 	versions []string
 }{
-	{"workflow", []string{FormulaV1}},
-	{"arena", []string{FormulaV1}},
-	{"gas", []string{FormulaV1}},
+	{TrackWorkflow, []string{FormulaV1}},
+	{TrackArena, []string{FormulaV1}},
+	{TrackGas, []string{FormulaV1}},
 }
 
 // FormulaVersions returns the formula versions of a track, oldest first

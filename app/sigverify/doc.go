@@ -24,9 +24,10 @@
 // Whether a signature is valid is a pure function of its bytes, and each
 // batch writes only its own items' results, so the outcome is the same
 // whatever the number of workers or their scheduling: the batches run on
-// x/parallel, the one package allowed to start goroutines. Start checks in
-// the background, lowest batch first, so that block execution consumes
-// results in order while later batches are still being verified.
+// app/parallel, block execution's one package allowed to start goroutines.
+// Start checks in the background, lowest batch first, so that block
+// execution consumes results in order while later batches are still being
+// verified.
 //
 // Keys seen more than once are kept expanded (precomputed tables, about
 // 10 KB each) in a bounded two-generation cache: a registered miner's key

@@ -6,7 +6,7 @@ import (
 
 	voi "github.com/oasisprotocol/curve25519-voi/primitives/ed25519"
 
-	"github.com/scoringsubnet/validatord/x/parallel"
+	"github.com/scoringsubnet/validatord/app/parallel"
 )
 
 // Item is one signature to verify: sig by PubKey over Msg.
@@ -36,7 +36,7 @@ const BatchSize = 64
 
 // Verify checks every item and returns out[i] = Valid(items[i]), in
 // batches of at most BatchSize spread over up to workers goroutines
-// (x/parallel).
+// (app/parallel).
 func Verify(items []Item, workers int) []bool {
 	c := Start(items, workers)
 	defer c.Close()
