@@ -31,3 +31,17 @@ type Verifier interface {
 // and whether it carried work over to the next block (queued in state, so
 // the next block picks it up).
 type EndStep func(env Env, m *budget.Meter) (evs []abcitypes.Event, carried bool)
+
+// UnitFuncs is a Unit made of two functions, for a unit whose Check and
+// Execute are package functions (app/tasks, app/gas). Hold it by pointer,
+// so that units compare.
+type UnitFuncs struct {
+	CheckFunc   func(env Env, tx *Tx) *wire.TxError
+	ExecuteFunc func(env Env, tx *Tx) []abcitypes.Event
+}
+
+// Check calls CheckFunc.
+func (u UnitFuncs) Check(env Env, tx *Tx) *wire.TxError { return u.CheckFunc(env, tx) }
+
+// Execute calls ExecuteFunc.
+func (u UnitFuncs) Execute(env Env, tx *Tx) []abcitypes.Event { return u.ExecuteFunc(env, tx) }
