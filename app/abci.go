@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/scoringsubnet/validatord/app/governance"
 	"github.com/scoringsubnet/validatord/app/kernel"
+	"github.com/scoringsubnet/validatord/app/membership"
+	"github.com/scoringsubnet/validatord/app/mirror"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
@@ -66,14 +69,14 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	store.State{O: ov}.Save(store.KeyCounters, &subnetv1.Counters{})
 	a.genesis = ov
 	a.initialHeight = max(req.InitialHeight, 1)
-	initMembership(store.State{O: ov}, gen, a.initialHeight, req.AppStateBytes)
-	if err := initGovernance(store.State{O: ov}, gen, a.initialHeight); err != nil {
+	membership.Init(store.State{O: ov}, gen, a.initialHeight, req.AppStateBytes)
+	if err := governance.Init(store.State{O: ov}, gen, a.initialHeight); err != nil {
 		return nil, err
 	}
 	if err := a.refreshChain(); err != nil {
 		return nil, err
 	}
-	initMirror(store.State{O: ov}, gen)
+	mirror.Init(store.State{O: ov}, gen)
 	a.time = req.Time.Unix() // CheckTx's block time until the first block commits
 	a.publish()
 	a.genesisLanes = store.ApplyOverlay(a.lanes, ov, snap)
@@ -105,7 +108,7 @@ func (a *App) PrepareProposal(_ context.Context, req *abcitypes.RequestPreparePr
 	}
 	base, _ := a.base()
 	bo := store.NewOverlay(base)
-	chain, err := a.chainAt(store.State{O: bo}, a.chain.ID, req.Height)
+	chain, err := a.chains.At(store.State{O: bo}, a.chain.ID, req.Height)
 	if err != nil {
 		return nil, err
 	}

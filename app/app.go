@@ -10,6 +10,7 @@ import (
 	cmtlog "github.com/cometbft/cometbft/libs/log"
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/scoringsubnet/validatord/app/governance"
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/snapshot"
 	"github.com/scoringsubnet/validatord/app/store"
@@ -92,7 +93,7 @@ type App struct {
 	checkCool  int                     // CheckTxs: transactions left before the next batch (after a failed one); checkMu
 	checkStats CheckRunStats           // CheckTxs's counts (CheckRuns); checkMu
 	ahead      *ahead                  // a later block's signatures being checked (Prefetch)
-	chains     *chainCache             // the last chain in force built (govstate.go)
+	chains     governance.ChainCache   // the last chain in force built
 
 	keepVersions int64 // Config.KeepVersions
 	snapshots    SnapshotConfig
@@ -232,7 +233,7 @@ func (a *App) refreshChain() error {
 	b, _ := a.base()
 	st := store.State{O: store.NewOverlay(b)}
 	chainID, _ := st.O.Get(store.KeyChainID)
-	c, err := a.chainAt(st, string(chainID), a.nextHeight())
+	c, err := a.chains.At(st, string(chainID), a.nextHeight())
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, eviden
 	}
 	bo := store.NewBlockOverlay(base, keysPerTx*len(txs))
 	var eo *store.Overlay // the end of block's writes, over the transactions'
-	chain, err := a.chainAt(store.State{O: bo}, a.chain.ID, height)
+	chain, err := a.chains.At(store.State{O: bo}, a.chain.ID, height)
 	if err != nil {
 		// The rules in force are state every node holds alike; a node that
 		// cannot read them cannot execute the block.
@@ -79,7 +79,7 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, eviden
 		}
 	}
 	eo = store.NewOverlay(bo)
-	res.events, res.carried = a.endBlock(a.env(eo, blk), m)
+	res.events, res.carried = endBlock(a.env(eo, blk), m)
 	if bo.Size()+eo.Size() > a.limits.CommitWrites {
 		// The last line: a broken bound (tests catch it), never a Commit
 		// that fails on every node. Every node computes the same sizes, so
@@ -89,7 +89,7 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, eviden
 			"bytes", bo.Size()+eo.Size(), "limit", a.limits.CommitWrites)
 		eo = store.NewOverlay(bo)
 		m.Starve()
-		res.events, res.carried = a.endBlock(a.env(eo, blk), m)
+		res.events, res.carried = endBlock(a.env(eo, blk), m)
 		res.starved = true
 	}
 	eo.MergeInto(bo)
@@ -142,12 +142,12 @@ func (a *App) deliverTxPre(bo *store.Overlay, raw []byte, blk *kernel.Block, m *
 	if ok := check == sigValid || (check == sigUnknown && a.sigs.verify(hash, tx.Body.Sender, tx.Tx.Body, tx.Tx.Signature)); !ok {
 		return txResult(wire.Reject(wire.CodeBadSignature, wire.BadSignatureLog))
 	}
-	if terr := a.verifyMsg(env, tx); terr != nil {
+	if terr := verifyMsg(env, tx); terr != nil {
 		return txResult(terr)
 	}
 	var work int64
 	env.Charge = func(u int64) { work += u }
-	evs := a.execute(env, tx)
+	evs := execute(env, tx)
 	if blk.Mempool {
 		if !m.TxAlone(to.Size()) {
 			return txResult(wire.Reject(wire.CodeBlockFull, "the transaction alone writes more than a block may; no block can include it"))

@@ -42,7 +42,7 @@ func TestBlockFullReportLeavesNoTrace(t *testing.T) {
 	if (store.Due{St: store.State{O: bo}, Kind: store.DueArena}).Pending() {
 		t.Fatal("a rejected report left its submission in the arena queue")
 	}
-	evs, _ := n.app.endBlock(n.app.env(bo, blk), meter)
+	evs, _ := endBlock(n.app.env(bo, blk), meter)
 	if len(evs) != 0 {
 		t.Fatalf("end of block after a rejected report emitted %v", evs)
 	}

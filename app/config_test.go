@@ -7,6 +7,7 @@ import (
 
 	cmtproto "github.com/cometbft/cometbft/proto/tendermint/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
@@ -45,21 +46,21 @@ func TestQueryErrors(t *testing.T) {
 	n := newNode(t, "", testGenesis(1))
 	n.block()
 	cases := map[string]uint32{
-		"":                                       wire.QueryBadRequest,
-		"nope":                                   wire.QueryBadRequest,
-		"task":                                   wire.QueryBadRequest,
-		"miner/abc":                              wire.QueryBadRequest,
-		"miner/70000":                            wire.QueryBadRequest,
-		"account/zz":                             wire.QueryBadRequest,
-		"gas/1/x":                                wire.QueryBadRequest,
-		"leaderboard/chess":                      wire.QueryBadRequest,
-		"miner/5":                                wire.QueryNotFound,
-		"submission/0":                           wire.QueryNotFound,
-		"epoch/latest":                           wire.QueryNotFound,
-		"baseline/3":                             wire.QueryNotFound,
-		"/status":                                wire.QueryOK,
-		"leaderboard/gas":                        wire.QueryOK,
-		"/account/" + hexs(newSigner("q").pub()): wire.QueryOK,
+		"":                  wire.QueryBadRequest,
+		"nope":              wire.QueryBadRequest,
+		"task":              wire.QueryBadRequest,
+		"miner/abc":         wire.QueryBadRequest,
+		"miner/70000":       wire.QueryBadRequest,
+		"account/zz":        wire.QueryBadRequest,
+		"gas/1/x":           wire.QueryBadRequest,
+		"leaderboard/chess": wire.QueryBadRequest,
+		"miner/5":           wire.QueryNotFound,
+		"submission/0":      wire.QueryNotFound,
+		"epoch/latest":      wire.QueryNotFound,
+		"baseline/3":        wire.QueryNotFound,
+		"/status":           wire.QueryOK,
+		"leaderboard/gas":   wire.QueryOK,
+		"/account/" + kernel.Hexs(newSigner("q").pub()): wire.QueryOK,
 	}
 	for path, want := range cases {
 		if _, got := n.query(path); got != want {

@@ -1,8 +1,12 @@
-// Package app is the ABCI application of the scoring subnet: one validity
-// function for CheckTx, PrepareProposal, ProcessProposal and FinalizeBlock;
-// block execution into an in-memory overlay over badger; an incremental
-// multiset hash of the full state as the app hash; one badger transaction
-// per Commit; JSON queries with score receipts; crash points for tests.
+// Package app is the ABCI application of the scoring subnet, a shell over
+// units: one validity function for CheckTx, PrepareProposal,
+// ProcessProposal and FinalizeBlock; one route table (route.go) that sends
+// each message to its unit (app/tasks, app/gas, app/membership, app/mirror,
+// app/governance) for its checks and its execution; block execution into
+// an in-memory overlay over badger; the end of block as an ordered list of
+// named, metered steps the units provide; an incremental multiset hash of
+// the full state as the app hash; one badger transaction per Commit; the
+// Query method over app/query; crash points for tests.
 //
 //	a, err := app.New(app.Config{DataDir: home + "/data/app"})
 //	defer a.Close()

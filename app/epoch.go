@@ -5,6 +5,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/app/gas"
 	"github.com/scoringsubnet/validatord/app/kernel"
+	"github.com/scoringsubnet/validatord/app/membership"
 	"github.com/scoringsubnet/validatord/app/retain"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/tasks"
@@ -13,14 +14,27 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/x/budget"
 	"github.com/scoringsubnet/validatord/x/window"
 )
 
+// endEpoch is the end of block's "epoch" step: at every EpochBlocks-th
+// height, the epoch's weights. Its work is bounded by genesis (max_uids ×
+// tracks), not by the meter: an epoch is never split or deferred.
+func endEpoch(env kernel.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+	if env.Block.Height%env.Chain.Gen.Window.EpochBlocks != 0 {
+		return nil, false
+	}
+	miners := int64(env.St.Counters().Miners)
+	m.ChargeEnd(budget.UnitsEpochMiner*miners*int64(len(env.Chain.Gen.Tracks)) + budget.UnitsLookup*miners) // + the prune queue
+	return runEpoch(env), false
+}
+
 // runEpoch computes the epoch's weights from every track's miner aggregates
 // (in genesis track order, miners in uid order) and stores it.
-func (a *App) runEpoch(env kernel.Env) []abcitypes.Event {
+func runEpoch(env kernel.Env) []abcitypes.Event {
 	st, h := env.St, env.Block.Height
-	tracks := a.trackScores(env)
+	tracks := trackScores(env)
 	res, err := window.ComputeEpoch(env.Chain.Gen.Window, h, tracks)
 	if err != nil {
 		return []abcitypes.Event{wire.Event("epoch_skipped", "height", kernel.I64s(h), "reason", err.Error())}
@@ -48,8 +62,8 @@ func (a *App) runEpoch(env kernel.Env) []abcitypes.Event {
 	}
 	st.Save(store.KeyEpoch(c.Epochs), ep)
 	retain.Epoch(st, h, c.Epochs)
-	if !a.chain.Gen.IsMirror() {
-		a.writePruneQueue(env, res.U16) // mirror mode: the parent chain prunes
+	if !env.Chain.Gen.IsMirror() {
+		membership.WritePruneQueue(env, res.U16) // mirror mode: the parent chain prunes
 	}
 	return []abcitypes.Event{wire.Event(wire.EventEpochWeights, "epoch", kernel.U64s(c.Epochs), "height", kernel.I64s(h),
 		"unallocated", ep.Unallocated, "u16", strings.Join(u16, ","))}
@@ -57,7 +71,7 @@ func (a *App) runEpoch(env kernel.Env) []abcitypes.Event {
 
 // trackScores collects, per track in genesis order, the uids (in uid order)
 // that have an aggregate and the aggregates.
-func (a *App) trackScores(env kernel.Env) []window.TrackScores {
+func trackScores(env kernel.Env) []window.TrackScores {
 	miners := env.St.Counters().Miners
 	out := make([]window.TrackScores, 0, len(env.Chain.Gen.Tracks))
 	for _, tr := range env.Chain.Gen.Tracks {

@@ -143,7 +143,7 @@ func TestEveryMessage(t *testing.T) {
 		t.Fatalf("workflow leaderboard = %v, want 2 miners", lb)
 	}
 	for _, p := range []string{"params", "validators", "miner/1", "task/0", "task/1", "window/1", "baseline/1", "status",
-		"leaderboard/arena", "leaderboard/gas", "epoch/1", "truth/1/101", "account/" + hexs(a.pub())} {
+		"leaderboard/arena", "leaderboard/gas", "epoch/1", "truth/1/101", "account/" + kernel.Hexs(a.pub())} {
 		if v, code := n.query(p); code != wire.QueryOK {
 			t.Errorf("query %s: code %d %v", p, code, v)
 		}

@@ -84,6 +84,6 @@ func FuzzValidity(f *testing.F) {
 		if after != before+1 {
 			t.Fatalf("accepted tx moved the nonce %d → %d", before, after)
 		}
-		n.app.endBlock(n.app.env(bo, blk), m)
+		endBlock(n.app.env(bo, blk), m)
 	})
 }

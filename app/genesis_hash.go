@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
-
-	"github.com/scoringsubnet/validatord/app/store"
 )
 
 // GenesisHash is the hash the chain pins its genesis by: sha256 of the
@@ -38,13 +36,5 @@ func (a *App) StoredGenesisHash() []byte {
 	}
 	q, done := a.committedView()
 	defer done()
-	return q.genesisHash()
-}
-
-func (q *querier) genesisHash() []byte {
-	h, ok := q.st.O.Get(store.KeyGenesisHash)
-	if !ok {
-		return nil
-	}
-	return append([]byte(nil), h...)
+	return q.GenesisHash()
 }

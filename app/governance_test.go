@@ -9,6 +9,7 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/governance"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -53,11 +54,11 @@ func TestValidatorAddRemoveRotate(t *testing.T) {
 	cons, r4 := newValidatorKeys("val4")
 	mustOK(t, n.block(r[0].tx(t, client.ProposeValidators(100, client.AddValidator("val4", cons, 10, r4.pub())))))
 	prop, _ := n.query("proposal/0")
-	if prop["status"] != ProposalOpen || prop["approved_power"].(float64) != 10 {
+	if prop["status"] != governance.ProposalOpen || prop["approved_power"].(float64) != 10 {
 		t.Fatalf("proposal after its submission: %v", prop)
 	}
 	mustOK(t, n.block(r[1].tx(t, client.Approve(0)))) // 20 of 40: not yet
-	if prop, _ := n.query("proposal/0"); prop["status"] != ProposalOpen {
+	if prop, _ := n.query("proposal/0"); prop["status"] != governance.ProposalOpen {
 		t.Fatalf("two of four approvals passed it: %v", prop)
 	}
 	resp := n.block(r[2].tx(t, client.Approve(0))) // 30 of 40 > 2/3
@@ -67,7 +68,7 @@ func TestValidatorAddRemoveRotate(t *testing.T) {
 		!bytes.Equal(resp.ValidatorUpdates[0].PubKey.GetEd25519(), cons) {
 		t.Fatalf("validator updates of the passing block: %v", resp.ValidatorUpdates)
 	}
-	if prop, _ := n.query("proposal/0"); prop["status"] != ProposalPassed {
+	if prop, _ := n.query("proposal/0"); prop["status"] != governance.ProposalPassed {
 		t.Fatalf("proposal after the third approval: %v", prop)
 	}
 	// At passedAt+1 the new key is not in force yet; at passedAt+2 it is.
@@ -191,7 +192,7 @@ func TestGovernanceRejections(t *testing.T) {
 		})
 	}
 	// Expiry happened at height 6 and freed the proposer's slot.
-	if p, _ := n.query("proposal/1"); p["status"] != ProposalExpired {
+	if p, _ := n.query("proposal/1"); p["status"] != governance.ProposalExpired {
 		t.Fatalf("proposal 1: %v", p)
 	}
 }

@@ -251,7 +251,7 @@ func (n *node) verifyScored(resp *abcitypes.ResponseFinalizeBlock) error {
 		if !ok {
 			return fmt.Errorf("height %d: scored submission %s is not stored", n.height, id)
 		}
-		chain, err := n.app.chainAt(st, n.app.chain.ID, n.height) // the rules the block ran under
+		chain, err := n.app.chains.At(st, n.app.chain.ID, n.height) // the rules the block ran under
 		if err != nil {
 			return err
 		}

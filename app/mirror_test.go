@@ -11,6 +11,7 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/kernel"
+	appmirror "github.com/scoringsubnet/validatord/app/mirror"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
@@ -133,7 +134,7 @@ func TestMirrorFinality(t *testing.T) {
 		t.Fatal("the final round's votes, body or open counts were not pruned")
 	}
 	m := n.minerView(t, "1")
-	if m.Mirror == nil || m.Mirror.Hotkey != ss58(s1.Entries[0].Hotkey[:]) || m.Mirror.RegisteredBlock != 5 || m.Mirror.TxKey != "" || m.Pubkey != "" {
+	if m.Mirror == nil || m.Mirror.Hotkey != appmirror.SS58(s1.Entries[0].Hotkey[:]) || m.Mirror.RegisteredBlock != 5 || m.Mirror.TxKey != "" || m.Pubkey != "" {
 		t.Fatalf("miner/1 = %+v (mirror %+v), want hotkey one, registered at 5, unbound", m, m.Mirror)
 	}
 	// A later snapshot wins over an open lower one: two votes at 20 stay
@@ -228,7 +229,7 @@ func TestMirrorReset(t *testing.T) {
 	if win, _ := n.query("window/1"); win["workflow"] != nil {
 		t.Fatalf("window/1 after the reset = %v, want none", win)
 	}
-	if hk, m := hotkeyOf(t, "one-b"), n.minerView(t, "1"); m.Pubkey != "" || m.Mirror.TxKey != "" || m.Mirror.Hotkey != ss58(hk[:]) {
+	if hk, m := hotkeyOf(t, "one-b"), n.minerView(t, "1"); m.Pubkey != "" || m.Mirror.TxKey != "" || m.Mirror.Hotkey != appmirror.SS58(hk[:]) {
 		t.Fatalf("miner/1 after the reset = %+v (mirror %+v)", m, m.Mirror)
 	}
 	if m := n.minerView(t, "2"); m.Pubkey != hex.EncodeToString(b.pub()) {
@@ -419,7 +420,7 @@ func TestMirrorResetBytes(t *testing.T) {
 	o := store.NewOverlay(prep)
 	env := n.app.env(o, &kernel.Block{Height: 1<<63 - 1, Chain: n.app.chain})
 	next := snap(max, mirror.Entry{UID: 1, Hotkey: [32]byte{0xff}, RegisteredBlock: max})
-	n.app.resetUID(env, 1, snap(10, entry(t, 1, "one", 5)), next)
+	appmirror.ResetUID(env, 1, snap(10, entry(t, 1, "one", 5)), next)
 	if bound := genesis.MirrorUIDBytes + genesis.MirrorAgentBytes*len(g.Chain.GasChains); o.Size() > bound {
 		t.Fatalf("one reset wrote %d bytes, more than the bound %d", o.Size(), bound)
 	}
@@ -484,13 +485,13 @@ func TestMirrorStarvedCarries(t *testing.T) {
 	}
 	starved := store.NewOverlay(o)
 	m.Starve()
-	evs, carried := n.app.endMirror(n.app.env(starved, blk), m)
+	evs, carried := appmirror.End(n.app.env(starved, blk), m)
 	if !carried || len(evs) != 0 || starved.Size() != 0 {
 		t.Fatalf("starved: carried %v, events %v, %d bytes written", carried, evs, starved.Size())
 	}
 	next := store.NewOverlay(o)
-	evs, carried = n.app.endMirror(n.app.env(next, blk), budget.NewMeter(n.app.limits, next))
-	if carried || !findEvent(evs, wire.EventMirrorFinal) || len(loadMirror(store.State{O: next}).Touched) != 0 {
+	evs, carried = appmirror.End(n.app.env(next, blk), budget.NewMeter(n.app.limits, next))
+	if carried || !findEvent(evs, wire.EventMirrorFinal) || len(appmirror.LoadState(store.State{O: next}).Touched) != 0 {
 		t.Fatalf("the next end of block: carried %v, events %v", carried, evs)
 	}
 }

@@ -72,22 +72,22 @@ type QueueBacklog struct {
 func (a *App) Backlog(limit int) (height int64, out []QueueBacklog) {
 	q, done := a.committedView()
 	defer done()
-	if q.chain == nil {
-		return q.height, nil
+	if q.Chain == nil {
+		return q.Height, nil
 	}
 	for _, dq := range DueQueues {
-		by := q.height
+		by := q.Height
 		if dq.Kind == store.DueRetire { // retention takes an entry retain_state_blocks after its height
-			r := q.chain.Gen.Chain.RetainStateBlocks
+			r := q.Chain.Gen.Chain.RetainStateBlocks
 			if r <= 0 || by <= r {
 				out = append(out, QueueBacklog{Name: dq.Name})
 				continue
 			}
 			by -= r
 		}
-		out = append(out, backlogOf(q.st, dq.Name, dq.Kind, by, limit))
+		out = append(out, backlogOf(q.St, dq.Name, dq.Kind, by, limit))
 	}
-	return q.height, out
+	return q.Height, out
 }
 
 // backlogOf takes the schedule's due entries one by one (store.Due.Next),

@@ -6,75 +6,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/scoringsubnet/validatord/app/governance"
 	"github.com/scoringsubnet/validatord/app/kernel"
+	"github.com/scoringsubnet/validatord/app/query"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
-	"github.com/shopspring/decimal"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 )
-
-// queryError is a failed query: a code and a message.
-type queryError struct {
-	code uint32
-	msg  string
-}
-
-func badRequest(format string, args ...any) *queryError {
-	return &queryError{code: wire.QueryBadRequest, msg: fmt.Sprintf(format, args...)}
-}
-
-func internalErr(format string, args ...any) *queryError {
-	return &queryError{code: wire.QueryInternal, msg: fmt.Sprintf(format, args...)}
-}
-
-func notFound(format string, args ...any) *queryError {
-	return &queryError{code: wire.QueryNotFound, msg: fmt.Sprintf(format, args...)}
-}
-
-type queryHandler func(q *querier, args []string) (any, *queryError)
-
-// answers adapts a handler of one view type to the route table.
-func answers[V any](h func(q *querier, args []string) (*V, *queryError)) queryHandler {
-	return func(q *querier, args []string) (any, *queryError) {
-		v, qerr := h(q, args)
-		if qerr != nil {
-			return nil, qerr
-		}
-		return v, nil
-	}
-}
-
-// queryRoutes maps a path's first segment to its handler and argument count.
-var queryRoutes = map[string]struct {
-	args int
-	h    queryHandler
-}{
-	"status":       {0, answers((*querier).status)},
-	"params":       {0, answers((*querier).params)},
-	"validators":   {0, answers((*querier).validators)},
-	"proposal":     {1, answers((*querier).proposal)},
-	"proposals":    {0, answers((*querier).proposals)},
-	"misbehaviour": {1, answers((*querier).misbehaviour)},
-	"account":      {1, answers((*querier).account)},
-	"miner":        {1, answers((*querier).miner)},
-	"registration": {0, answers((*querier).registration)},
-	"mirror":       {0, answers((*querier).mirror)},
-	"task":         {1, answers((*querier).task)},
-	"submission":   {1, answers((*querier).submission)},
-	"window":       {1, answers((*querier).window)},
-	"baseline":     {1, answers((*querier).baseline)},
-	"gas":          {2, answers((*querier).gas)},
-	"truth":        {2, answers((*querier).truth)},
-	"gaschain":     {1, answers((*querier).gasChain)},
-	"leaderboard":  {1, answers((*querier).leaderboard)},
-	"epoch":        {1, answers((*querier).epoch)},
-	"digest":       {0, answers((*querier).digest)},
-	"tasks":        {4, answers((*querier).tasks)},
-	"submissions":  {4, answers((*querier).submissions)},
-	"metagraph":    {0, answers((*querier).metagraph)},
-}
 
 // Query answers JSON views of the committed state (the wire.…View types). Paths are listed in
 // docs/queries.md; "/" prefixes are ignored, so "/submission/7" and
@@ -98,19 +38,19 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 	}
 	view, done, qerr := a.viewAt(req.Height)
 	if qerr != nil {
-		resp.Code, resp.Log = qerr.code, qerr.msg
+		resp.Code, resp.Log = qerr.Code, qerr.Msg
 		return resp, nil
 	}
 	defer done()
-	resp.Height = view.height
+	resp.Height = view.Height
 	defer func() {
 		if r := recover(); r != nil {
 			resp.Code, resp.Log, resp.Value = wire.QueryInternal, fmt.Sprintf("query %q failed: %v", req.Path, r), nil
 		}
 	}()
-	v, qerr := view.route(req.Path)
+	v, qerr := view.Answer(req.Path)
 	if qerr != nil {
-		resp.Code, resp.Log = qerr.code, qerr.msg
+		resp.Code, resp.Log = qerr.Code, qerr.Msg
 		return resp, nil
 	}
 	bz, jerr := json.Marshal(v)
@@ -120,44 +60,6 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 	}
 	resp.Value = bz
 	return resp, nil
-}
-
-// querySubRoutes are paths "<first>/<arg>/<last>", keyed "<first>/<last>":
-// a view of one item beside the item itself.
-var querySubRoutes = map[string]queryHandler{
-	"task/results": answers((*querier).taskResults),
-}
-
-func (q *querier) route(path string) (any, *queryError) {
-	parts := strings.Split(strings.Trim(path, "/"), "/")
-	if h, ok := querySubRoutes[parts[0]+"/"+parts[len(parts)-1]]; ok && len(parts) == 3 {
-		if q.chain == nil {
-			return nil, notFound("the chain is not initialised yet")
-		}
-		return h(q, parts[1:2])
-	}
-	r, ok := queryRoutes[parts[0]]
-	if !ok {
-		return nil, badRequest("unknown query path %q (see docs/queries.md)", path)
-	}
-	if len(parts)-1 != r.args {
-		return nil, badRequest("query %q takes %d argument(s)", parts[0], r.args)
-	}
-	if q.chain == nil && parts[0] != "status" {
-		return nil, notFound("the chain is not initialised yet")
-	}
-	return r.h(q, parts[1:])
-}
-
-// querier answers one query from a read-only view of the committed state.
-type querier struct {
-	chain   *kernel.Chain // nil before InitChain
-	height  int64
-	appHash []byte
-	st      store.State
-	// snap reads the committed version the view answers from (nil before
-	// the first block): the digest query iterates it.
-	snap *store.Snapshot
 }
 
 // committed is what queries need of the last commit, swapped atomically by
@@ -173,13 +75,13 @@ type committed struct {
 
 // committedView opens a read-only view of the last committed state; done
 // releases it.
-func (a *App) committedView() (*querier, func()) {
+func (a *App) committedView() (*query.View, func()) {
 	c := a.view.Load()
 	if c == nil {
-		return &querier{st: store.State{O: store.NewOverlay(store.Empty{})}}, func() {}
+		return &query.View{St: store.State{O: store.NewOverlay(store.Empty{})}, Track: trackUnit}, func() {}
 	}
 	if c.genesis != nil {
-		return &querier{chain: c.chain, height: c.height, appHash: c.appHash, st: store.State{O: store.NewOverlay(c.genesis)}}, func() {}
+		return &query.View{Chain: c.chain, Height: c.height, AppHash: c.appHash, St: store.State{O: store.NewOverlay(c.genesis)}, Track: trackUnit}, func() {}
 	}
 	version := uint64(store.Latest)
 	if c.landed != nil {
@@ -191,10 +93,10 @@ func (a *App) committedView() (*querier, func()) {
 	}
 	txn := a.db.NewTransactionAt(version, false)
 	snap := &store.Snapshot{Txn: txn}
-	q := &querier{chain: c.chain, height: c.height, appHash: c.appHash, st: store.State{O: store.NewOverlay(*snap)}, snap: snap}
+	q := &query.View{Chain: c.chain, Height: c.height, AppHash: c.appHash, St: store.State{O: store.NewOverlay(*snap)}, Snap: snap, Track: trackUnit}
 	meta := &subnetv1.Meta{}
-	if q.st.Load(store.KeyMeta, meta) { // the version this transaction reads, whatever Commit did since
-		q.height, q.appHash = meta.Height, meta.AppHash
+	if q.St.Load(store.KeyMeta, meta) { // the version this transaction reads, whatever Commit did since
+		q.Height, q.AppHash = meta.Height, meta.AppHash
 	}
 	return q, txn.Discard
 }
@@ -203,18 +105,18 @@ func (a *App) committedView() (*querier, func()) {
 // the last committed). A height above the last committed one, or older
 // than the versions this node keeps (Config.KeepVersions), is refused with
 // a message naming what to do instead.
-func (a *App) viewAt(h int64) (*querier, func(), *queryError) {
+func (a *App) viewAt(h int64) (*query.View, func(), *query.Error) {
 	q, done := a.committedView()
-	if h <= 0 || h == q.height || q.chain == nil {
+	if h <= 0 || h == q.Height || q.Chain == nil {
 		return q, done, nil
 	}
-	latest := q.height
+	latest := q.Height
 	done()
 	if h > latest {
-		return nil, nil, badRequest("height %d is not committed yet (latest %d)", h, latest)
+		return nil, nil, query.BadRequest("height %d is not committed yet (latest %d)", h, latest)
 	}
 	if oldest := a.oldestKept(latest); h < oldest {
-		return nil, nil, notFound("height %d is older than the state versions this node keeps (heights %d to %d; keep_versions %d): "+
+		return nil, nil, query.NotFound("height %d is older than the state versions this node keeps (heights %d to %d; keep_versions %d): "+
 			"run `validatord export --height %d` over a block store, or ask an archive node (keep_versions 0)", h, oldest, latest, a.keepVersions, h)
 	}
 	txn := a.db.NewTransactionAt(uint64(h), false)
@@ -223,15 +125,15 @@ func (a *App) viewAt(h int64) (*querier, func(), *queryError) {
 	meta := &subnetv1.Meta{}
 	if !st.Load(store.KeyMeta, meta) || meta.Height != h {
 		txn.Discard()
-		return nil, nil, notFound("height %d: no state version stored (the store holds heights from %d)", h, a.firstHeight.Load())
+		return nil, nil, query.NotFound("height %d: no state version stored (the store holds heights from %d)", h, a.firstHeight.Load())
 	}
 	chainID, _ := st.O.Get(store.KeyChainID)
-	chain, err := loadChain(st, string(chainID), h+1)
+	chain, err := governance.LoadChain(st, string(chainID), h+1)
 	if err != nil {
 		txn.Discard()
-		return nil, nil, internalErr("height %d: %v", h, err)
+		return nil, nil, query.Internal("height %d: %v", h, err)
 	}
-	return &querier{chain: chain, height: h, appHash: meta.AppHash, st: st, snap: snap}, txn.Discard, nil
+	return &query.View{Chain: chain, Height: h, AppHash: meta.AppHash, St: st, Snap: snap, Track: trackUnit}, txn.Discard, nil
 }
 
 // publish makes the committed position visible to queries.
@@ -242,9 +144,4 @@ func (a *App) publish() {
 		a.genesis.MergeInto(c.genesis)
 	}
 	a.view.Store(c)
-}
-
-// aggregate is uid's aggregate on the track named name (as epochs see it).
-func (q *querier) aggregate(name string, uid uint32) (decimal.Decimal, bool) {
-	return trackUnit(name).Aggregate(kernel.Env{Chain: q.chain, St: q.st, Block: &kernel.Block{Height: q.height, Chain: q.chain}}, uid)
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
@@ -20,7 +21,7 @@ func TestQueryOptionalKeysPresent(t *testing.T) {
 	mustOK(t, n.block(m.commit(t, gasPayload(1, 100, "12")), m.commit(t, wfPayload(0)),
 		r[0].tx(t, msgTruth(1, 100, "10", 1_700_000_010))))
 	want := map[string][]string{
-		"account/" + hexs(newSigner("nobody").pub()): {"uid", "validator"},
+		"account/" + kernel.Hexs(newSigner("nobody").pub()): {"uid", "validator"},
 		"submission/0": {"task_id", "report_deadline", "artifact_hash", "receipt", "duplicate_of_uid", "duplicate_of_height"},
 		"submission/1": {"gas", "artifact_hash", "receipt", "duplicate_of_uid", "duplicate_of_height"},
 		"miner/1":      {"workflow", "arena", "gas"},

@@ -7,6 +7,7 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/query"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
 )
@@ -37,7 +38,7 @@ func (a *App) queryPending(req *abcitypes.RequestQuery) (*abcitypes.ResponseQuer
 	resp := &abcitypes.ResponseQuery{Codespace: wire.Codespace}
 	v, qerr := a.pendingAccount(key, req.Height)
 	if qerr != nil {
-		resp.Code, resp.Log = qerr.code, qerr.msg
+		resp.Code, resp.Log = qerr.Code, qerr.Msg
 		return resp, true
 	}
 	bz, err := json.Marshal(v)
@@ -49,18 +50,18 @@ func (a *App) queryPending(req *abcitypes.RequestQuery) (*abcitypes.ResponseQuer
 	return resp, true
 }
 
-func (a *App) pendingAccount(key string, height int64) (*wire.PendingAccountView, *queryError) {
+func (a *App) pendingAccount(key string, height int64) (*wire.PendingAccountView, *query.Error) {
 	pub, err := hex.DecodeString(key)
 	if err != nil || len(pub) != 32 {
-		return nil, badRequest("account %q is not a hex 32-byte ed25519 public key", key)
+		return nil, query.BadRequest("account %q is not a hex 32-byte ed25519 public key", key)
 	}
 	a.checkMu.Lock()
 	defer a.checkMu.Unlock()
 	switch {
 	case a.chain == nil || a.check == nil:
-		return nil, notFound("the chain is not initialised yet")
+		return nil, query.NotFound("the chain is not initialised yet")
 	case height > 0 && height != a.height:
-		return nil, badRequest("the pending state is the mempool's on top of the last committed height %d; it has no height %d", a.height, height)
+		return nil, query.BadRequest("the pending state is the mempool's on top of the last committed height %d; it has no height %d", a.height, height)
 	}
 	b, _ := a.base()
 	committed := store.State{O: store.NewOverlay(b)}.Account(pub).NextNonce

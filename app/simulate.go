@@ -8,6 +8,7 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/kernel"
+	"github.com/scoringsubnet/validatord/app/query"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
@@ -20,14 +21,14 @@ import (
 // CheckTx, which counts an accepted tx's nonce as pending until the next
 // commit, so the real tx sent after it would be refused as a used nonce.
 // It holds CheckTx's lock for one transaction's validation, as CheckTx does.
-func (a *App) simulate(raw []byte) (*wire.SimulateView, *queryError) {
+func (a *App) simulate(raw []byte) (*wire.SimulateView, *query.Error) {
 	if len(raw) == 0 {
-		return nil, badRequest("simulate: the query's data must hold a signed transaction (validatord tx --dry-run sends it)")
+		return nil, query.BadRequest("simulate: the query's data must hold a signed transaction (validatord tx --dry-run sends it)")
 	}
 	a.checkMu.Lock()
 	defer a.checkMu.Unlock()
 	if a.chain == nil {
-		return nil, notFound("the chain is not initialised yet")
+		return nil, query.NotFound("the chain is not initialised yet")
 	}
 	r, height := a.dryCheck(raw)
 	v := &wire.SimulateView{Code: r.Code, Name: wire.CodeName(r.Code), Log: r.Log, Height: height}
@@ -77,7 +78,7 @@ func (a *App) answerSimulate(resp *abcitypes.ResponseQuery, raw []byte) (out *ab
 	}()
 	v, qerr := a.simulate(raw)
 	if qerr != nil {
-		resp.Code, resp.Log = qerr.code, qerr.msg
+		resp.Code, resp.Log = qerr.Code, qerr.Msg
 		return resp
 	}
 	bz, err := json.Marshal(v)

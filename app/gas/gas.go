@@ -14,6 +14,9 @@ import (
 	"github.com/scoringsubnet/validatord/x/window"
 )
 
+// Unit is the gas track's unit as the shell's route table holds it.
+var Unit kernel.Unit = &kernel.UnitFuncs{CheckFunc: Check, ExecuteFunc: Execute}
+
 // Check validates the gas track's messages: a Commit to an EVM block and a
 // gas Reveal (the shell checked that the sender is a miner), and a Truth.
 func Check(env kernel.Env, tx *kernel.Tx) *wire.TxError {

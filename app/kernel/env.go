@@ -5,6 +5,7 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 
 	"github.com/scoringsubnet/validatord/app/store"
@@ -64,6 +65,19 @@ func (env Env) RequireValidator(tx *Tx, what string) *wire.TxError {
 		return wire.Reject(wire.CodeNotValidator, fmt.Sprintf("%s: sender %x is not a validator's report key", what, tx.Body.Sender))
 	}
 	return nil
+}
+
+// RequireMode rejects a message of the other registration mode (63): a
+// mirror-only message on a pow chain, or a pow-only one on a mirror chain.
+func (env Env) RequireMode(mirrorOnly bool, what string) *wire.TxError {
+	if env.Chain.Gen.IsMirror() == mirrorOnly {
+		return nil
+	}
+	mode := genesis.RegistrationPoW
+	if env.Chain.Gen.IsMirror() {
+		mode = genesis.RegistrationMirror
+	}
+	return wire.Reject(wire.CodeWrongRegistrationMode, fmt.Sprintf("%s: not in chain.registration = %s", what, mode))
 }
 
 // RequireTrack rejects a message of a track that does not run on this chain.

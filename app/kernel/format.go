@@ -1,6 +1,9 @@
 package kernel
 
-import "strconv"
+import (
+	"encoding/hex"
+	"strconv"
+)
 
 // U64s and I64s format integers for events and receipts.
 func U64s(v uint64) string { return strconv.FormatUint(v, 10) }
@@ -17,3 +20,6 @@ func uidAt(n uint32, burn uint16) uint32 {
 	}
 	return n
 }
+
+// Hexs formats bytes as lower-case hex for events.
+func Hexs(b []byte) string { return hex.EncodeToString(b) }

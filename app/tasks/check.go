@@ -8,6 +8,9 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
+// Unit is the task tracks' unit as the shell's route table holds it.
+var Unit kernel.Unit = &kernel.UnitFuncs{CheckFunc: Check, ExecuteFunc: Execute}
+
 // Check validates the task tracks' messages: PostTask, a Commit to a task
 // and a workflow or arena Reveal (the shell checked that the sender is a
 // miner), and Report.

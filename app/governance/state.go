@@ -1,4 +1,4 @@
-package app
+package governance
 
 import (
 	"bytes"
@@ -22,13 +22,13 @@ import (
 // (store.KeyParams). Both are written at InitChain and changed only by
 // approved proposals and by the end of block's governance step.
 
-func loadValset(st store.State) *subnetv1.Valset {
+func LoadValset(st store.State) *subnetv1.Valset {
 	v := &subnetv1.Valset{}
 	st.Load(store.KeyValset, v)
 	return v
 }
 
-func loadParams(st store.State) *subnetv1.ParamsHistory {
+func LoadParams(st store.State) *subnetv1.ParamsHistory {
 	p := &subnetv1.ParamsHistory{}
 	st.Load(store.KeyParams, p)
 	return p
@@ -46,16 +46,16 @@ func inForce[E interface{ GetFrom() int64 }](entries []E, h int64) E {
 	return out
 }
 
-// setAt is the set entry in force at h.
-func setAt(history []*subnetv1.SetEntry, h int64) *subnetv1.SetEntry { return inForce(history, h) }
+// SetAt is the set entry in force at h.
+func SetAt(history []*subnetv1.SetEntry, h int64) *subnetv1.SetEntry { return inForce(history, h) }
 
-// paramsAt is the params entry in force at h.
-func paramsAt(entries []*subnetv1.ParamsEntry, h int64) *subnetv1.ParamsEntry {
+// ParamsAt is the params entry in force at h.
+func ParamsAt(entries []*subnetv1.ParamsEntry, h int64) *subnetv1.ParamsEntry {
 	return inForce(entries, h)
 }
 
-// initGovernance writes the genesis registry, set and params.
-func initGovernance(st store.State, gen genesis.AppState, initialHeight int64) error {
+// Init writes the genesis registry, set and params.
+func Init(st store.State, gen genesis.AppState, initialHeight int64) error {
 	reg, members, err := kernel.GenesisValidators(gen)
 	if err != nil {
 		return err
@@ -69,17 +69,19 @@ func initGovernance(st store.State, gen genesis.AppState, initialHeight int64) e
 	return nil
 }
 
-// chainCache keeps the last chain built: consecutive blocks share one
-// until the set or the params in force change.
-type chainCache struct {
+// ChainCache keeps the last chain built: consecutive blocks share one
+// until the set or the params in force change. Its zero value is empty. It
+// is not safe for concurrent use: block execution and the commit that
+// refreshes the shell's chain share it under one lock.
+type ChainCache struct {
 	key   [sha256.Size]byte
 	chain *kernel.Chain
 }
 
-// chainAt is the chain in force at height h in st.
-func (a *App) chainAt(st store.State, chainID string, h int64) (*kernel.Chain, error) {
-	vs, ph := loadValset(st), loadParams(st)
-	se, pe := setAt(vs.History, h), paramsAt(ph.Entries, h)
+// At is the chain in force at height h in st.
+func (c *ChainCache) At(st store.State, chainID string, h int64) (*kernel.Chain, error) {
+	vs, ph := LoadValset(st), LoadParams(st)
+	se, pe := SetAt(vs.History, h), ParamsAt(ph.Entries, h)
 	if se == nil || pe == nil {
 		return nil, fmt.Errorf("app: no validator set or params in force at height %d", h)
 	}
@@ -98,22 +100,22 @@ func (a *App) chainAt(st store.State, chainID string, h int64) (*kernel.Chain, e
 	hh.Write(setBytes)
 	var key [sha256.Size]byte
 	copy(key[:], hh.Sum(nil))
-	if c := a.chains; c != nil && c.key == key {
+	if c.chain != nil && c.key == key {
 		return c.chain, nil
 	}
 	chain, err := buildChain(chainID, vs, se, pe)
 	if err != nil {
 		return nil, err
 	}
-	a.chains = &chainCache{key: key, chain: chain}
+	c.key, c.chain = key, chain
 	return chain, nil
 }
 
-// loadChain is chainAt without the cache, for readers outside block
+// LoadChain is ChainCache.At without the cache, for readers outside block
 // execution (queries at a height run concurrently with it).
-func loadChain(st store.State, chainID string, h int64) (*kernel.Chain, error) {
-	vs, ph := loadValset(st), loadParams(st)
-	se, pe := setAt(vs.History, h), paramsAt(ph.Entries, h)
+func LoadChain(st store.State, chainID string, h int64) (*kernel.Chain, error) {
+	vs, ph := LoadValset(st), LoadParams(st)
+	se, pe := SetAt(vs.History, h), ParamsAt(ph.Entries, h)
 	if se == nil || pe == nil {
 		return nil, fmt.Errorf("app: no validator set or params in force at height %d", h)
 	}

@@ -1,4 +1,4 @@
-package app
+package query
 
 import (
 	"encoding/hex"
@@ -11,7 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/scoringsubnet/validatord/app/gas"
+	"github.com/scoringsubnet/validatord/app/governance"
 	"github.com/scoringsubnet/validatord/app/kernel"
+	"github.com/scoringsubnet/validatord/app/mirror"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
@@ -21,42 +23,42 @@ import (
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
-func parseU64(name, s string) (uint64, *queryError) {
+func parseU64(name, s string) (uint64, *Error) {
 	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
-		return 0, badRequest("%s %q is not a non-negative integer", name, s)
+		return 0, BadRequest("%s %q is not a non-negative integer", name, s)
 	}
 	return v, nil
 }
 
-func parseUID(s string) (uint32, *queryError) {
+func parseUID(s string) (uint32, *Error) {
 	v, err := strconv.ParseUint(s, 10, 16)
 	if err != nil {
-		return 0, badRequest("uid %q is not an integer in [0, 65535]", s)
+		return 0, BadRequest("uid %q is not an integer in [0, 65535]", s)
 	}
 	return uint32(v), nil
 }
 
-func (q *querier) status(_ []string) (*wire.StatusView, *queryError) {
-	out := &wire.StatusView{Height: q.height, AppHash: upperHex(q.appHash)}
-	if q.chain != nil {
-		out.ChainID = &q.chain.ID
+func (q *View) status(_ []string) (*wire.StatusView, *Error) {
+	out := &wire.StatusView{Height: q.Height, AppHash: upperHex(q.AppHash)}
+	if q.Chain != nil {
+		out.ChainID = &q.Chain.ID
 	}
-	if h := q.genesisHash(); h != nil {
+	if h := q.GenesisHash(); h != nil {
 		s := hex.EncodeToString(h)
 		out.GenesisHash = &s
 	}
 	return out, nil
 }
 
-func (q *querier) params(_ []string) (*wire.ParamsView, *queryError) {
-	raw, err := q.chain.Gen.Encode()
+func (q *View) params(_ []string) (*wire.ParamsView, *Error) {
+	raw, err := q.Chain.Gen.Encode()
 	if err != nil {
-		return nil, internalErr("params: %v", err)
+		return nil, Internal("params: %v", err)
 	}
-	out := &wire.ParamsView{ChainID: q.chain.ID, AppState: raw, Scheduled: []wire.ScheduledParamsView{}}
-	next := q.height + 1
-	for _, e := range loadParams(q.st).Entries {
+	out := &wire.ParamsView{ChainID: q.Chain.ID, AppState: raw, Scheduled: []wire.ScheduledParamsView{}}
+	next := q.Height + 1
+	for _, e := range governance.LoadParams(q.St).Entries {
 		switch {
 		case e.From <= next:
 			out.InForceFrom = e.From
@@ -67,33 +69,33 @@ func (q *querier) params(_ []string) (*wire.ParamsView, *queryError) {
 	return out, nil
 }
 
-func (q *querier) validators(_ []string) (*wire.ValidatorsView, *queryError) {
-	vs := loadValset(q.st)
+func (q *View) validators(_ []string) (*wire.ValidatorsView, *Error) {
+	vs := governance.LoadValset(q.St)
 	view := func(members []*subnetv1.SetMember) ([]wire.ValidatorView, int64) {
 		out := make([]wire.ValidatorView, len(members))
 		var total int64
 		for i, m := range members {
 			r := vs.Registry[m.Index]
-			out[i] = wire.ValidatorView{Index: int(m.Index), Name: r.Name, Address: hex.EncodeToString(q.chain.Address(int(m.Index))),
+			out[i] = wire.ValidatorView{Index: int(m.Index), Name: r.Name, Address: hex.EncodeToString(q.Chain.Address(int(m.Index))),
 				Power: m.Power, ReportKey: hex.EncodeToString(m.ReportKey)}
 			total += m.Power
 		}
 		return out, total
 	}
 	out := &wire.ValidatorsView{Queued: []string{}, Scheduled: []wire.ScheduledSetView{}}
-	next := q.height + 1
+	next := q.Height + 1
 	for _, e := range vs.History {
 		if e.From > next {
 			vals, total := view(e.Members)
 			out.Scheduled = append(out.Scheduled, wire.ScheduledSetView{From: e.From, TotalPower: total, Validators: vals})
 		}
 	}
-	if e := setAt(vs.History, next); e != nil {
+	if e := governance.SetAt(vs.History, next); e != nil {
 		out.Validators, out.TotalPower = view(e.Members)
 	}
-	queued, err := changesOf(&subnetv1.MsgValidatorProposal{Changes: vs.Queue})
+	queued, err := governance.ChangesOf(&subnetv1.MsgValidatorProposal{Changes: vs.Queue})
 	if err != nil {
-		return nil, internalErr("validators: queue: %v", err)
+		return nil, Internal("validators: queue: %v", err)
 	}
 	for _, c := range queued {
 		out.Queued = append(out.Queued, c.String())
@@ -101,27 +103,27 @@ func (q *querier) validators(_ []string) (*wire.ValidatorsView, *queryError) {
 	return out, nil
 }
 
-func (q *querier) proposal(args []string) (*wire.ProposalView, *queryError) {
+func (q *View) proposal(args []string) (*wire.ProposalView, *Error) {
 	id, qerr := parseU64("proposal id", args[0])
 	if qerr != nil {
 		return nil, qerr
 	}
 	p := &subnetv1.Proposal{}
-	if !q.st.Load(store.KeyProposal(id), p) {
-		return nil, notFound("proposal %d does not exist", id)
+	if !q.St.Load(store.KeyProposal(id), p) {
+		return nil, NotFound("proposal %d does not exist", id)
 	}
 	return q.proposalView(p)
 }
 
-func (q *querier) proposalView(p *subnetv1.Proposal) (*wire.ProposalView, *queryError) {
-	out := &wire.ProposalView{ID: p.Id, Proposer: q.chain.ValidatorName(int(p.Proposer)), ProposedHeight: p.ProposedHeight,
+func (q *View) proposalView(p *subnetv1.Proposal) (*wire.ProposalView, *Error) {
+	out := &wire.ProposalView{ID: p.Id, Proposer: q.Chain.ValidatorName(int(p.Proposer)), ProposedHeight: p.ProposedHeight,
 		ExpiresHeight: p.ExpiresHeight, Status: p.Status, DecidedHeight: p.DecidedHeight, ApprovedPower: p.ApprovedPower,
-		TotalPower: p.TotalPower, Approvals: []string{}, Changes: []string{}, Params: json.RawMessage("null"), Kind: proposalValidators}
+		TotalPower: p.TotalPower, Approvals: []string{}, Changes: []string{}, Params: json.RawMessage("null"), Kind: governance.ProposalValidators}
 	for _, a := range p.Approvals {
-		out.Approvals = append(out.Approvals, q.chain.ValidatorName(int(a)))
+		out.Approvals = append(out.Approvals, q.Chain.ValidatorName(int(a)))
 	}
 	if p.Params != nil {
-		out.Kind, out.Params = proposalParams, json.RawMessage(p.Params.Params)
+		out.Kind, out.Params = governance.ProposalParams, json.RawMessage(p.Params.Params)
 		if !json.Valid(out.Params) {
 			out.Params = json.RawMessage("null")
 		}
@@ -129,9 +131,9 @@ func (q *querier) proposalView(p *subnetv1.Proposal) (*wire.ProposalView, *query
 		out.ActivationHeight = &h
 	}
 	if p.Validators != nil {
-		changes, err := changesOf(p.Validators)
+		changes, err := governance.ChangesOf(p.Validators)
 		if err != nil {
-			return nil, internalErr("proposal %d: %v", p.Id, err)
+			return nil, Internal("proposal %d: %v", p.Id, err)
 		}
 		for _, c := range changes {
 			out.Changes = append(out.Changes, c.String())
@@ -140,12 +142,12 @@ func (q *querier) proposalView(p *subnetv1.Proposal) (*wire.ProposalView, *query
 	return out, nil
 }
 
-func (q *querier) proposals(_ []string) (*wire.ProposalsView, *queryError) {
-	n := q.st.Counters().NextProposalId
+func (q *View) proposals(_ []string) (*wire.ProposalsView, *Error) {
+	n := q.St.Counters().NextProposalId
 	out := &wire.ProposalsView{Count: n, Proposals: []wire.ProposalView{}}
 	for id := n; id > 0 && n-id < wire.MaxProposalsListed; id-- {
 		p := &subnetv1.Proposal{}
-		if !q.st.Load(store.KeyProposal(id-1), p) {
+		if !q.St.Load(store.KeyProposal(id-1), p) {
 			continue
 		}
 		v, qerr := q.proposalView(p)
@@ -157,52 +159,52 @@ func (q *querier) proposals(_ []string) (*wire.ProposalsView, *queryError) {
 	return out, nil
 }
 
-func (q *querier) misbehaviour(args []string) (*wire.MisbehaviourView, *queryError) {
+func (q *View) misbehaviour(args []string) (*wire.MisbehaviourView, *Error) {
 	n, qerr := parseU64("misbehaviour number", args[0])
 	if qerr != nil {
 		return nil, qerr
 	}
 	m := &subnetv1.Misbehaviour{}
-	if !q.st.Load(store.KeyMisbehaviour(n), m) {
-		return nil, notFound("misbehaviour %d was not recorded (%d so far)", n, q.st.Counters().Misbehaviours)
+	if !q.St.Load(store.KeyMisbehaviour(n), m) {
+		return nil, NotFound("misbehaviour %d was not recorded (%d so far)", n, q.St.Counters().Misbehaviours)
 	}
 	name := "(unknown)"
-	if int(m.Validator) < q.chain.Validators() {
-		name = q.chain.ValidatorName(int(m.Validator))
+	if int(m.Validator) < q.Chain.Validators() {
+		name = q.Chain.ValidatorName(int(m.Validator))
 	}
 	return &wire.MisbehaviourView{Height: m.Height, Kind: m.Kind, Note: m.Note, RecordedHeight: m.RecordedHeight, Slashed: m.Slashed, Validator: name}, nil
 }
 
-func (q *querier) account(args []string) (*wire.AccountView, *queryError) {
+func (q *View) account(args []string) (*wire.AccountView, *Error) {
 	pub, err := hex.DecodeString(args[0])
 	if err != nil || len(pub) != 32 {
-		return nil, badRequest("account %q is not a hex 32-byte ed25519 public key", args[0])
+		return nil, BadRequest("account %q is not a hex 32-byte ed25519 public key", args[0])
 	}
-	acc := q.st.Account(pub)
+	acc := q.St.Account(pub)
 	out := &wire.AccountView{Pubkey: hex.EncodeToString(pub), NextNonce: acc.NextNonce, Miner: acc.Miner}
 	if acc.Miner {
 		out.UID = &acc.Uid
 	}
-	if i := q.chain.ValidatorIndex(pub); i >= 0 {
-		name := q.chain.ValidatorName(i)
+	if i := q.Chain.ValidatorIndex(pub); i >= 0 {
+		name := q.Chain.ValidatorName(i)
 		out.Validator = &name
 	}
 	return out, nil
 }
 
-func (q *querier) miner(args []string) (*wire.MinerView, *queryError) {
+func (q *View) miner(args []string) (*wire.MinerView, *Error) {
 	uid, qerr := parseUID(args[0])
 	if qerr != nil {
 		return nil, qerr
 	}
 	m := &subnetv1.Miner{}
-	found := q.st.Load(store.KeyMiner(uid), m)
+	found := q.St.Load(store.KeyMiner(uid), m)
 	mv, inMirror := q.mirrorMiner(uid)
 	if !found && !inMirror {
-		return nil, notFound("no miner with uid %d", uid)
+		return nil, NotFound("no miner with uid %d", uid)
 	}
 	out := &wire.MinerView{UID: uid, Pubkey: hex.EncodeToString(m.Pubkey), RegisteredHeight: m.RegisteredHeight,
-		ImmuneThrough: membership.ImmuneThrough(m.RegisteredHeight, q.chain.Gen.Membership), Mirror: mv}
+		ImmuneThrough: membership.ImmuneThrough(m.RegisteredHeight, q.Chain.Gen.Membership), Mirror: mv}
 	for _, name := range genesis.TrackNames {
 		if s, ok := q.aggregate(name, uid); ok {
 			out.SetAggregate(name, kernel.FmtDec(s))
@@ -214,28 +216,28 @@ func (q *querier) miner(args []string) (*wire.MinerView, *queryError) {
 // registration answers "registration": the difficulty in force, the next
 // adjustment, and the recorded hashes of the last max_pow_age_blocks blocks
 // (at most membership.MaxPowAgeLimit reads).
-func (q *querier) registration(_ []string) (*wire.RegistrationView, *queryError) {
-	p := q.chain.Gen.Membership
-	r := q.st.Registration()
-	out := &wire.RegistrationView{Height: q.height, Difficulty: r.Difficulty, IntervalRegistrations: r.IntervalRegistrations,
-		MaxPerBlock: p.MaxRegistrationsPerBlock, AdjustAt: (q.height/p.AdjustmentInterval + 1) * p.AdjustmentInterval,
+func (q *View) registration(_ []string) (*wire.RegistrationView, *Error) {
+	p := q.Chain.Gen.Membership
+	r := q.St.Registration()
+	out := &wire.RegistrationView{Height: q.Height, Difficulty: r.Difficulty, IntervalRegistrations: r.IntervalRegistrations,
+		MaxPerBlock: p.MaxRegistrationsPerBlock, AdjustAt: (q.Height/p.AdjustmentInterval + 1) * p.AdjustmentInterval,
 		Recent: []wire.BlockHashView{}}
-	for h := q.height; h >= 0 && h > q.height-p.MaxPowAgeBlocks; h-- {
-		if hash, ok := q.st.BlockHash(h); ok {
+	for h := q.Height; h >= 0 && h > q.Height-p.MaxPowAgeBlocks; h-- {
+		if hash, ok := q.St.BlockHash(h); ok {
 			out.Recent = append(out.Recent, wire.BlockHashView{Height: h, Hash: hex.EncodeToString(hash)})
 		}
 	}
 	return out, nil
 }
 
-func (q *querier) task(args []string) (*wire.TaskView, *queryError) {
+func (q *View) task(args []string) (*wire.TaskView, *Error) {
 	id, qerr := parseU64("task id", args[0])
 	if qerr != nil {
 		return nil, qerr
 	}
-	t, ok := q.st.Task(id)
+	t, ok := q.St.Task(id)
 	if !ok {
-		return nil, notFound("no task %d%s", id, q.retired(id < q.st.Counters().NextTaskId, "task"))
+		return nil, NotFound("no task %d%s", id, q.retired(id < q.St.Counters().NextTaskId, "task"))
 	}
 	v := taskViewOf(t)
 	return &v, nil
@@ -243,7 +245,7 @@ func (q *querier) task(args []string) (*wire.TaskView, *queryError) {
 
 // truth answers "truth/<evm chain id>/<evm block>": the EVM block's truth
 // round, and once it is final the reveal window of the block's commits.
-func (q *querier) truth(args []string) (*wire.TruthRoundView, *queryError) {
+func (q *View) truth(args []string) (*wire.TruthRoundView, *Error) {
 	chain, qerr := parseU64("evm chain id", args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -252,11 +254,11 @@ func (q *querier) truth(args []string) (*wire.TruthRoundView, *queryError) {
 	if qerr != nil {
 		return nil, qerr
 	}
-	r, ok := q.st.Truth(chain, block)
+	r, ok := q.St.Truth(chain, block)
 	if !ok {
-		gc := q.st.GasChain(chain)
-		return nil, notFound("no truth round for block %d of EVM chain %d%s", block, chain,
-			q.retired(q.chain.Gen.Chain.RetainStateBlocks > 0 && gc.HasClosed && block <= gc.LastClosedBlock, "truth round, if the block had one,"))
+		gc := q.St.GasChain(chain)
+		return nil, NotFound("no truth round for block %d of EVM chain %d%s", block, chain,
+			q.retired(q.Chain.Gen.Chain.RetainStateBlocks > 0 && gc.HasClosed && block <= gc.LastClosedBlock, "truth round, if the block had one,"))
 	}
 	out := &wire.TruthRoundView{EvmChainID: r.EvmChainId, EvmBlock: r.EvmBlock, Status: r.Status, OpenedHeight: r.OpenedHeight,
 		Deadline: r.Deadline, ReportedPower: r.ReportedPower, Votes: q.votes(r.Votes)}
@@ -271,24 +273,24 @@ func (q *querier) truth(args []string) (*wire.TruthRoundView, *queryError) {
 	return out, nil
 }
 
-func (q *querier) votes(vs []*subnetv1.Vote) []wire.VoteView {
+func (q *View) votes(vs []*subnetv1.Vote) []wire.VoteView {
 	out := make([]wire.VoteView, len(vs))
 	for i, v := range vs {
-		out[i] = wire.VoteView{Validator: q.chain.ValidatorName(int(v.Validator)), Height: v.Height,
+		out[i] = wire.VoteView{Validator: q.Chain.ValidatorName(int(v.Validator)), Height: v.Height,
 			Workflow: wire.WorkflowMeasurementViewOf(v.Workflow), Arena: wire.ArenaMeasurementViewOf(v.Arena), Truth: wire.TruthViewOf(v.Truth)}
 	}
 	return out
 }
 
 // submission answers a submission with its votes and score receipt.
-func (q *querier) submission(args []string) (*wire.SubmissionView, *queryError) {
+func (q *View) submission(args []string) (*wire.SubmissionView, *Error) {
 	id, qerr := parseU64("submission id", args[0])
 	if qerr != nil {
 		return nil, qerr
 	}
-	s, ok := q.st.Submission(id)
+	s, ok := q.St.Submission(id)
 	if !ok {
-		return nil, notFound("no submission %d%s", id, q.retired(id < q.st.Counters().NextSubmissionId, "submission"))
+		return nil, NotFound("no submission %d%s", id, q.retired(id < q.St.Counters().NextSubmissionId, "submission"))
 	}
 	out := &wire.SubmissionView{ID: s.Id, Track: s.Track, UID: s.Uid, Height: s.Height, BlockTime: s.BlockTime,
 		Status: s.Status, Votes: q.votes(s.Votes), Receipt: wire.ReceiptViewOf(s.Receipt),
@@ -312,29 +314,29 @@ func (q *querier) submission(args []string) (*wire.SubmissionView, *queryError) 
 	return out, nil
 }
 
-func (q *querier) window(args []string) (*wire.WindowView, *queryError) {
+func (q *View) window(args []string) (*wire.WindowView, *Error) {
 	uid, qerr := parseUID(args[0])
 	if qerr != nil {
 		return nil, qerr
 	}
-	if !q.st.Has(store.KeyMiner(uid)) {
-		return nil, notFound("no miner with uid %d", uid)
+	if !q.St.Has(store.KeyMiner(uid)) {
+		return nil, NotFound("no miner with uid %d", uid)
 	}
 	out := &wire.WindowView{UID: uid}
 	for _, tb := range []byte{store.WindowWorkflow, store.WindowArena} {
 		pw := &subnetv1.Window{}
-		if !q.st.Load(store.KeyWindow(tb, uid), pw) {
+		if !q.St.Load(store.KeyWindow(tb, uid), pw) {
 			continue
 		}
 		w := kernel.WindowFromProto(pw)
 		view := &wire.TrackWindowView{Scores: wire.List(pw.Scores), TasksSeen: pw.TasksSeen, Mean: kernel.FmtDec(w.Mean()),
 			LastHeight: pw.LastHeight}
 		if tb == store.WindowWorkflow {
-			agg := kernel.FmtDec(w.Aggregate(q.chain.Gen.Window))
+			agg := kernel.FmtDec(w.Aggregate(q.Chain.Gen.Window))
 			view.Aggregate = &agg
 			out.Workflow = view
 		} else {
-			agg := kernel.FmtDec(w.Warmed(q.chain.Gen.Window.ArenaWarmupTasks))
+			agg := kernel.FmtDec(w.Warmed(q.Chain.Gen.Window.ArenaWarmupTasks))
 			view.Aggregate = &agg
 			out.Arena = view
 		}
@@ -342,23 +344,23 @@ func (q *querier) window(args []string) (*wire.WindowView, *queryError) {
 	return out, nil
 }
 
-func (q *querier) baseline(args []string) (*wire.BaselineView, *queryError) {
+func (q *View) baseline(args []string) (*wire.BaselineView, *Error) {
 	id, qerr := parseU64("task id", args[0])
 	if qerr != nil {
 		return nil, qerr
 	}
-	t, ok := q.st.Task(id)
+	t, ok := q.St.Task(id)
 	if !ok || t.GetArena() == nil {
-		return nil, notFound("no arena task %d%s", id, q.retired(!ok && id < q.st.Counters().NextTaskId, "task and its baseline"))
+		return nil, NotFound("no arena task %d%s", id, q.retired(!ok && id < q.St.Counters().NextTaskId, "task and its baseline"))
 	}
 	pb := &subnetv1.Baseline{}
-	q.st.Load(store.KeyBaseline(id), pb)
-	stats := kernel.BaselineStateFromProto(pb).StatsFor(q.chain.Gen.Window, kernel.BaselineFromProto(t.GetArena().DefaultBaseline))
+	q.St.Load(store.KeyBaseline(id), pb)
+	stats := kernel.BaselineStateFromProto(pb).StatsFor(q.Chain.Gen.Window, kernel.BaselineFromProto(t.GetArena().DefaultBaseline))
 	return &wire.BaselineView{TaskID: id, Samples: len(pb.Recent), Recent: wire.ArenaSampleViews(pb.Recent),
-		UsesDefault: len(pb.Recent) < q.chain.Gen.Window.BaselineMin, Baseline: wire.ArenaBaselineViewOf(kernel.BaselineToProto(stats))}, nil
+		UsesDefault: len(pb.Recent) < q.Chain.Gen.Window.BaselineMin, Baseline: wire.ArenaBaselineViewOf(kernel.BaselineToProto(stats))}, nil
 }
 
-func (q *querier) gas(args []string) (*wire.GasAgentView, *queryError) {
+func (q *View) gas(args []string) (*wire.GasAgentView, *Error) {
 	uid, qerr := parseUID(args[0])
 	if qerr != nil {
 		return nil, qerr
@@ -368,8 +370,8 @@ func (q *querier) gas(args []string) (*wire.GasAgentView, *queryError) {
 		return nil, qerr
 	}
 	pa := &subnetv1.GasAgent{}
-	if !q.st.Load(store.KeyGasAgent(chain, uid), pa) {
-		return nil, notFound("uid %d has no gas agent state on EVM chain %d", uid, chain)
+	if !q.St.Load(store.KeyGasAgent(chain, uid), pa) {
+		return nil, NotFound("uid %d has no gas agent state on EVM chain %d", uid, chain)
 	}
 	return wire.GasAgentViewOf(pa), nil
 }
@@ -382,15 +384,15 @@ type leaderEntry struct {
 
 // leaderboard ranks the miners of a track by their aggregate (descending,
 // ties by uid ascending).
-func (q *querier) leaderboard(args []string) (*wire.LeaderboardView, *queryError) {
+func (q *View) leaderboard(args []string) (*wire.LeaderboardView, *Error) {
 	name := args[0]
-	if !q.chain.Gen.HasTrack(name) {
-		return nil, badRequest("track %q does not run on this chain", name)
+	if !q.Chain.Gen.HasTrack(name) {
+		return nil, BadRequest("track %q does not run on this chain", name)
 	}
 	var rows []leaderEntry
-	miners := q.st.Counters().Miners
+	miners := q.St.Counters().Miners
 	for n := uint32(0); n < miners; n++ {
-		uid := q.chain.UIDAt(n)
+		uid := q.Chain.UIDAt(n)
 		if s, ok := q.aggregate(name, uid); ok {
 			rows = append(rows, leaderEntry{wire.LeaderboardEntry{UID: uid, Score: kernel.FmtDec(s)}, s})
 		}
@@ -401,7 +403,7 @@ func (q *querier) leaderboard(args []string) (*wire.LeaderboardView, *queryError
 		}
 		return rows[i].UID < rows[j].UID
 	})
-	out := &wire.LeaderboardView{Track: name, Height: q.height, Miners: make([]wire.LeaderboardEntry, len(rows)),
+	out := &wire.LeaderboardView{Track: name, Height: q.Height, Miners: make([]wire.LeaderboardEntry, len(rows)),
 		Ranks: leaderboardRanks[name]}
 	for i := range rows {
 		rows[i].Rank = i + 1
@@ -430,25 +432,25 @@ var leaderboardEmpty = map[string]string{
 }
 
 // warmup fills a row's mean and warm-up (workflow and arena windows).
-func (q *querier) warmup(name string, e *wire.LeaderboardEntry) {
-	tb, warm := store.WindowWorkflow, q.chain.Gen.Window.WarmupTasks
+func (q *View) warmup(name string, e *wire.LeaderboardEntry) {
+	tb, warm := store.WindowWorkflow, q.Chain.Gen.Window.WarmupTasks
 	switch name {
 	case genesis.TrackWorkflow:
 	case genesis.TrackArena:
-		tb, warm = store.WindowArena, q.chain.Gen.Window.ArenaWarmupTasks
+		tb, warm = store.WindowArena, q.Chain.Gen.Window.ArenaWarmupTasks
 	default:
 		return
 	}
 	pw := &subnetv1.Window{}
-	if !q.st.Load(store.KeyWindow(tb, e.UID), pw) {
+	if !q.St.Load(store.KeyWindow(tb, e.UID), pw) {
 		return
 	}
 	mean, seen := kernel.FmtDec(kernel.WindowFromProto(pw).Mean()), pw.TasksSeen
 	e.Mean, e.TasksSeen, e.WarmupTasks = &mean, &seen, &warm
 }
 
-func (q *querier) epoch(args []string) (*wire.EpochView, *queryError) {
-	n := q.st.Counters().Epochs
+func (q *View) epoch(args []string) (*wire.EpochView, *Error) {
+	n := q.St.Counters().Epochs
 	if args[0] != "latest" {
 		v, qerr := parseU64("epoch", args[0])
 		if qerr != nil {
@@ -457,8 +459,8 @@ func (q *querier) epoch(args []string) (*wire.EpochView, *queryError) {
 		n = v
 	}
 	ep := &subnetv1.Epoch{}
-	if n == 0 || !q.st.Load(store.KeyEpoch(n), ep) {
-		return nil, notFound("no epoch %s%s", args[0], q.retired(n > 0 && n < q.st.Counters().Epochs, "epoch"))
+	if n == 0 || !q.St.Load(store.KeyEpoch(n), ep) {
+		return nil, NotFound("no epoch %s%s", args[0], q.retired(n > 0 && n < q.St.Counters().Epochs, "epoch"))
 	}
 	sum := scoring.Zero
 	for _, w := range ep.Weights {
@@ -470,16 +472,16 @@ func (q *querier) epoch(args []string) (*wire.EpochView, *queryError) {
 // mirrorMiner is uid's holder on the parent chain and its binding, in
 // mirror mode (nil in pow mode); ok when the uid is in the final snapshot
 // or bound.
-func (q *querier) mirrorMiner(uid uint32) (*wire.MirrorMinerView, bool) {
-	if !q.chain.Gen.IsMirror() {
+func (q *View) mirrorMiner(uid uint32) (*wire.MirrorMinerView, bool) {
+	if !q.Chain.Gen.IsMirror() {
 		return nil, false
 	}
 	out := &wire.MirrorMinerView{}
-	e, inSnapshot := loadEntry(q.st, uid)
+	e, inSnapshot := mirror.LoadEntry(q.St, uid)
 	if inSnapshot {
-		out.Hotkey, out.RegisteredBlock = ss58(e.Hotkey[:]), e.RegisteredBlock
+		out.Hotkey, out.RegisteredBlock = mirror.SS58(e.Hotkey[:]), e.RegisteredBlock
 	}
-	b, bound := loadBinding(q.st, uid)
+	b, bound := mirror.LoadBinding(q.St, uid)
 	if bound {
 		out.TxKey, out.ParentBlock = hex.EncodeToString(b.TxKey), b.ParentBlock
 	}
@@ -488,13 +490,13 @@ func (q *querier) mirrorMiner(uid uint32) (*wire.MirrorMinerView, bool) {
 
 // mirror answers "mirror": the last final snapshot and the open rounds
 // (max_uids reads to count the entries).
-func (q *querier) mirror(_ []string) (*wire.MirrorView, *queryError) {
-	if !q.chain.Gen.IsMirror() {
-		return nil, notFound("chain.registration is not mirror")
+func (q *View) mirrorView(_ []string) (*wire.MirrorView, *Error) {
+	if !q.Chain.Gen.IsMirror() {
+		return nil, NotFound("chain.registration is not mirror")
 	}
-	ms := loadMirror(q.st)
-	p := q.chain.Gen.Mirror
-	cur := currentSnapshot(q.st, ms.FinalBlock, p.MaxEntries)
+	ms := mirror.LoadState(q.St)
+	p := q.Chain.Gen.Mirror
+	cur := mirror.CurrentSnapshot(q.St, ms.FinalBlock, p.MaxEntries)
 	return &wire.MirrorView{AttestationBlocks: p.AttestationBlocks, Digest: hex.EncodeToString(ms.FinalDigest), Entries: len(cur.Entries),
 		FinalBlock: ms.FinalBlock, NetUID: p.NetUID, OpenBlocks: append([]uint64{}, ms.OpenBlocks...), OpenRounds: len(ms.OpenBlocks)}, nil
 }
@@ -504,38 +506,38 @@ func (q *querier) mirror(_ []string) (*wire.MirrorView, *queryError) {
 // out (a truth round's caller also requires retention on, since a round
 // that ended without quorum is dropped). It names retention and the export
 // that still holds the item; "" when the item never existed.
-func (q *querier) retired(existed bool, what string) string {
+func (q *View) retired(existed bool, what string) string {
 	if !existed {
 		return ""
 	}
 	return fmt.Sprintf(": this %s was %s (chain.retain_state_blocks, %d in force, deletes settled tasks, "+
 		"submissions, ended truth rounds and epochs that many blocks after they ended; docs/retention.md); "+
-		"`validatord export --height H` rebuilds the state of an earlier height H that still holds it", what, wire.RetiredNote, q.chain.Gen.Chain.RetainStateBlocks)
+		"`validatord export --height H` rebuilds the state of an earlier height H that still holds it", what, wire.RetiredNote, q.Chain.Gen.Chain.RetainStateBlocks)
 }
 
 // taskResults answers "task/<id>/results": the arena task's scored
 // submissions evaluated at query time (wire.TaskResultsViewOf), from their
 // receipts. It reads the task's submissions, at most one per miner
 // (chain.max_uids), and no block work.
-func (q *querier) taskResults(args []string) (*wire.TaskResultsView, *queryError) {
+func (q *View) taskResults(args []string) (*wire.TaskResultsView, *Error) {
 	id, qerr := parseU64("task id", args[0])
 	if qerr != nil {
 		return nil, qerr
 	}
-	t, ok := q.st.Task(id)
+	t, ok := q.St.Task(id)
 	if !ok || t.GetArena() == nil {
-		return nil, notFound("no arena task %d%s", id, q.retired(!ok && id < q.st.Counters().NextTaskId, "task and its results"))
+		return nil, NotFound("no arena task %d%s", id, q.retired(!ok && id < q.St.Counters().NextTaskId, "task and its results"))
 	}
 	var scored []wire.ScoredArena
 	for i := uint64(0); i < t.Submissions; i++ {
-		sid := q.st.U64(store.KeyTaskSub(id, i))
-		s, ok := q.st.Submission(sid)
+		sid := q.St.U64(store.KeyTaskSub(id, i))
+		s, ok := q.St.Submission(sid)
 		if !ok || s.Status != kernel.StatusScored {
 			continue
 		}
 		rec, err := receipt.ReadArena(s.Receipt)
 		if err != nil {
-			return nil, internalErr("task %d results: submission %d: %v", id, sid, err)
+			return nil, Internal("task %d results: submission %d: %v", id, sid, err)
 		}
 		scored = append(scored, wire.ScoredArena{ID: s.Id, UID: s.Uid, Record: rec})
 	}
@@ -548,12 +550,12 @@ func (q *querier) taskResults(args []string) (*wire.TaskResultsView, *queryError
 // the digest `validatord replay` prints) with its height and app hash. It
 // reads every score entry, so its cost grows with the state; it takes no
 // lock block execution holds.
-func (q *querier) digest(_ []string) (*wire.DigestView, *queryError) {
+func (q *View) digest(_ []string) (*wire.DigestView, *Error) {
 	d := store.NewScoreDigest()
-	if q.snap != nil {
-		d = q.snap.DigestScores()
+	if q.Snap != nil {
+		d = q.Snap.DigestScores()
 	}
-	return &wire.DigestView{Height: q.height, AppHash: upperHex(q.appHash), ScoreDigest: d.Hex(), ScoreEntries: d.Entries()}, nil
+	return &wire.DigestView{Height: q.Height, AppHash: upperHex(q.AppHash), ScoreDigest: d.Hex(), ScoreEntries: d.Entries()}, nil
 }
 
 // upperHex is an app hash as CometBFT prints it (its headers, /block,

@@ -1,4 +1,4 @@
-package app
+package governance
 
 import (
 	"errors"
@@ -17,17 +17,13 @@ import (
 	"github.com/scoringsubnet/validatord/x/valset"
 )
 
-// The governance unit (docs/governance.md): validator and params
-// proposals, approvals, and what a passed proposal does. The rules of sets
-// and changes are x/valset's; the params rules genesis'.
-
-// Proposal statuses.
+// Proposal statuses, and the kinds a proposal view names.
 const (
 	ProposalOpen       = "open"
 	ProposalPassed     = "passed"
 	ProposalExpired    = "expired"
-	proposalValidators = "validators"
-	proposalParams     = "params"
+	ProposalValidators = "validators"
+	ProposalParams     = "params"
 )
 
 // valsetCode maps an x/valset refusal to its result code.
@@ -53,8 +49,8 @@ func valsetCode(err error) uint32 {
 
 func rejectValset(err error) *wire.TxError { return wire.Reject(valsetCode(err), err.Error()) }
 
-// changesOf decodes a proposal's changes.
-func changesOf(m *subnetv1.MsgValidatorProposal) ([]valset.Change, error) {
+// ChangesOf decodes a proposal's changes.
+func ChangesOf(m *subnetv1.MsgValidatorProposal) ([]valset.Change, error) {
 	out := make([]valset.Change, len(m.Changes))
 	for i, c := range m.Changes {
 		field := fmt.Sprintf("changes[%d]", i)
@@ -108,11 +104,11 @@ type govCtx struct {
 }
 
 func loadGov(env kernel.Env) (*govCtx, error) {
-	vs := loadValset(env.St)
-	g := &govCtx{vs: vs, ph: loadParams(env.St), latest: latestSet(vs), miners: minerKeys{env.St},
+	vs := LoadValset(env.St)
+	g := &govCtx{vs: vs, ph: LoadParams(env.St), latest: latestSet(vs), miners: minerKeys{env.St},
 		params: env.Chain.Gen.Governance.Valset()}
 	for i, c := range vs.Queue {
-		ch, err := changesOf(&subnetv1.MsgValidatorProposal{Changes: []*subnetv1.ValidatorChange{c}})
+		ch, err := ChangesOf(&subnetv1.MsgValidatorProposal{Changes: []*subnetv1.ValidatorChange{c}})
 		if err != nil {
 			return nil, fmt.Errorf("app: queued change %d: %w", i, err)
 		}
@@ -190,7 +186,7 @@ func resolveParams(env kernel.Env, g *govCtx, m *subnetv1.MsgParamsProposal) ([]
 
 // checkProposal checks MsgValidatorProposal and MsgParamsProposal: a
 // validator in force (10), its open proposals (62), then the proposal.
-func (a *App) checkProposal(env kernel.Env, tx *kernel.Tx) *wire.TxError {
+func checkProposal(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	if terr := env.RequireValidator(tx, "proposal"); terr != nil {
 		return terr
 	}
@@ -208,7 +204,7 @@ func (a *App) checkProposal(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 		if m.ValidatorProposal == nil {
 			return wire.Reject(wire.CodeEmptyMsg, "validator_proposal is empty")
 		}
-		changes, err := changesOf(m.ValidatorProposal)
+		changes, err := ChangesOf(m.ValidatorProposal)
 		if err != nil {
 			return rejectValset(err)
 		}
@@ -234,7 +230,7 @@ func (a *App) checkProposal(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 // passes it, the proposal must still be valid against the state it meets
 // now (other proposals may have passed since), or the approval is refused
 // with the proposal's own code.
-func (a *App) checkApprove(env kernel.Env, tx *kernel.Tx) *wire.TxError {
+func checkApprove(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	if terr := env.RequireValidator(tx, "approve"); terr != nil {
 		return terr
 	}
@@ -272,7 +268,7 @@ func recheck(env kernel.Env, p *subnetv1.Proposal) ([]byte, *wire.TxError) {
 	if p.Params != nil {
 		return resolveParams(env, g, p.Params)
 	}
-	changes, err := changesOf(p.Validators)
+	changes, err := ChangesOf(p.Validators)
 	if err != nil {
 		return nil, rejectValset(err)
 	}
@@ -296,35 +292,35 @@ func passes(c *kernel.Chain, approvals []uint32) bool {
 
 // execProposal stores a proposal with its proposer's approval, and passes
 // it at once when that is enough.
-func (a *App) execProposal(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
+func execProposal(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	st, h := env.St, env.Block.Height
 	c := st.Counters()
 	p := &subnetv1.Proposal{Id: c.NextProposalId, Proposer: uint32(tx.Validator), ProposedHeight: h,
 		Approvals: []uint32{uint32(tx.Validator)}, Status: ProposalOpen}
-	kind := proposalValidators
+	kind := ProposalValidators
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_ValidatorProposal:
 		p.Validators, p.ExpiresHeight = m.ValidatorProposal, m.ValidatorProposal.ExpiresHeight
 	case *subnetv1.Msg_ParamsProposal:
-		p.Params, p.ExpiresHeight, kind = m.ParamsProposal, m.ParamsProposal.ExpiresHeight, proposalParams
+		p.Params, p.ExpiresHeight, kind = m.ParamsProposal, m.ParamsProposal.ExpiresHeight, ProposalParams
 	}
 	c.NextProposalId++
 	st.Save(store.KeyCounters, c)
 	st.SetU64(store.KeyOpenProposals(p.Proposer), st.U64(store.KeyOpenProposals(p.Proposer))+1)
 	store.Due{St: st, Kind: store.DueProposals}.Add(p.ExpiresHeight+1, p.Id)
-	evs := []abcitypes.Event{wire.Event(wire.EventProposalSubmitted, "proposal_id", u64s(p.Id), "kind", kind,
-		"proposer", env.Chain.ValidatorName(tx.Validator), "expires_height", i64s(p.ExpiresHeight))}
+	evs := []abcitypes.Event{wire.Event(wire.EventProposalSubmitted, "proposal_id", kernel.U64s(p.Id), "kind", kind,
+		"proposer", env.Chain.ValidatorName(tx.Validator), "expires_height", kernel.I64s(p.ExpiresHeight))}
 	return append(evs, decide(env, p)...)
 }
 
 // execApprove records an approval and passes the proposal when it is enough.
-func (a *App) execApprove(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
+func execApprove(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	p := &subnetv1.Proposal{}
 	env.St.Load(store.KeyProposal(tx.Body.Msg.GetApproveProposal().ProposalId), p)
 	v := uint32(tx.Validator)
 	at, _ := slices.BinarySearch(p.Approvals, v)
 	p.Approvals = slices.Insert(p.Approvals, at, v)
-	evs := []abcitypes.Event{wire.Event(wire.EventProposalApproved, "proposal_id", u64s(p.Id), "validator", env.Chain.ValidatorName(tx.Validator))}
+	evs := []abcitypes.Event{wire.Event(wire.EventProposalApproved, "proposal_id", kernel.U64s(p.Id), "validator", env.Chain.ValidatorName(tx.Validator))}
 	return append(evs, decide(env, p)...)
 }
 
@@ -344,21 +340,18 @@ func decide(env kernel.Env, p *subnetv1.Proposal) []abcitypes.Event {
 	p.Status, p.DecidedHeight = ProposalPassed, h
 	st.Save(store.KeyProposal(p.Id), p)
 	st.DecU64(store.KeyOpenProposals(p.Proposer))
-	ev := wire.Event(wire.EventProposalPassed, "proposal_id", u64s(p.Id), "approved_power", i64s(p.ApprovedPower),
-		"total_power", i64s(p.TotalPower))
+	ev := wire.Event(wire.EventProposalPassed, "proposal_id", kernel.U64s(p.Id), "approved_power", kernel.I64s(p.ApprovedPower),
+		"total_power", kernel.I64s(p.TotalPower))
 	if p.Params != nil {
-		ph := loadParams(st)
+		ph := LoadParams(st)
 		ph.Entries = append(ph.Entries, &subnetv1.ParamsEntry{From: p.Params.ActivationHeight, AppState: resolved, ProposalId: p.Id})
 		st.Save(store.KeyParams, ph)
-		ev.Attributes = append(ev.Attributes, abcitypes.EventAttribute{Key: "activation_height", Value: i64s(p.Params.ActivationHeight), Index: true})
+		ev.Attributes = append(ev.Attributes, abcitypes.EventAttribute{Key: "activation_height", Value: kernel.I64s(p.Params.ActivationHeight), Index: true})
 		return []abcitypes.Event{ev}
 	}
-	vs := loadValset(st)
+	vs := LoadValset(st)
 	vs.Queue = append(vs.Queue, p.Validators.Changes...)
 	st.Save(store.KeyValset, vs)
 	ev.Attributes = append(ev.Attributes, abcitypes.EventAttribute{Key: "queued_changes", Value: strconv.Itoa(len(vs.Queue)), Index: true})
 	return []abcitypes.Event{ev}
 }
-
-func u64s(v uint64) string { return strconv.FormatUint(v, 10) }
-func i64s(v int64) string  { return strconv.FormatInt(v, 10) }

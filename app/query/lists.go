@@ -1,4 +1,4 @@
-package app
+package query
 
 import (
 	"encoding/binary"
@@ -24,7 +24,7 @@ type page struct {
 	limit int
 }
 
-func parsePage(after, limit string) (page, *queryError) {
+func parsePage(after, limit string) (page, *Error) {
 	a, qerr := parseU64("after", after)
 	if qerr != nil {
 		return page{}, qerr
@@ -34,7 +34,7 @@ func parsePage(after, limit string) (page, *queryError) {
 		return page{}, qerr
 	}
 	if l > wire.MaxListLimit {
-		return page{}, badRequest("limit %d: at most %d", l, wire.MaxListLimit)
+		return page{}, BadRequest("limit %d: at most %d", l, wire.MaxListLimit)
 	}
 	if l == 0 {
 		l = wire.DefaultListLimit
@@ -58,28 +58,28 @@ func taskViewOf(t *subnetv1.Task) wire.TaskView {
 
 // tasks answers "tasks/<track|all>/<open|all>/<after>/<limit>", newest
 // first, reading at most wire.MaxListScan task ids.
-func (q *querier) tasks(args []string) (*wire.TasksView, *queryError) {
+func (q *View) tasks(args []string) (*wire.TasksView, *Error) {
 	trackName, state := args[0], args[1]
 	if trackName != "all" && !slices.Contains(genesis.TrackNames, trackName) {
-		return nil, badRequest("track %q: want workflow, arena, gas or all", trackName)
+		return nil, BadRequest("track %q: want workflow, arena, gas or all", trackName)
 	}
 	if state != "open" && state != "all" {
-		return nil, badRequest("task state %q: want open or all", state)
+		return nil, BadRequest("task state %q: want open or all", state)
 	}
 	pg, qerr := parsePage(args[2], args[3])
 	if qerr != nil {
 		return nil, qerr
 	}
-	out := &wire.TasksView{Height: q.height, Tasks: []wire.TaskListEntry{}}
-	next := q.height + 1
-	id := pg.top(q.st.Counters().NextTaskId)
+	out := &wire.TasksView{Height: q.Height, Tasks: []wire.TaskListEntry{}}
+	next := q.Height + 1
+	id := pg.top(q.St.Counters().NextTaskId)
 	for scanned := 0; id > 0; scanned++ {
 		if len(out.Tasks) == pg.limit || scanned == wire.MaxListScan {
 			out.NextAfter = &id
 			break
 		}
 		id--
-		t, ok := q.st.Task(id)
+		t, ok := q.St.Task(id)
 		if !ok || (trackName != "all" && tasks.Track(t) != trackName) {
 			continue
 		}
@@ -95,7 +95,7 @@ func (q *querier) tasks(args []string) (*wire.TasksView, *queryError) {
 // submissions answers "submissions/task/<id>/<after>/<limit>" (through the
 // task's task_sub entries) and "submissions/miner/<uid>/<after>/<limit>"
 // (through the miner index, prefix 0x30), newest first.
-func (q *querier) submissions(args []string) (*wire.SubmissionsView, *queryError) {
+func (q *View) submissions(args []string) (*wire.SubmissionsView, *Error) {
 	pg, qerr := parsePage(args[2], args[3])
 	if qerr != nil {
 		return nil, qerr
@@ -114,18 +114,18 @@ func (q *querier) submissions(args []string) (*wire.SubmissionsView, *queryError
 		}
 		return q.minerSubmissions(uid, pg)
 	}
-	return nil, badRequest("submissions by %q: want task or miner", args[0])
+	return nil, BadRequest("submissions by %q: want task or miner", args[0])
 }
 
-func (q *querier) taskSubmissions(id uint64, pg page) (*wire.SubmissionsView, *queryError) {
-	t, ok := q.st.Task(id)
+func (q *View) taskSubmissions(id uint64, pg page) (*wire.SubmissionsView, *Error) {
+	t, ok := q.St.Task(id)
 	if !ok {
-		return nil, notFound("no task %d%s", id, q.retired(id < q.st.Counters().NextTaskId, "task"))
+		return nil, NotFound("no task %d%s", id, q.retired(id < q.St.Counters().NextTaskId, "task"))
 	}
 	out := &wire.SubmissionsView{By: "task", ID: id, Submissions: []wire.SubmissionSummaryView{}}
 	for i := t.Submissions; i > 0; { // at most one submission per miner: chain.max_uids reads
 		i--
-		sid := q.st.U64(store.KeyTaskSub(id, i))
+		sid := q.St.U64(store.KeyTaskSub(id, i))
 		if pg.after > 0 && sid >= pg.after {
 			continue
 		}
@@ -134,7 +134,7 @@ func (q *querier) taskSubmissions(id uint64, pg page) (*wire.SubmissionsView, *q
 			out.NextAfter = &next
 			break
 		}
-		if s, ok := q.st.Submission(sid); ok {
+		if s, ok := q.St.Submission(sid); ok {
 			out.Submissions = append(out.Submissions, submissionSummary(s))
 		}
 	}
@@ -143,20 +143,20 @@ func (q *querier) taskSubmissions(id uint64, pg page) (*wire.SubmissionsView, *q
 
 // minerSubmissions walks uid's miner index entries downwards from the page's
 // cursor: keys only, then one submission read per row.
-func (q *querier) minerSubmissions(uid uint32, pg page) (*wire.SubmissionsView, *queryError) {
-	if !q.st.Has(store.KeyMiner(uid)) {
+func (q *View) minerSubmissions(uid uint32, pg page) (*wire.SubmissionsView, *Error) {
+	if !q.St.Has(store.KeyMiner(uid)) {
 		if _, inMirror := q.mirrorMiner(uid); !inMirror {
-			return nil, notFound("no miner with uid %d", uid)
+			return nil, NotFound("no miner with uid %d", uid)
 		}
 	}
 	out := &wire.SubmissionsView{By: "miner", ID: uint64(uid), Submissions: []wire.SubmissionSummaryView{}}
-	if q.snap == nil { // before the first block: no submission exists
+	if q.Snap == nil { // before the first block: no submission exists
 		return out, nil
 	}
 	prefix := store.MinerSubPrefix(uid)
 	opts := badger.DefaultIteratorOptions
 	opts.Reverse, opts.PrefetchValues, opts.Prefix = true, false, prefix
-	it := q.snap.Txn.NewIterator(opts)
+	it := q.Snap.Txn.NewIterator(opts)
 	defer it.Close()
 	top := uint64(math.MaxUint64)
 	if pg.after > 0 {
@@ -170,7 +170,7 @@ func (q *querier) minerSubmissions(uid uint32, pg page) (*wire.SubmissionsView, 
 			out.NextAfter = &next
 			break
 		}
-		if s, ok := q.st.Submission(sid); ok {
+		if s, ok := q.St.Submission(sid); ok {
 			out.Submissions = append(out.Submissions, submissionSummary(s))
 		}
 	}
@@ -193,20 +193,20 @@ func submissionSummary(s *subnetv1.Submission) wire.SubmissionSummaryView {
 // metagraph answers "metagraph": every registered uid (at most
 // chain.max_uids), its key, registration, immunity, aggregate per track,
 // the latest epoch's weight and u16 and the last height it was scored at.
-func (q *querier) metagraph(_ []string) (*wire.MetagraphView, *queryError) {
-	out := &wire.MetagraphView{Height: q.height, Epoch: q.st.Counters().Epochs, UIDs: []wire.MetagraphUIDView{}}
-	for _, t := range q.chain.Gen.Tracks {
+func (q *View) metagraph(_ []string) (*wire.MetagraphView, *Error) {
+	out := &wire.MetagraphView{Height: q.Height, Epoch: q.St.Counters().Epochs, UIDs: []wire.MetagraphUIDView{}}
+	for _, t := range q.Chain.Gen.Tracks {
 		out.Tracks = append(out.Tracks, t.Name)
 	}
 	ep := &subnetv1.Epoch{}
-	if out.Epoch > 0 && !q.st.Load(store.KeyEpoch(out.Epoch), ep) {
+	if out.Epoch > 0 && !q.St.Load(store.KeyEpoch(out.Epoch), ep) {
 		ep = &subnetv1.Epoch{}
 	}
-	miners := q.st.Counters().Miners
+	miners := q.St.Counters().Miners
 	for n := uint32(0); n < miners; n++ {
-		uid := q.chain.UIDAt(n)
+		uid := q.Chain.UIDAt(n)
 		m := &subnetv1.Miner{}
-		if !q.st.Load(store.KeyMiner(uid), m) {
+		if !q.St.Load(store.KeyMiner(uid), m) {
 			continue
 		}
 		out.UIDs = append(out.UIDs, q.metagraphRow(uid, m, out.Tracks, ep))
@@ -214,10 +214,10 @@ func (q *querier) metagraph(_ []string) (*wire.MetagraphView, *queryError) {
 	return out, nil
 }
 
-func (q *querier) metagraphRow(uid uint32, m *subnetv1.Miner, trackNames []string, ep *subnetv1.Epoch) wire.MetagraphUIDView {
-	through := membership.ImmuneThrough(m.RegisteredHeight, q.chain.Gen.Membership)
+func (q *View) metagraphRow(uid uint32, m *subnetv1.Miner, trackNames []string, ep *subnetv1.Epoch) wire.MetagraphUIDView {
+	through := membership.ImmuneThrough(m.RegisteredHeight, q.Chain.Gen.Membership)
 	row := wire.MetagraphUIDView{UID: uid, Key: hex.EncodeToString(m.Pubkey), RegisteredHeight: m.RegisteredHeight,
-		ImmuneThrough: through, Immune: q.height+1 <= through, Scores: make([]*string, len(trackNames))}
+		ImmuneThrough: through, Immune: q.Height+1 <= through, Scores: make([]*string, len(trackNames))}
 	for i, name := range trackNames {
 		if s, ok := q.aggregate(name, uid); ok {
 			v := kernel.FmtDec(s)
@@ -241,18 +241,18 @@ func (q *querier) metagraphRow(uid uint32, m *subnetv1.Miner, trackNames []strin
 }
 
 // lastUpdate is the last height a window or gas agent of uid took a score.
-func (q *querier) lastUpdate(uid uint32) int64 {
+func (q *View) lastUpdate(uid uint32) int64 {
 	var last int64
 	for _, tb := range []byte{store.WindowWorkflow, store.WindowArena} {
 		w := &subnetv1.Window{}
-		if q.st.Load(store.KeyWindow(tb, uid), w) {
+		if q.St.Load(store.KeyWindow(tb, uid), w) {
 			last = max(last, w.LastHeight)
 		}
 	}
-	if q.chain.Gen.HasTrack(genesis.TrackGas) {
-		for _, c := range q.chain.Gen.Chain.GasChains {
+	if q.Chain.Gen.HasTrack(genesis.TrackGas) {
+		for _, c := range q.Chain.Gen.Chain.GasChains {
 			a := &subnetv1.GasAgent{}
-			if q.st.Load(store.KeyGasAgent(c, uid), a) {
+			if q.St.Load(store.KeyGasAgent(c, uid), a) {
 				last = max(last, a.LastFreshHeight)
 			}
 		}

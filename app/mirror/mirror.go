@@ -1,4 +1,4 @@
-package app
+package mirror
 
 import (
 	"bytes"
@@ -9,31 +9,20 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/kernel"
+	"github.com/scoringsubnet/validatord/app/membership"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/budget"
-	"github.com/scoringsubnet/validatord/x/mirror"
+	xmirror "github.com/scoringsubnet/validatord/x/mirror"
 )
 
-// The mirror unit (chain.registration = mirror, docs/mirror.md §4):
-// MsgAttestMetagraph and MsgBindHotkey, their checks and execution, and the
-// end of block's "mirror" step, which makes a snapshot final once more
-// than 2/3 of the power attested it and resets the uids whose entry
-// changed. The rules are x/mirror's; this file loads their inputs and
-// stores their results.
-//
-// A bound uid is a miner as in pow mode: its tx key's account holds the uid
-// (Account.Miner, Account.Uid: the reverse index from tx key to uid) and
-// its Miner record names the key, so commits, reveals, scoring and epochs
-// run unchanged, under the parent's uid.
-
-// initMirror writes, in mirror mode, the mode's record (start_block as the
+// Init writes, in mirror mode, the mode's record (start_block as the
 // last final parent block) and counts every parent uid but the burn uid as
 // handed out, so that the epoch and the gas closes walk the parent's uids
 // (kernel.Chain.UIDAt) as they walk registered ones in pow mode.
-func initMirror(st store.State, gen genesis.AppState) {
+func Init(st store.State, gen genesis.AppState) {
 	if !gen.IsMirror() {
 		return
 	}
@@ -43,30 +32,18 @@ func initMirror(st store.State, gen genesis.AppState) {
 	st.Save(store.KeyCounters, c)
 }
 
-func loadMirror(st store.State) *subnetv1.MirrorState {
+func LoadState(st store.State) *subnetv1.MirrorState {
 	ms := &subnetv1.MirrorState{}
 	st.Load(store.KeyMirrorState, ms)
 	return ms
-}
-
-// registrationMode refuses a message of the other mode (63).
-func (a *App) registrationMode(mirrorOnly bool, what string) *wire.TxError {
-	if a.chain.Gen.IsMirror() == mirrorOnly {
-		return nil
-	}
-	mode := genesis.RegistrationPoW
-	if a.chain.Gen.IsMirror() {
-		mode = genesis.RegistrationMirror
-	}
-	return wire.Reject(wire.CodeWrongRegistrationMode, fmt.Sprintf("%s: not in chain.registration = %s", what, mode))
 }
 
 // checkAttest: mode (63), validator (10), digest size (68), the parent
 // block's cadence (65) and freshness (64), one vote per validator and
 // parent block (66), open rounds per validator (67), then the snapshot:
 // decoded, of this parent block and digest (68), or already stored (69).
-func (a *App) checkAttest(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgAttestMetagraph) *wire.TxError {
-	if terr := a.registrationMode(true, "attest_metagraph"); terr != nil {
+func checkAttest(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgAttestMetagraph) *wire.TxError {
+	if terr := env.RequireMode(true, "attest_metagraph"); terr != nil {
 		return terr
 	}
 	if m == nil {
@@ -78,10 +55,10 @@ func (a *App) checkAttest(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgAttestMe
 	if len(m.Digest) != 32 {
 		return wire.Reject(wire.CodeBadSnapshot, fmt.Sprintf("digest has %d bytes, want 32", len(m.Digest)))
 	}
-	st, p := env.St, a.chain.Gen.MirrorParams()
-	ms := loadMirror(st)
-	if err := mirror.CheckAttestation(m.ParentBlock, ms.FinalBlock, p); err != nil {
-		if errors.Is(err, mirror.ErrStaleAttestation) {
+	st, p := env.St, env.Chain.Gen.MirrorParams()
+	ms := LoadState(st)
+	if err := xmirror.CheckAttestation(m.ParentBlock, ms.FinalBlock, p); err != nil {
+		if errors.Is(err, xmirror.ErrStaleAttestation) {
 			return wire.Reject(wire.CodeAttestationStale, err.Error())
 		}
 		return wire.Reject(wire.CodeAttestationCadence, err.Error())
@@ -102,7 +79,7 @@ func (a *App) checkAttest(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgAttestMe
 
 // checkSnapshot checks the attestation's snapshot against its digest and
 // parent block, or, when it carries none, that one is stored for them.
-func checkSnapshot(st store.State, m *subnetv1.MsgAttestMetagraph, p mirror.Params) *wire.TxError {
+func checkSnapshot(st store.State, m *subnetv1.MsgAttestMetagraph, p xmirror.Params) *wire.TxError {
 	if len(m.Snapshot) == 0 {
 		body := &subnetv1.MirrorBody{}
 		if !st.Load(store.KeyMirrorBody(m.Digest), body) || body.ParentBlock != m.ParentBlock {
@@ -110,7 +87,7 @@ func checkSnapshot(st store.State, m *subnetv1.MsgAttestMetagraph, p mirror.Para
 		}
 		return nil
 	}
-	s, err := mirror.Decode(m.Snapshot, p)
+	s, err := xmirror.Decode(m.Snapshot, p)
 	if err != nil {
 		return wire.Reject(wire.CodeBadSnapshot, err.Error())
 	}
@@ -126,7 +103,7 @@ func checkSnapshot(st store.State, m *subnetv1.MsgAttestMetagraph, p mirror.Para
 // execAttest records the vote in its round, stores the snapshot if it is
 // the first of its digest, counts the round as open for the validator and
 // marks the parent block for the end of block's mirror step.
-func (a *App) execAttest(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
+func execAttest(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	st, m := env.St, tx.Body.Msg.GetAttestMetagraph()
 	round := &subnetv1.MirrorRound{}
 	st.Load(store.KeyMirrorRound(m.ParentBlock), round)
@@ -136,12 +113,12 @@ func (a *App) execAttest(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 		st.Save(store.KeyMirrorBody(m.Digest), &subnetv1.MirrorBody{ParentBlock: m.ParentBlock, Snapshot: m.Snapshot})
 	}
 	st.SetU64(store.KeyMirrorOpen(tx.Body.Sender), st.U64(store.KeyMirrorOpen(tx.Body.Sender))+1)
-	ms := loadMirror(st)
+	ms := LoadState(st)
 	ms.OpenBlocks = insertSorted(ms.OpenBlocks, m.ParentBlock)
 	ms.Touched = insertSorted(ms.Touched, m.ParentBlock)
 	st.Save(store.KeyMirrorState, ms)
-	return []abcitypes.Event{wire.Event(wire.EventMirrorAttested, "report_key", hexs(tx.Body.Sender),
-		"parent_block", kernel.U64s(m.ParentBlock), "digest", hexs(m.Digest))}
+	return []abcitypes.Event{wire.Event(wire.EventMirrorAttested, "report_key", kernel.Hexs(tx.Body.Sender),
+		"parent_block", kernel.U64s(m.ParentBlock), "digest", kernel.Hexs(m.Digest))}
 }
 
 // insertSorted adds v to the ascending xs unless it is there.
@@ -154,8 +131,8 @@ func insertSorted(xs []uint64, v uint64) []uint64 {
 }
 
 // bindingOf is the binding a MsgBindHotkey asks for.
-func bindingOf(tx *kernel.Tx, m *subnetv1.MsgBindHotkey) mirror.Binding {
-	b := mirror.Binding{UID: m.Uid, ParentBlock: m.ParentBlock}
+func bindingOf(tx *kernel.Tx, m *subnetv1.MsgBindHotkey) xmirror.Binding {
+	b := xmirror.Binding{UID: m.Uid, ParentBlock: m.ParentBlock}
 	copy(b.TxKey[:], tx.Body.Sender)
 	copy(b.Signature[:], m.Signature)
 	return b
@@ -165,9 +142,9 @@ func bindingOf(tx *kernel.Tx, m *subnetv1.MsgBindHotkey) mirror.Binding {
 // no other uid (75), not the burn uid and in the final snapshot (70), the
 // signature's size (74), its parent block fresh (71) and not before the
 // uid's registration (72), after the uid's current binding's (73). The
-// signature itself is verified by verifyMsg, once the block paid for it.
-func (a *App) checkBind(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgBindHotkey) *wire.TxError {
-	if terr := a.registrationMode(true, "bind_hotkey"); terr != nil {
+// signature itself is verified by VerifySigs, once the block paid for it.
+func checkBind(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgBindHotkey) *wire.TxError {
+	if terr := env.RequireMode(true, "bind_hotkey"); terr != nil {
 		return terr
 	}
 	if m == nil {
@@ -180,44 +157,44 @@ func (a *App) checkBind(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgBindHotkey
 	if tx.Account.Miner && tx.Account.Uid != m.Uid {
 		return wire.Reject(wire.CodeTxKeyBound, fmt.Sprintf("tx key %x is bound to uid %d; bind another key to uid %d", tx.Body.Sender, tx.Account.Uid, m.Uid))
 	}
-	if m.Uid == uint32(a.chain.Gen.Window.BurnUID) {
+	if m.Uid == uint32(env.Chain.Gen.Window.BurnUID) {
 		return wire.Reject(wire.CodeBindUnknownUID, fmt.Sprintf("uid %d is the burn uid, the subnet owner's: it is never bound", m.Uid))
 	}
-	if len(m.Signature) != mirror.SignatureSize {
-		return wire.Reject(wire.CodeBindBadSignature, fmt.Sprintf("signature has %d bytes, want %d", len(m.Signature), mirror.SignatureSize))
+	if len(m.Signature) != xmirror.SignatureSize {
+		return wire.Reject(wire.CodeBindBadSignature, fmt.Sprintf("signature has %d bytes, want %d", len(m.Signature), xmirror.SignatureSize))
 	}
-	_, err := mirror.PrecheckBinding(bindingOf(tx, m), finalOf(env.St, m.Uid), a.chain.Gen.MirrorParams())
+	_, err := xmirror.PrecheckBinding(bindingOf(tx, m), finalOf(env.St, m.Uid), env.Chain.Gen.MirrorParams())
 	if terr := bindingError(err); terr != nil {
 		return terr
 	}
-	prev, ok := loadBinding(env.St, m.Uid)
+	prev, ok := LoadBinding(env.St, m.Uid)
 	if !ok {
 		return nil
 	}
-	return bindingError(mirror.Supersedes(bindingOf(tx, m), mirror.Binding{ParentBlock: prev.ParentBlock}))
+	return bindingError(xmirror.Supersedes(bindingOf(tx, m), xmirror.Binding{ParentBlock: prev.ParentBlock}))
 }
 
 // finalOf is the final snapshot as far as uid is concerned: its parent
 // block and uid's entry, if any (one read instead of max_uids).
-func finalOf(st store.State, uid uint32) mirror.Snapshot {
-	s := mirror.Snapshot{ParentBlock: loadMirror(st).FinalBlock}
-	if e, ok := loadEntry(st, uid); ok {
-		s.Entries = []mirror.Entry{e}
+func finalOf(st store.State, uid uint32) xmirror.Snapshot {
+	s := xmirror.Snapshot{ParentBlock: LoadState(st).FinalBlock}
+	if e, ok := LoadEntry(st, uid); ok {
+		s.Entries = []xmirror.Entry{e}
 	}
 	return s
 }
 
-func loadEntry(st store.State, uid uint32) (mirror.Entry, bool) {
+func LoadEntry(st store.State, uid uint32) (xmirror.Entry, bool) {
 	pe := &subnetv1.MirrorEntry{}
 	if !st.Load(store.KeyMirrorUID(uid), pe) {
-		return mirror.Entry{}, false
+		return xmirror.Entry{}, false
 	}
-	e := mirror.Entry{UID: uid, RegisteredBlock: pe.RegisteredBlock}
+	e := xmirror.Entry{UID: uid, RegisteredBlock: pe.RegisteredBlock}
 	copy(e.Hotkey[:], pe.Hotkey)
 	return e, true
 }
 
-func loadBinding(st store.State, uid uint32) (*subnetv1.MirrorBinding, bool) {
+func LoadBinding(st store.State, uid uint32) (*subnetv1.MirrorBinding, bool) {
 	b := &subnetv1.MirrorBinding{}
 	return b, st.Load(store.KeyMirrorBind(uid), b)
 }
@@ -228,10 +205,10 @@ func bindingError(err error) *wire.TxError {
 		err  error
 		code uint32
 	}{
-		{mirror.ErrUnknownUID, wire.CodeBindUnknownUID},
-		{mirror.ErrStaleBinding, wire.CodeBindStale},
-		{mirror.ErrSignedBeforeRegistration, wire.CodeBindBeforeRegistration},
-		{mirror.ErrBindingNotNewer, wire.CodeBindNotNewer},
+		{xmirror.ErrUnknownUID, wire.CodeBindUnknownUID},
+		{xmirror.ErrStaleBinding, wire.CodeBindStale},
+		{xmirror.ErrSignedBeforeRegistration, wire.CodeBindBeforeRegistration},
+		{xmirror.ErrBindingNotNewer, wire.CodeBindNotNewer},
 	}
 	if err == nil {
 		return nil
@@ -244,35 +221,35 @@ func bindingError(err error) *wire.TxError {
 	return wire.Reject(wire.CodeBindBadSignature, err.Error()) // ErrBadSignature, or a hotkey that is no key
 }
 
-// msgUnits is the work a message adds to budget.UnitsTx before its
+// SigUnits is the work a message adds to budget.UnitsTx before its
 // signatures are verified: an sr25519 verification for a binding.
-func msgUnits(tx *kernel.Tx) int64 {
+func (unit) SigUnits(tx *kernel.Tx) int64 {
 	if tx.Body.Msg.GetBindHotkey() != nil {
 		return budget.UnitsSr25519
 	}
 	return 0
 }
 
-// verifyMsg verifies the signatures a message carries besides the
-// envelope's (after the block's budget paid for them, msgUnits): a
+// VerifySigs verifies the signatures a message carries besides the
+// envelope's (after the block's budget paid for them, SigUnits): a
 // binding's hotkey signature (74).
-func (a *App) verifyMsg(env kernel.Env, tx *kernel.Tx) *wire.TxError {
+func (unit) VerifySigs(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	m := tx.Body.Msg.GetBindHotkey()
 	if m == nil {
 		return nil
 	}
-	e, _ := loadEntry(env.St, m.Uid) // checkBind found it
+	e, _ := LoadEntry(env.St, m.Uid) // checkBind found it
 	b := bindingOf(tx, m)
-	return bindingError(mirror.VerifyBinding(e.Hotkey, mirror.BindingMessage(a.chain.ID, b.UID, b.TxKey, b.ParentBlock), b.Signature))
+	return bindingError(xmirror.VerifyBinding(e.Hotkey, xmirror.BindingMessage(env.Chain.ID, b.UID, b.TxKey, b.ParentBlock), b.Signature))
 }
 
 // execBind binds the sender to the uid. A key that held the uid before (a
 // rotation by the same hotkey) loses it; the uid's windows and submissions
 // stay, since its holder on the parent chain did not change. A uid bound
 // for the first time since its last reset gets a fresh Miner record.
-func (a *App) execBind(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
+func execBind(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	st, m := env.St, tx.Body.Msg.GetBindHotkey()
-	if prev, ok := loadBinding(st, m.Uid); ok && !bytes.Equal(prev.TxKey, tx.Body.Sender) {
+	if prev, ok := LoadBinding(st, m.Uid); ok && !bytes.Equal(prev.TxKey, tx.Body.Sender) {
 		old := st.Account(prev.TxKey)
 		old.Miner, old.Uid = false, 0
 		st.Save(store.KeyAccount(prev.TxKey), old)
@@ -286,53 +263,53 @@ func (a *App) execBind(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	}
 	rec.Pubkey = tx.Body.Sender
 	st.Save(store.KeyMiner(m.Uid), rec)
-	e, _ := loadEntry(st, m.Uid)
-	return []abcitypes.Event{wire.Event(wire.EventMirrorBound, "uid", kernel.U64s(uint64(m.Uid)), "tx_key", hexs(tx.Body.Sender),
-		"hotkey", ss58(e.Hotkey[:]), "parent_block", kernel.U64s(m.ParentBlock))}
+	e, _ := LoadEntry(st, m.Uid)
+	return []abcitypes.Event{wire.Event(wire.EventMirrorBound, "uid", kernel.U64s(uint64(m.Uid)), "tx_key", kernel.Hexs(tx.Body.Sender),
+		"hotkey", SS58(e.Hotkey[:]), "parent_block", kernel.U64s(m.ParentBlock))}
 }
 
-// ss58 is a hotkey's Bittensor address ("" for none).
-func ss58(key []byte) string {
-	if len(key) != mirror.HotkeySize {
+// SS58 is a hotkey's Bittensor address ("" for none).
+func SS58(key []byte) string {
+	if len(key) != xmirror.HotkeySize {
 		return ""
 	}
-	var k [mirror.HotkeySize]byte
+	var k [xmirror.HotkeySize]byte
 	copy(k[:], key)
-	s, _ := mirror.EncodeSS58(mirror.BittensorSS58Prefix, k)
+	s, _ := xmirror.EncodeSS58(xmirror.BittensorSS58Prefix, k)
 	return s
 }
 
-// endMirror is the end of block's mirror step: Aggregate over the votes of
+// End is the end of block's mirror step: Aggregate over the votes of
 // the parent blocks that received votes in this block (at most one per
 // validator each), and when one is final, apply it. Its work is bounded by
 // genesis: the votes of the touched rounds (validators × open rounds) and
 // one final snapshot (max_uids entries); it is never split. A starved end
 // of block carries it whole to the next block (the touched parent blocks
 // stay marked).
-func (a *App) endMirror(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
-	if !a.chain.Gen.IsMirror() {
+func End(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
+	if !env.Chain.Gen.IsMirror() {
 		return nil, false
 	}
 	st := env.St
-	ms := loadMirror(st)
+	ms := LoadState(st)
 	if len(ms.Touched) == 0 {
 		return nil, false
 	}
 	if !m.EndOpen(0) {
 		return nil, true
 	}
-	var votes []mirror.Vote
+	var votes []xmirror.Vote
 	for _, pb := range ms.Touched {
 		votes = append(votes, roundVotes(env, pb)...)
 	}
 	m.ChargeEnd(budget.UnitsDueItem*int64(len(ms.Touched)) + budget.UnitsLookup*int64(len(votes)))
 	ms.Touched = nil
-	out, err := mirror.Aggregate(votes, env.Chain.Total)
+	out, err := xmirror.Aggregate(votes, env.Chain.Total)
 	if err != nil {
 		panic(fmt.Sprintf("app: mirror votes that validity accepted do not aggregate: %v", err))
 	}
 	if out.Final {
-		evs = a.applyFinal(env, ms, out, m)
+		evs = applyFinal(env, ms, out, m)
 	}
 	st.Save(store.KeyMirrorState, ms)
 	return evs, false
@@ -342,10 +319,10 @@ func (a *App) endMirror(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event,
 // power now; a vote of a key that is no longer a validator's counts
 // nothing, and a validator whose report key changed between two of its
 // votes counts once (its first vote).
-func roundVotes(env kernel.Env, pb uint64) []mirror.Vote {
+func roundVotes(env kernel.Env, pb uint64) []xmirror.Vote {
 	round := &subnetv1.MirrorRound{}
 	env.St.Load(store.KeyMirrorRound(pb), round)
-	var votes []mirror.Vote
+	var votes []xmirror.Vote
 	seen := make(map[int]bool, len(round.Votes))
 	for _, v := range round.Votes {
 		i := env.Chain.ValidatorIndex(v.ReportKey)
@@ -353,7 +330,7 @@ func roundVotes(env kernel.Env, pb uint64) []mirror.Vote {
 			continue
 		}
 		seen[i] = true
-		mv := mirror.Vote{Validator: env.Chain.Address(i), Power: env.Chain.Power(i), ParentBlock: pb}
+		mv := xmirror.Vote{Validator: env.Chain.Address(i), Power: env.Chain.Power(i), ParentBlock: pb}
 		copy(mv.Digest[:], v.Digest)
 		votes = append(votes, mv)
 	}
@@ -363,45 +340,45 @@ func roundVotes(env kernel.Env, pb uint64) []mirror.Vote {
 // applyFinal makes out's snapshot the final one: Diff against the current
 // one, rewrite and reset the uids that changed, and prune the rounds and
 // bodies of every parent block at or below it.
-func (a *App) applyFinal(env kernel.Env, ms *subnetv1.MirrorState, out mirror.Outcome, m *budget.Meter) []abcitypes.Event {
-	st, p := env.St, a.chain.Gen.MirrorParams()
+func applyFinal(env kernel.Env, ms *subnetv1.MirrorState, out xmirror.Outcome, m *budget.Meter) []abcitypes.Event {
+	st, p := env.St, env.Chain.Gen.MirrorParams()
 	body := &subnetv1.MirrorBody{}
 	st.Load(store.KeyMirrorBody(out.Digest[:]), body)
-	next, err := mirror.Decode(body.Snapshot, p)
+	next, err := xmirror.Decode(body.Snapshot, p)
 	if err != nil {
 		panic(fmt.Sprintf("app: the stored snapshot %x of parent block %d does not decode: %v", out.Digest, out.ParentBlock, err))
 	}
-	cur := currentSnapshot(st, ms.FinalBlock, p.MaxEntries)
-	reset := mirror.Diff(cur, next)
-	m.ChargeEnd(budget.UnitsLookup*int64(p.MaxEntries) + genesis.MirrorUIDUnits(len(a.chain.Gen.Chain.GasChains))*int64(len(reset)))
-	evs := []abcitypes.Event{wire.Event(wire.EventMirrorFinal, "parent_block", kernel.U64s(out.ParentBlock), "digest", hexs(out.Digest[:]),
+	cur := CurrentSnapshot(st, ms.FinalBlock, p.MaxEntries)
+	reset := xmirror.Diff(cur, next)
+	m.ChargeEnd(budget.UnitsLookup*int64(p.MaxEntries) + genesis.MirrorUIDUnits(len(env.Chain.Gen.Chain.GasChains))*int64(len(reset)))
+	evs := []abcitypes.Event{wire.Event(wire.EventMirrorFinal, "parent_block", kernel.U64s(out.ParentBlock), "digest", kernel.Hexs(out.Digest[:]),
 		"power", kernel.I64s(out.Power), "total_power", kernel.I64s(out.TotalPower), "reset", kernel.U64s(uint64(len(reset))))}
 	for _, uid := range reset {
-		evs = append(evs, a.resetUID(env, uid, cur, next))
+		evs = append(evs, ResetUID(env, uid, cur, next))
 	}
-	a.pruneRounds(env, ms, out.ParentBlock, m)
+	pruneRounds(env, ms, out.ParentBlock, m)
 	ms.FinalBlock, ms.FinalDigest = out.ParentBlock, out.Digest[:]
 	return evs
 }
 
-// currentSnapshot reads the final snapshot's entries (max_uids reads).
-func currentSnapshot(st store.State, parentBlock uint64, maxEntries uint32) mirror.Snapshot {
-	s := mirror.Snapshot{ParentBlock: parentBlock}
+// CurrentSnapshot reads the final snapshot's entries (max_uids reads).
+func CurrentSnapshot(st store.State, parentBlock uint64, maxEntries uint32) xmirror.Snapshot {
+	s := xmirror.Snapshot{ParentBlock: parentBlock}
 	for uid := uint32(0); uid < maxEntries; uid++ {
-		if e, ok := loadEntry(st, uid); ok {
+		if e, ok := LoadEntry(st, uid); ok {
 			s.Entries = append(s.Entries, e)
 		}
 	}
 	return s
 }
 
-// resetUID writes uid's entry of next (or deletes it) and resets the uid as
+// ResetUID writes uid's entry of next (or deletes it) and resets the uid as
 // a replacement does in pow mode: its binding is deleted, and if it was
-// bound its holder is cleared (app/membership.go's clear: the account
+// bound its holder is cleared (membership.Clear: the account
 // loses the uid, windows and gas agents are deleted) and its Miner record
 // keeps no key and starts at the next submission id, so that the last
 // holder's commits and pending submissions are never scored for the uid.
-func (a *App) resetUID(env kernel.Env, uid uint32, cur, next mirror.Snapshot) abcitypes.Event {
+func ResetUID(env kernel.Env, uid uint32, cur, next xmirror.Snapshot) abcitypes.Event {
 	st := env.St
 	old, hadOld := cur.Lookup(uid)
 	ne, ok := next.Lookup(uid)
@@ -411,32 +388,32 @@ func (a *App) resetUID(env kernel.Env, uid uint32, cur, next mirror.Snapshot) ab
 		st.Delete(store.KeyMirrorUID(uid))
 	}
 	var oldKey []byte
-	if b, bound := loadBinding(st, uid); bound {
+	if b, bound := LoadBinding(st, uid); bound {
 		oldKey = b.TxKey
 		st.Delete(store.KeyMirrorBind(uid))
 	}
 	if rec := (&subnetv1.Miner{}); st.Load(store.KeyMiner(uid), rec) {
 		if len(rec.Pubkey) > 0 {
-			a.clear(env, uid)
+			membership.Clear(env, uid)
 		}
 		st.Save(store.KeyMiner(uid), &subnetv1.Miner{Uid: uid, RegisteredHeight: env.Block.Height, FirstSubmission: st.Counters().NextSubmissionId})
 	}
 	newHotkey := ""
 	if ok {
-		newHotkey = ss58(ne.Hotkey[:])
+		newHotkey = SS58(ne.Hotkey[:])
 	}
 	oldHotkey := ""
 	if hadOld {
-		oldHotkey = ss58(old.Hotkey[:])
+		oldHotkey = SS58(old.Hotkey[:])
 	}
 	return wire.Event(wire.EventMirrorUIDReset, "uid", kernel.U64s(uint64(uid)), "old_hotkey", oldHotkey, "new_hotkey", newHotkey,
-		"old_tx_key", hexs(oldKey))
+		"old_tx_key", kernel.Hexs(oldKey))
 }
 
 // pruneRounds deletes the rounds of every open parent block at or below
 // final, with their bodies, and takes each vote off its validator's count
 // of open rounds.
-func (a *App) pruneRounds(env kernel.Env, ms *subnetv1.MirrorState, final uint64, m *budget.Meter) {
+func pruneRounds(env kernel.Env, ms *subnetv1.MirrorState, final uint64, m *budget.Meter) {
 	st := env.St
 	keep := ms.OpenBlocks[:0:0]
 	for _, pb := range ms.OpenBlocks {

@@ -1,4 +1,4 @@
-package app
+package governance
 
 import (
 	"fmt"
@@ -22,11 +22,11 @@ const maxStepChanges = valset.DefaultMaxChanges
 // the block's bytes; this bounds the work whatever the consensus params).
 const maxEvidence = 64
 
-// endGovernance is the end of block's governance step: proposals that
+// End is the end of block's governance step: proposals that
 // expired, the block's evidence, one step of the queue of approved
 // validator changes (its updates go to CometBFT), and the pruning of sets
 // and params no coming height needs.
-func (a *App) endGovernance(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
+func End(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
 	st, h := env.St, env.Block.Height
 	env.Block.Updates = nil
 	// Expired proposals, as many as the meter allows.
@@ -49,12 +49,12 @@ func (a *App) endGovernance(env kernel.Env, m *budget.Meter) (evs []abcitypes.Ev
 			p.Status, p.DecidedHeight = ProposalExpired, h
 			st.Save(store.KeyProposal(p.Id), p)
 			st.DecU64(store.KeyOpenProposals(p.Proposer))
-			evs = append(evs, wire.Event(wire.EventProposalExpired, "proposal_id", u64s(p.Id),
-				"approved_power", i64s(p.ApprovedPower), "total_power", i64s(p.TotalPower)))
+			evs = append(evs, wire.Event(wire.EventProposalExpired, "proposal_id", kernel.U64s(p.Id),
+				"approved_power", kernel.I64s(p.ApprovedPower), "total_power", kernel.I64s(p.TotalPower)))
 		}
 		due.Done(it)
 	}
-	vs := loadValset(st)
+	vs := LoadValset(st)
 	changed := false
 	latest := latestSet(vs)
 	// Evidence: recorded always; with governance.slash_misbehaviour, the
@@ -64,9 +64,9 @@ func (a *App) endGovernance(env kernel.Env, m *budget.Meter) (evs []abcitypes.Ev
 			break
 		}
 		m.ChargeEnd(budget.UnitsDueItem)
-		rec, slash := a.recordMisbehaviour(env, latest, ev)
+		rec, slash := recordMisbehaviour(env, latest, ev)
 		evs = append(evs, wire.Event(wire.EventMisbehaviour, "validator", rec.validatorName(env), "kind", rec.Kind,
-			"height", i64s(rec.Height), "slashed", fmt.Sprint(rec.Slashed), "note", rec.Note))
+			"height", kernel.I64s(rec.Height), "slashed", fmt.Sprint(rec.Slashed), "note", rec.Note))
 		if slash != nil {
 			vs.Queue = append([]*subnetv1.ValidatorChange{slash}, vs.Queue...)
 			changed = true
@@ -75,7 +75,7 @@ func (a *App) endGovernance(env kernel.Env, m *budget.Meter) (evs []abcitypes.Ev
 	// One step of the queue.
 	if len(vs.Queue) > 0 {
 		n := min(len(vs.Queue), maxStepChanges)
-		head, err := changesOf(&subnetv1.MsgValidatorProposal{Changes: vs.Queue[:n]})
+		head, err := ChangesOf(&subnetv1.MsgValidatorProposal{Changes: vs.Queue[:n]})
 		if err != nil {
 			panic("app: a queued validator change does not decode: " + err.Error())
 		}
@@ -98,13 +98,13 @@ func (a *App) endGovernance(env kernel.Env, m *budget.Meter) (evs []abcitypes.Ev
 			vs.History = append(vs.History, fromSet(vs, res.Set, h+valset.UpdateDelay))
 			env.Block.Updates = updatesOf(res.Updates)
 			for _, u := range res.Updates {
-				evs = append(evs, wire.Event(wire.EventValidatorUpdate, "pub_key", hexs(u.PubKey), "power", i64s(u.Power),
-					"from_height", i64s(h+valset.UpdateDelay)))
+				evs = append(evs, wire.Event(wire.EventValidatorUpdate, "pub_key", kernel.Hexs(u.PubKey), "power", kernel.I64s(u.Power),
+					"from_height", kernel.I64s(h+valset.UpdateDelay)))
 			}
 		}
 	}
 	// Prune: keep the entries the next height on needs.
-	if keep := setAt(vs.History, h+1); keep != nil && vs.History[0] != keep {
+	if keep := SetAt(vs.History, h+1); keep != nil && vs.History[0] != keep {
 		for vs.History[0] != keep {
 			vs.History = vs.History[1:]
 		}
@@ -113,22 +113,22 @@ func (a *App) endGovernance(env kernel.Env, m *budget.Meter) (evs []abcitypes.Ev
 	if changed {
 		st.Save(store.KeyValset, vs)
 	}
-	ph := loadParams(st)
-	if keep := paramsAt(ph.Entries, h+1); keep != nil && ph.Entries[0] != keep {
+	ph := LoadParams(st)
+	if keep := ParamsAt(ph.Entries, h+1); keep != nil && ph.Entries[0] != keep {
 		for ph.Entries[0] != keep {
 			ph.Entries = ph.Entries[1:]
 		}
 		st.Save(store.KeyParams, ph)
 	}
-	if next := paramsAt(ph.Entries, h+1); next != nil && next.From == h+1 && next.ProposalId > 0 {
-		evs = append(evs, wire.Event(wire.EventParamsActivated, "proposal_id", u64s(next.ProposalId), "from_height", i64s(h+1)))
+	if next := ParamsAt(ph.Entries, h+1); next != nil && next.From == h+1 && next.ProposalId > 0 {
+		evs = append(evs, wire.Event(wire.EventParamsActivated, "proposal_id", kernel.U64s(next.ProposalId), "from_height", kernel.I64s(h+1)))
 	}
 	return evs, stopped
 }
 
 // recordMisbehaviour stores one piece of evidence and returns the removal
 // to queue, if slashing is on and applies.
-func (a *App) recordMisbehaviour(env kernel.Env, latest valset.Set, ev abcitypes.Misbehavior) (*misbehaviour, *subnetv1.ValidatorChange) {
+func recordMisbehaviour(env kernel.Env, latest valset.Set, ev abcitypes.Misbehavior) (*misbehaviour, *subnetv1.ValidatorChange) {
 	st := env.St
 	c := st.Counters()
 	rec := &misbehaviour{Misbehaviour: subnetv1.Misbehaviour{Kind: ev.Type.String(), Height: ev.Height, RecordedHeight: env.Block.Height}}

@@ -1,0 +1,47 @@
+package kernel
+
+import (
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/x/budget"
+)
+
+// Unit owns some messages: the shell's route table sends each message to
+// one unit, which checks it (validity: CheckTx, PrepareProposal,
+// ProcessProposal and FinalizeBlock) and, once its signature is verified,
+// executes it. Check never writes; Execute runs only on a message that
+// Check accepted in the same state.
+type Unit interface {
+	Check(env Env, tx *Tx) *wire.TxError
+	Execute(env Env, tx *Tx) []abcitypes.Event
+}
+
+// Verifier is a Unit whose messages carry signatures besides the
+// envelope's. The shell charges SigUnits to the block's work budget before
+// it verifies anything, then calls VerifySigs after the envelope's
+// signature.
+type Verifier interface {
+	SigUnits(tx *Tx) int64
+	VerifySigs(env Env, tx *Tx) *wire.TxError
+}
+
+// EndStep is one step of the end of block, as the shell's ordered list of
+// named steps references it. It asks m before it spends, returns its events,
+// and whether it carried work over to the next block (queued in state, so
+// the next block picks it up).
+type EndStep func(env Env, m *budget.Meter) (evs []abcitypes.Event, carried bool)
+
+// UnitFuncs is a Unit made of two functions, for a unit whose Check and
+// Execute are package functions (app/tasks, app/gas). Hold it by pointer,
+// so that units compare.
+type UnitFuncs struct {
+	CheckFunc   func(env Env, tx *Tx) *wire.TxError
+	ExecuteFunc func(env Env, tx *Tx) []abcitypes.Event
+}
+
+// Check calls CheckFunc.
+func (u UnitFuncs) Check(env Env, tx *Tx) *wire.TxError { return u.CheckFunc(env, tx) }
+
+// Execute calls ExecuteFunc.
+func (u UnitFuncs) Execute(env Env, tx *Tx) []abcitypes.Event { return u.ExecuteFunc(env, tx) }
