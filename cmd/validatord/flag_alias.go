@@ -16,6 +16,17 @@ var flagAliases = []struct {
 	{"evm-chain-id", "evm-chain"}, // tx reveal said --evm-chain; tx submit gas, tx truth and oracle gas --evm-chain-id
 }
 
+// canonicalFlag is the canonical name of a flag name (itself when it is
+// no alias).
+func canonicalFlag(name string) string {
+	for _, a := range flagAliases {
+		if a.Alias == name {
+			return a.Canonical
+		}
+	}
+	return name
+}
+
 // aliasValue is an alias flag's value: setting it sets the canonical flag,
 // so that the canonical one counts as given (flag.FlagSet.Visit,
 // requireSet) whichever name was typed.

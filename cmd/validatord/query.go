@@ -50,7 +50,7 @@ func firstWord(args []string) int {
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			return i
 		}
-		name := strings.TrimLeft(a, "-")
+		name := canonicalFlag(strings.TrimLeft(a, "-"))
 		if !strings.Contains(name, "=") && queryValueFlags[name] {
 			i++
 		}

@@ -51,7 +51,7 @@ func parseScoreFlags(env Env, fs *flag.FlagSet, usage string, args []string) (do
 			}
 			return true, nil
 		}
-		return true, fmt.Errorf("%v (see `validatord %s -h`)", err, fs.Name())
+		return true, fmt.Errorf("%v (see `validatord %s -h`)", withSuggestion(fs, err), fs.Name())
 	}
 	if fs.NArg() > 0 {
 		return true, fmt.Errorf("unexpected argument %q: input comes on stdin", fs.Arg(0))

@@ -123,12 +123,7 @@ func parseTxMessageFlags(t *testing.T, name string, m txMessage, flagArg, value 
 	} else {
 		m.define(fs)
 	}
-	canonical := strings.TrimPrefix(flagArg, "--")
-	for _, a := range flagAliases {
-		if a.Alias == canonical {
-			canonical = a.Canonical
-		}
-	}
+	canonical := canonicalFlag(strings.TrimPrefix(flagArg, "--"))
 	if fs.Lookup(canonical) == nil {
 		return nil, false
 	}
@@ -201,6 +196,7 @@ func TestDispatch(t *testing.T) {
 		{[]string{"oracle", "help"}, 0, "usage: validatord oracle <sidecar> [flags]\nsidecars:\n  gas ", nil},
 		{[]string{"query", "minr/1"}, 1, "", []string{`validatord query: unknown query path "minr/1" (did you mean miner/<uid>?)`}},
 		{[]string{"query", "--node", "tcp://127.0.0.1:1", "tasks", "-h"}, 0, "usage: validatord query tasks", nil},
+		{[]string{"query", "--task-id", "3", "submissions", "-h"}, 0, "usage: validatord query submissions", nil}, // an alias's value is no query word
 		{[]string{"keys", "lst"}, 1, "", []string{`unknown subcommand "lst" (did you mean list?)`}},
 	}
 	home := t.TempDir()
