@@ -148,10 +148,10 @@ func printHelp(w io.Writer, p *command) {
 	case listTable:
 		fmt.Fprintf(w, "%ss:\n", p.noun)
 		for _, c := range p.listed() {
-			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+			fmt.Fprintf(w, "  %-10s %s\n", c.relPath(p), c.summary)
 		}
 	case listLine:
-		names := make([]string, 0, len(p.sub))
+		var names []string
 		for _, c := range p.listed() {
 			names = append(names, c.relPath(p))
 		}
