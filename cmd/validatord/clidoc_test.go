@@ -9,54 +9,26 @@ import (
 	"testing"
 )
 
-// cliSubcommands are the subcommands of the commands that have them; their
-// flags come from `validatord <command> <sub> -h`. keys' add, list, show
-// and show-consensus share the flags of `keys -h`.
-var cliSubcommands = map[string][]string{
-	"keys":     {"", "sign-binding"},
-	"snapshot": {"list", "export", "restore"},
-	"oracle":   {"gas"},
-}
-
-// cliCommand is a command line (command, and subcommand or message) with
-// the long flags its -h lists.
+// cliCommand is a command line (a node of the command tree that runs) with
+// the long flags its -h lists and the aliases it names ("(alias: --x)").
 type cliCommand struct {
-	Name  string
-	Flags []string
+	Name    string
+	Flags   []string
+	Aliases []string
 }
 
-var usageFlag = regexp.MustCompile(`(?m)^  --?([a-z0-9][a-z0-9-]*)`)
+var (
+	usageFlag = regexp.MustCompile(`(?m)^  --?([a-z0-9][a-z0-9-]*)`)
+	aliasFlag = regexp.MustCompile(`\(alias: --([a-z0-9-]+)\)`)
+)
 
-// cliCommands asks every command of the CLI for its flags, through -h, as a
-// person would: nothing runs, no node is needed.
+// cliCommands asks every node of the command tree that runs for its flags,
+// through -h, as a person would: nothing runs, no node is needed.
 func cliCommands(t *testing.T) []cliCommand {
 	t.Helper()
-	var lines [][]string
-	for _, name := range sortedKeys(commands) {
-		switch {
-		case name == "tx":
-			for _, m := range txMessageNames() {
-				lines = append(lines, append([]string{"tx"}, strings.Fields(m)...))
-			}
-		case name == "score":
-			for _, m := range sortedKeys(scoreModes) {
-				lines = append(lines, []string{"score", m})
-			}
-		case name == "query":
-			lines = append(lines, []string{"query"})
-			for _, sub := range sortedKeys(querySubcommands) {
-				lines = append(lines, []string{"query", sub})
-			}
-		case cliSubcommands[name] != nil:
-			for _, sub := range cliSubcommands[name] {
-				lines = append(lines, strings.Fields(name+" "+sub))
-			}
-		default:
-			lines = append(lines, []string{name})
-		}
-	}
-	out := make([]cliCommand, 0, len(lines))
-	for _, l := range lines {
+	var out []cliCommand
+	for _, n := range runnable(root) {
+		l := strings.Fields(n.path())
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}, append(l, "-h"))
 		if code != 0 {
@@ -66,10 +38,28 @@ func cliCommands(t *testing.T) []cliCommand {
 		for _, m := range usageFlag.FindAllStringSubmatch(stdout.String(), -1) {
 			c.Flags = append(c.Flags, m[1])
 		}
+		for _, m := range aliasFlag.FindAllStringSubmatch(stdout.String(), -1) {
+			c.Aliases = append(c.Aliases, m[1])
+		}
 		out = append(out, c)
 	}
 	return out
 }
+
+// runnable are the nodes below p that run, in the tree's order.
+func runnable(p *command) []*command {
+	var out []*command
+	for _, c := range p.sub {
+		if c.run != nil {
+			out = append(out, c)
+		}
+		out = append(out, runnable(c)...)
+	}
+	return out
+}
+
+// accepts are the flags a command line takes: its own and their aliases.
+func (c cliCommand) accepts() []string { return append(append([]string{}, c.Flags...), c.Aliases...) }
 
 func sortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))
@@ -182,7 +172,7 @@ func cliDocGaps(md string, cmds []cliCommand) []string {
 			if allowed[h] == nil {
 				allowed[h] = map[string]bool{}
 			}
-			for _, f := range c.Flags {
+			for _, f := range c.accepts() {
 				allowed[h][f] = true
 			}
 		}
@@ -270,7 +260,7 @@ func commandBefore(text string, cmds []cliCommand) (string, map[string]bool) {
 	flags := map[string]bool{}
 	for _, c := range cmds {
 		if c.Name == best || strings.HasPrefix(c.Name, best+" ") {
-			for _, f := range c.Flags {
+			for _, f := range c.accepts() {
 				flags[f] = true
 			}
 		}
@@ -295,7 +285,7 @@ func invocationEnd(text, name string) int {
 
 func anyHas(cmds []cliCommand, f string) bool {
 	for _, c := range cmds {
-		for _, g := range c.Flags {
+		for _, g := range c.accepts() {
 			if g == f {
 				return true
 			}

@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register(Command{Name: "export", Summary: "print the app state as JSON (last height, or --height H by replay) for auditors", Run: runExport})
+	root.add(&command{name: "export", summary: "print the app state as JSON (last height, or --height H by replay) for auditors", run: runExport})
 }
 
 const exportUsage = "export [--home DIR] [--height H] [--workdir DIR]   (the node must be stopped; a height among the kept versions is read directly, an older one rebuilt by replay)"

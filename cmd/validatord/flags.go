@@ -54,13 +54,14 @@ func defaultHome() string {
 // ends flag parsing. ok is false when the user asked for help: the usage was
 // printed to env.Stdout and the command should return nil.
 func parseFlags(env Env, fs *flag.FlagSet, usage string, args []string) (pos []string, ok bool, err error) {
+	addAliases(fs)
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				printUsage(env.Stdout, fs, usage)
 				return nil, false, nil
 			}
-			return nil, false, twoDashes(err)
+			return nil, false, withSuggestion(fs, twoDashes(err))
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -124,13 +125,14 @@ func (e *MissingFlagsError) Error() string {
 	return msg
 }
 
-// printUsage writes the usage line and the flag defaults.
+// printUsage writes the usage line and the flag defaults; an alias is not
+// listed on its own (its canonical flag names it).
 func printUsage(w io.Writer, fs *flag.FlagSet, usage string) {
 	fmt.Fprintf(w, "usage: validatord %s\n", usage)
 	var b strings.Builder
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+	shown := withoutAliases(fs)
+	shown.SetOutput(&b)
+	shown.PrintDefaults()
 	for _, line := range strings.SplitAfter(b.String(), "\n") {
 		// "  -name": two dashes, as the user types a long flag.
 		if rest, ok := strings.CutPrefix(line, "  -"); ok && len(strings.Fields(rest)) > 0 && len(strings.Fields(rest)[0]) > 1 {

@@ -25,7 +25,7 @@ import (
 )
 
 func init() {
-	register(Command{Name: "init", Summary: "create a node home: config, keys and a single-validator genesis", Run: runInit})
+	root.add(&command{name: "init", summary: "create a node home: config, keys and a single-validator genesis", run: runInit})
 }
 
 const initUsage = "init [--home DIR] [--chain-id ID] [--moniker NAME] [--power N] [--rpc-laddr ADDR] [--p2p-laddr ADDR] [--timeout-commit D] [--registration-difficulty N] [--registrations-per-block N] [--force]"

@@ -10,8 +10,30 @@ import (
 	"github.com/scoringsubnet/validatord/internal/keyfile"
 )
 
+// keysCmd is `validatord keys`. add, list, show and show-consensus share
+// the flags of keys (they may come before the word: keys --home D list), so
+// they are runKeys with their word; sign-binding has its own.
+var keysCmd = &command{
+	name:    "keys",
+	summary: "add, list and show ed25519 tx signing keys (keys add|list|show NAME), the node's consensus key (keys show-consensus), and an sr25519 hotkey's binding signature (keys sign-binding, mirror mode)",
+	usage:   keysUsage,
+	noun:    "subcommand",
+}
+
 func init() {
-	register(Command{Name: "keys", Summary: "add, list and show ed25519 tx signing keys (keys add|list|show NAME), the node's consensus key (keys show-consensus), and an sr25519 hotkey's binding signature (keys sign-binding, mirror mode)", Run: runKeys})
+	keysCmd.run = runKeys // set here: runKeys names keysCmd's children
+	root.add(keysCmd)
+	for _, c := range []struct{ name, summary string }{
+		{"add", "create a tx signing key NAME"},
+		{"list", "the tx signing keys of the home"},
+		{"show", "a tx signing key: NAME and public key (-a: the key in hex only)"},
+		{"show-consensus", "the node's consensus key and validator address"},
+	} {
+		keysCmd.add(&command{name: c.name, summary: c.summary, usage: keysUsage, run: func(ctx context.Context, env Env, args []string) error {
+			return runKeys(ctx, env, append([]string{c.name}, args...))
+		}})
+	}
+	keysCmd.add(&command{name: "sign-binding", summary: "sign an sr25519 hotkey's binding of a tx key (mirror mode)", usage: signBindingUsage, run: runSignBinding})
 }
 
 const keysUsage = "keys add|list|show [NAME] [--home DIR], keys show NAME -a, keys show-consensus [--home DIR]"
@@ -19,9 +41,6 @@ const keysUsage = "keys add|list|show [NAME] [--home DIR], keys show NAME -a, ke
 // runKeys is the CLI of the key files; their format lives in internal/keyfile.
 
 func runKeys(ctx context.Context, env Env, args []string) error {
-	if len(args) > 0 && args[0] == "sign-binding" {
-		return runSignBinding(ctx, env, args[1:])
-	}
 	fs := newFlags("keys")
 	home := homeFlag(fs)
 	addrOnly := fs.Bool("a", false, "keys show: print only the public key in hex (the account's address), for scripts")
@@ -84,7 +103,7 @@ func runKeys(ctx context.Context, env Env, args []string) error {
 		}
 		return printJSON(env.Stdout, infos)
 	default:
-		return fmt.Errorf("unknown subcommand %q; usage: validatord %s", pos[0], keysUsage)
+		return keysCmd.unknown(pos[0])
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"syscall"
 )
 
@@ -18,52 +17,25 @@ type Env struct {
 	Stderr io.Writer
 }
 
-// Command is one subcommand: one file per command registers itself in init.
-type Command struct {
-	Name    string
-	Summary string
-	Run     func(ctx context.Context, env Env, args []string) error
-}
-
-var commands = map[string]Command{}
-
-func register(c Command) {
-	if _, dup := commands[c.Name]; dup {
-		panic("validatord: command registered twice: " + c.Name)
-	}
-	commands[c.Name] = c
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: validatord <command> [flags]")
-	fmt.Fprintln(w, "commands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
-	}
-}
-
-// run dispatches args (without the program name) and returns the exit code.
+// run dispatches args (without the program name) down the command tree
+// (tree.go) and returns the exit code: 2 for no command or an unknown one,
+// 1 for a command's error.
 func run(ctx context.Context, env Env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(env.Stderr)
+	if len(args) == 0 || isHelp(args[0]) {
+		printHelp(env.Stderr, root)
 		if len(args) == 0 {
 			return 2
 		}
 		return 0
 	}
-	c, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(env.Stderr, "validatord: unknown command %q\n", args[0])
-		usage(env.Stderr)
+	c := root.child(args[0])
+	if c == nil {
+		fmt.Fprintf(env.Stderr, "validatord: unknown command %q%s\n", args[0], didYouMean(args[0], root.names()))
+		printHelp(env.Stderr, root)
 		return 2
 	}
-	if err := c.Run(ctx, env, args[1:]); err != nil {
-		fmt.Fprintf(env.Stderr, "validatord %s: %v\n", c.Name, err)
+	if err := dispatch(ctx, env, c, args[1:]); err != nil {
+		fmt.Fprintf(env.Stderr, "validatord %s: %v\n", c.name, err)
 		return 1
 	}
 	return 0

@@ -10,17 +10,15 @@ import (
 )
 
 func init() {
-	register(Command{Name: "oracle", Summary: "run a validator's sidecar: `oracle gas` reports EVM gas truths", Run: runOracle})
+	c := root.add(&command{name: "oracle", summary: "run a validator's sidecar: `oracle gas` reports EVM gas truths", noun: "sidecar", list: listTable})
+	c.add(&command{name: "gas", summary: "report EVM gas truths (a validator's report key), until interrupted", usage: oracleUsage, run: runOracleGas})
 }
 
 const oracleUsage = "oracle gas --evm-rpc URL --from KEY [--evm-chain-id N] [--confirmations D] [--start-block B] [--home DIR] [--node ADDR]"
 
-// runOracle is `oracle gas`: a flag shim over oracle.Oracle, which runs
+// runOracleGas is `oracle gas`: a flag shim over oracle.Oracle, which runs
 // until interrupted.
-func runOracle(ctx context.Context, env Env, args []string) error {
-	if len(args) == 0 || args[0] != "gas" {
-		return fmt.Errorf("usage: validatord %s", oracleUsage)
-	}
+func runOracleGas(ctx context.Context, env Env, args []string) error {
 	fs := newFlags("oracle gas")
 	rpcURL := fs.String("evm-rpc", "", "EVM JSON-RPC endpoint (http(s)://, ws(s):// or an IPC path; required)")
 	evmChain := fs.Uint64("evm-chain-id", 0, "the EVM chain id (default: ask the endpoint; when given, the endpoint must agree)")
@@ -31,7 +29,7 @@ func runOracle(ctx context.Context, env Env, args []string) error {
 	nonce, wait := int64(-1), false
 	f := txFlags{from: fs.String("from", "", "name of the validator's report key in <home>/keys (required)"), home: homeFlag(fs), node: nodeFlag(fs),
 		chainID: fs.String("chain-id", "", "chain id (default: ask the node)"), nonce: &nonce, wait: &wait}
-	pos, ok, err := parseFlags(env, fs, oracleUsage, args[1:])
+	pos, ok, err := parseFlags(env, fs, oracleUsage, args)
 	if !ok || err != nil {
 		return err
 	}

@@ -7,24 +7,32 @@ import (
 	"strings"
 )
 
+// queryCmd is `validatord query`: a path of the app (run), or one of its
+// children, the query words with their own flags and printing. A child is
+// found after flags too (query --node U tasks), so run looks for it.
+var queryCmd = &command{
+	name:    "query",
+	summary: "ask the app through a node's RPC (/abci_query): a path's JSON answer, or tasks, submissions, tx, account, metagraph",
+	usage:   queryUsage,
+	noun:    "query",
+}
+
 func init() {
-	register(Command{Name: "query", Summary: "ask the app through a node's RPC (/abci_query): a path's JSON answer, or tasks, submissions, tx, account, metagraph", Run: runQuery})
+	queryCmd.run = runQuery // set here: runQuery looks up queryCmd's children
+	root.add(queryCmd)
+	for _, c := range []*command{
+		{name: "tasks", summary: "list tasks, newest first", usage: queryTasksUsage, run: runQueryTasks},
+		{name: "submissions", summary: "list a task's or a miner's submissions, newest first", usage: querySubmissionsUsage, run: runQuerySubmissions},
+		{name: "tx", summary: "a transaction's block, code and events by its hash", usage: queryTxUsage, run: runQueryTx},
+		{name: "account", summary: "a key's account: nonce, uid, validator", usage: queryAccountUsage, run: runQueryAccount},
+		{name: "metagraph", summary: "every registered uid, like btcli's metagraph", usage: queryMetagraphUsage, run: runQueryMetagraph},
+	} {
+		queryCmd.add(c)
+	}
 }
 
 const queryUsage = "query <path...> [--height H] [--node tcp://127.0.0.1:26657] [-o json|text]   e.g. query leaderboard workflow, query epoch latest --height 1200; " +
 	"also query tasks | submissions | tx | account | metagraph (validatord query <one> -h)"
-
-// querySubcommand is a query word with its own flags and printing.
-type querySubcommand func(ctx context.Context, env Env, args []string) error
-
-// querySubcommands are the query words that are not app paths.
-var querySubcommands = map[string]querySubcommand{
-	"tasks":       runQueryTasks,
-	"submissions": runQuerySubmissions,
-	"tx":          runQueryTx,
-	"account":     runQueryAccount,
-	"metagraph":   runQueryMetagraph,
-}
 
 // queryValueFlags are the query flags that take a value: a word after one
 // of them (without "=") is its value, not the query's first word.
@@ -42,7 +50,7 @@ func firstWord(args []string) int {
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			return i
 		}
-		name := strings.TrimLeft(a, "-")
+		name := canonicalFlag(strings.TrimLeft(a, "-"))
 		if !strings.Contains(name, "=") && queryValueFlags[name] {
 			i++
 		}
@@ -52,9 +60,9 @@ func firstWord(args []string) int {
 
 func runQuery(ctx context.Context, env Env, args []string) error {
 	if i := firstWord(args); i >= 0 {
-		if sub, ok := querySubcommands[args[i]]; ok {
+		if sub := queryCmd.child(args[i]); sub != nil {
 			rest := append(append([]string{}, args[:i]...), args[i+1:]...)
-			return sub(ctx, env, rest)
+			return sub.run(ctx, env, rest)
 		}
 	}
 	fs := newFlags("query")
@@ -73,6 +81,9 @@ func runQuery(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("--height: %d, want a height >= 1 (or 0: the last committed)", *height)
 	}
 	path := queryPath(pos)
+	if err := knownQueryPath(path); err != nil {
+		return err
+	}
 	c, err := dialNode(*node)
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(Command{Name: "reindex", Summary: "index a stopped node's blocks again (CometBFT's tx and block-event indexes)", Run: runReindex})
+	root.add(&command{name: "reindex", summary: "index a stopped node's blocks again (CometBFT's tx and block-event indexes)", run: runReindex})
 }
 
 const reindexUsage = "reindex [--home DIR] [--from H] [--to H] [--all]"

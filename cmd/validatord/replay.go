@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register(Command{Name: "replay", Summary: "re-execute a stopped node's chain into a fresh app and check every app hash", Run: runReplay})
+	root.add(&command{name: "replay", summary: "re-execute a stopped node's chain into a fresh app and check every app hash", run: runReplay})
 }
 
 const replayUsage = "replay [--home DIR] [--to HEIGHT] [--workdir DIR] [--check-creates]   (the node must be stopped)"

@@ -6,62 +6,27 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sort"
 )
 
-// scoreMode is one mode of `validatord score`; each mode file registers itself in init.
-type scoreMode struct {
-	Name    string
-	Summary string
-	Run     func(ctx context.Context, env Env, args []string) error
+// scoreCmd is `validatord score`; each mode file adds its mode in init.
+var scoreCmd = &command{
+	name:    "score",
+	summary: "score JSON lines offline with the consensus formulas (modes: see `score help`)",
+	usage:   "score <mode> [flags] < input.jsonl",
+	about: "Reads JSON lines on stdin and writes one JSON line per input line; decimals are\n" +
+		"JSON strings with 18 places. Numbers may be JSON numbers or strings (at most 18\n" +
+		"places). A bad line gets {\"line\": N, \"error\": \"...\"} and the exit status is 1.",
+	noun:        "mode",
+	list:        listTable,
+	unknownTail: " (see `validatord score help`)",
 }
 
-var scoreModes = map[string]scoreMode{}
-
-func init() {
-	register(Command{Name: "score", Summary: "score JSON lines offline with the consensus formulas (modes: see `score help`)", Run: runScore})
-}
+func init() { root.add(scoreCmd) }
 
 // registerScoreMode adds a mode to `validatord score`. It panics on a duplicate
 // name, which is a programming error caught at start-up.
 func registerScoreMode(name, summary string, run func(ctx context.Context, env Env, args []string) error) {
-	if _, dup := scoreModes[name]; dup {
-		panic("validatord: score mode registered twice: " + name)
-	}
-	scoreModes[name] = scoreMode{Name: name, Summary: summary, Run: run}
-}
-
-func scoreUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: validatord score <mode> [flags] < input.jsonl")
-	fmt.Fprintln(w, "Reads JSON lines on stdin and writes one JSON line per input line; decimals are")
-	fmt.Fprintln(w, "JSON strings with 18 places. Numbers may be JSON numbers or strings (at most 18")
-	fmt.Fprintln(w, "places). A bad line gets {\"line\": N, \"error\": \"...\"} and the exit status is 1.")
-	fmt.Fprintln(w, "modes:")
-	names := make([]string, 0, len(scoreModes))
-	for n := range scoreModes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, scoreModes[n].Summary)
-	}
-}
-
-func runScore(ctx context.Context, env Env, args []string) error {
-	if len(args) == 0 {
-		scoreUsage(env.Stderr)
-		return fmt.Errorf("no mode given (see `validatord score help`)")
-	}
-	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		scoreUsage(env.Stdout)
-		return nil
-	}
-	m, ok := scoreModes[args[0]]
-	if !ok {
-		scoreUsage(env.Stderr)
-		return fmt.Errorf("unknown mode %q (see `validatord score help`)", args[0])
-	}
-	return m.Run(ctx, env, args[1:])
+	scoreCmd.add(&command{name: name, summary: summary, run: run})
 }
 
 // scoreFlags returns a flag set for one score mode that never prints on its own.
@@ -86,7 +51,7 @@ func parseScoreFlags(env Env, fs *flag.FlagSet, usage string, args []string) (do
 			}
 			return true, nil
 		}
-		return true, fmt.Errorf("%v (see `validatord %s -h`)", err, fs.Name())
+		return true, fmt.Errorf("%v (see `validatord %s -h`)", withSuggestion(fs, err), fs.Name())
 	}
 	if fs.NArg() > 0 {
 		return true, fmt.Errorf("unexpected argument %q: input comes on stdin", fs.Arg(0))

@@ -147,6 +147,7 @@ func TestScoreUsageErrorLines(t *testing.T) {
 		{[]string{"weights", "--cap", "1.5"}, "validatord score: --cap = 1.5: must be in (0, 1]\n"},
 		{[]string{"weights", "--burn-uid", "65536"}, "validatord score: --burn-uid = 65536: must be in [0, 65535]\n"},
 		{[]string{"workflow", "extra"}, "validatord score: unexpected argument \"extra\": input comes on stdin\n"},
+		{[]string{"weights", "--burn-iud", "1"}, "validatord score: flag provided but not defined: -burn-iud; did you mean --burn-uid? (see `validatord score weights -h`)\n"},
 	} {
 		_, errOut, code := runScoreIn(t, "{}\n", tc.args...)
 		if code != 1 || errOut != tc.want {

@@ -1,41 +1,24 @@
 package main
 
 import (
-	"context"
 	"encoding/hex"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/snapshot"
 )
 
+// snapshot's subcommands are one file each; the logic lives in package
+// snapshot (ExportStore, RestoreStore, List).
 func init() {
-	register(Command{Name: "snapshot", Summary: "state-sync snapshots of a home: list, export (of a stopped node, at a kept height), restore (into an empty app store)", Run: runSnapshot})
+	c := root.add(&command{name: "snapshot", summary: "state-sync snapshots of a home: list, export (of a stopped node, at a kept height), restore (into an empty app store)",
+		usage: snapshotUsage, noun: "subcommand"})
+	c.add(&command{name: "list", summary: "the snapshots of a home, or of a snapshot directory", usage: snapshotListUsage, run: runSnapshotList})
+	c.add(&command{name: "export", summary: "a stopped node's snapshot at a kept height", usage: snapshotExportUsage, run: runSnapshotExport})
+	c.add(&command{name: "restore", summary: "a snapshot into an empty app store", usage: snapshotRestoreUsage, run: runSnapshotRestore})
 }
 
 const snapshotUsage = "snapshot list|export|restore [flags]   (snapshot <subcommand> --help for its flags)"
-
-// runSnapshot dispatches to one file per subcommand; the logic lives in
-// package snapshot (ExportStore, RestoreStore, List).
-func runSnapshot(ctx context.Context, env Env, args []string) error {
-	if len(args) == 0 {
-		return fmt.Errorf("missing subcommand; usage: validatord %s", snapshotUsage)
-	}
-	switch args[0] {
-	case "list":
-		return runSnapshotList(ctx, env, args[1:])
-	case "export":
-		return runSnapshotExport(ctx, env, args[1:])
-	case "restore":
-		return runSnapshotRestore(ctx, env, args[1:])
-	case "-h", "--help", "help":
-		_, err := fmt.Fprintf(env.Stdout, "usage: validatord %s\n", snapshotUsage)
-		return err
-	default:
-		return fmt.Errorf("unknown subcommand %q; usage: validatord %s", args[0], snapshotUsage)
-	}
-}
 
 // snapshotView is one snapshot as the subcommands print it.
 type snapshotView struct {

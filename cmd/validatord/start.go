@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register(Command{Name: "start", Summary: "run the validator node (CometBFT with the app in-process)", Run: runStart})
+	root.add(&command{name: "start", summary: "run the validator node (CometBFT with the app in-process)", run: runStart})
 }
 
 const startUsage = "start [--home DIR]"

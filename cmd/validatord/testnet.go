@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register(Command{Name: "testnet", Summary: "create the homes of a local N-validator network on loopback ports", Run: runTestnet})
+	root.add(&command{name: "testnet", summary: "create the homes of a local N-validator network on loopback ports", run: runTestnet})
 }
 
 const testnetUsage = "testnet --output DIR [--v 4] [--starting-port 26656] [--chain-id ID] [--timeout-commit 500ms] [--registration-difficulty 256] [--registrations-per-block 256] [--force]"

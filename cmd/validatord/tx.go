@@ -7,15 +7,43 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
+// txCmd is `validatord tx`: a child per message (a group per message with
+// kinds: tx submit workflow|arena|gas), and tx sign and tx broadcast.
+var txCmd = &command{
+	name:    "tx",
+	summary: "sign and broadcast a transaction (register-miner, deregister-miner, post-task, submit, reveal, report, truth, attest-metagraph, bind-hotkey)",
+	usage:   "tx <message> --from KEY [flags]   (validatord tx <message> -h lists its flags)",
+	about:   "offline: validatord tx sign <file|-> --from KEY, validatord tx broadcast <file|->",
+	noun:    "message",
+	list:    listLine,
+}
+
 func init() {
-	register(Command{Name: "tx", Summary: "sign and broadcast a transaction (register-miner, deregister-miner, post-task, submit, reveal, report, truth, attest-metagraph, bind-hotkey)", Run: runTx})
+	root.add(txCmd)
+	for _, e := range txMessages {
+		parent, leaf := txCmd, e.name
+		if group, kind, ok := strings.Cut(e.name, " "); ok {
+			if parent = txCmd.child(group); parent == nil {
+				parent = txCmd.add(&command{name: group, noun: "kind"})
+			}
+			leaf = kind
+		}
+		name, m := e.name, e.m
+		parent.add(&command{name: leaf, summary: m.summary, run: func(ctx context.Context, env Env, args []string) error {
+			return runTxMessage(ctx, env, name, m, args)
+		}})
+	}
+	for _, g := range txCmd.sub {
+		if g.noun == "kind" {
+			g.summary = "one of its kinds: " + strings.Join(g.names(), ", ")
+		}
+	}
 }
 
 // txMessage is one message of `tx`: either a message sent as it is (define
@@ -35,24 +63,28 @@ type txFlow func(ctx context.Context, open func() (*txSession, error), wait bool
 
 const waitCommitted = "wait until the transaction is in a block (sent again if it is lost on the way)"
 
-// txMessages are keyed by "message" or "message kind", as typed.
-var txMessages = map[string]txMessage{
-	"register-miner":     {summary: "give the --from key a miner uid, paying the registration's proof of work (progress on stderr)", flow: defineRegisterMiner},
-	"deregister-miner":   {summary: "free the --from key's miner uid (its windows and gas agents are cleared)", define: defineDeregisterMiner},
-	"post-task workflow": {summary: "open a workflow task (validators' report keys)", define: definePostWorkflow},
-	"post-task arena":    {summary: "open an arena task (validators' report keys)", define: definePostArena},
-	"submit workflow":    {summary: "commit to a workflow for a task, the salt kept in the key home (miners)", flow: submitFlow(defineWorkflowPayload), wait: waitSubmit},
-	"submit arena":       {summary: "commit to an arena run for a task, the salt kept in the key home (miners)", flow: submitFlow(defineArenaPayload), wait: waitSubmit},
-	"submit gas":         {summary: "commit to a gas price prediction for an EVM block, the salt kept in the key home (miners)", flow: submitFlow(defineGasPayload), wait: waitSubmit},
-	"reveal":             {summary: "reveal a stored commit: --task N, or --evm-chain C --evm-block B (miners)", flow: defineReveal, wait: waitReveal},
-	"report workflow":    {summary: "report the measurements of a workflow submission (validators)", define: defineReportWorkflow},
-	"report arena":       {summary: "report the measurements of an arena submission (validators)", define: defineReportArena},
-	"truth":              {summary: "report an EVM block's minimum gas price and timestamp (validators)", define: defineTruth},
-	"attest-metagraph":   {summary: "attest the parent chain's metagraph at a parent block from a snapshot file (validators, mirror mode)", define: defineAttestMetagraph},
-	"bind-hotkey":        {summary: "bind the --from key to a parent uid with its hotkey's signature (miners, mirror mode)", define: defineBindHotkey},
-	"propose validators": {summary: "propose validator set changes, in the order given (validators' report keys)", flow: proposeFlow(defineProposeValidators)},
-	"propose params":     {summary: "propose a JSON merge patch over the params from an activation height (validators' report keys)", flow: proposeFlow(defineProposeParams)},
-	"approve":            {summary: "approve an open proposal (validators' report keys)", define: defineApprove},
+// txMessages are the messages of `tx`, named "message" or "message kind"
+// as typed; init makes them nodes of txCmd.
+var txMessages = []struct {
+	name string
+	m    txMessage
+}{
+	{"register-miner", txMessage{summary: "give the --from key a miner uid, paying the registration's proof of work (progress on stderr)", flow: defineRegisterMiner}},
+	{"deregister-miner", txMessage{summary: "free the --from key's miner uid (its windows and gas agents are cleared)", define: defineDeregisterMiner}},
+	{"post-task workflow", txMessage{summary: "open a workflow task (validators' report keys)", define: definePostWorkflow}},
+	{"post-task arena", txMessage{summary: "open an arena task (validators' report keys)", define: definePostArena}},
+	{"submit workflow", txMessage{summary: "commit to a workflow for a task, the salt kept in the key home (miners)", flow: submitFlow(defineWorkflowPayload), wait: waitSubmit}},
+	{"submit arena", txMessage{summary: "commit to an arena run for a task, the salt kept in the key home (miners)", flow: submitFlow(defineArenaPayload), wait: waitSubmit}},
+	{"submit gas", txMessage{summary: "commit to a gas price prediction for an EVM block, the salt kept in the key home (miners)", flow: submitFlow(defineGasPayload), wait: waitSubmit}},
+	{"reveal", txMessage{summary: "reveal a stored commit: --task N, or --evm-chain-id C --evm-block B (miners)", flow: defineReveal, wait: waitReveal}},
+	{"report workflow", txMessage{summary: "report the measurements of a workflow submission (validators)", define: defineReportWorkflow}},
+	{"report arena", txMessage{summary: "report the measurements of an arena submission (validators)", define: defineReportArena}},
+	{"truth", txMessage{summary: "report an EVM block's minimum gas price and timestamp (validators)", define: defineTruth}},
+	{"attest-metagraph", txMessage{summary: "attest the parent chain's metagraph at a parent block from a snapshot file (validators, mirror mode)", define: defineAttestMetagraph}},
+	{"bind-hotkey", txMessage{summary: "bind the --from key to a parent uid with its hotkey's signature (miners, mirror mode)", define: defineBindHotkey}},
+	{"propose validators", txMessage{summary: "propose validator set changes, in the order given (validators' report keys)", flow: proposeFlow(defineProposeValidators)}},
+	{"propose params", txMessage{summary: "propose a JSON merge patch over the params from an activation height (validators' report keys)", flow: proposeFlow(defineProposeParams)}},
+	{"approve", txMessage{summary: "approve an open proposal (validators' report keys)", define: defineApprove}},
 }
 
 // txFlags are the flags every message has.
@@ -98,27 +130,9 @@ func (f txFlags) check() error {
 	return nil
 }
 
-func runTx(ctx context.Context, env Env, args []string) error {
-	if len(args) > 0 && isHelp(args[0]) {
-		fmt.Fprintf(env.Stdout, "usage: validatord tx <message> --from KEY [flags]   (validatord tx <message> -h lists its flags)\nmessages: %s\n"+
-			"offline: validatord tx sign <file|-> --from KEY, validatord tx broadcast <file|->\n", strings.Join(txMessageNames(), ", "))
-		return nil
-	}
-	if len(args) > 0 {
-		if c, ok := txCommands[args[0]]; ok {
-			return c(ctx, env, args[1:])
-		}
-	}
-	name, rest, err := txMessageName(args)
-	if err != nil {
-		return err
-	}
-	if len(rest) > 0 && isHelp(rest[0]) && len(groupKinds(name)) > 0 {
-		// `tx submit -h`: the message's usage with its kinds.
-		fmt.Fprintf(env.Stdout, "usage: %s\n", groupUsage(name))
-		return nil
-	}
-	m := txMessages[name]
+// runTxMessage is `tx <message>`: its flags, then the message built and
+// sent (or its commit-reveal flow run).
+func runTxMessage(ctx context.Context, env Env, name string, m txMessage, rest []string) error {
 	usage := "tx " + name + " --from KEY [flags]"
 	fs := newFlags("tx " + name)
 	common := defineTxFlags(fs, m.wait)
@@ -207,63 +221,14 @@ func (r *txRun) sendBuilt(ctx context.Context, build func() (*subnetv1.Msg, erro
 	return s.send(ctx, msg, *r.f.wait)
 }
 
-// txMessageName finds the message (and kind) at the start of args.
-func txMessageName(args []string) (string, []string, error) {
-	if len(args) >= 2 {
-		if _, ok := txMessages[args[0]+" "+args[1]]; ok {
-			return args[0] + " " + args[1], args[2:], nil
+// txMessageNamed is the message of txMessages named name (zero when none).
+func txMessageNamed(name string) txMessage {
+	for _, e := range txMessages {
+		if e.name == name {
+			return e.m
 		}
 	}
-	if len(args) >= 1 {
-		if _, ok := txMessages[args[0]]; ok {
-			return args[0], args[1:], nil
-		}
-		if kinds := groupKinds(args[0]); len(kinds) > 0 {
-			if len(args) >= 2 && isHelp(args[1]) {
-				return args[0], args[1:], nil
-			}
-			if len(args) == 1 || strings.HasPrefix(args[1], "-") {
-				return "", nil, fmt.Errorf("%s: missing kind; usage: %s", args[0], groupUsage(args[0]))
-			}
-			return "", nil, fmt.Errorf("%s: unknown kind %q, want one of %s; usage: %s", args[0], args[1], strings.Join(kinds, ", "), groupUsage(args[0]))
-		}
-	}
-	names := strings.Join(txMessageNames(), ", ")
-	if len(args) == 0 {
-		return "", nil, fmt.Errorf("missing message; usage: validatord tx <message> --from KEY [flags]; messages: %s", names)
-	}
-	return "", nil, fmt.Errorf("unknown message %q; want one of: %s", args[0], names)
-}
-
-// groupKinds are the kinds of a message that has several (submit: workflow,
-// arena, gas), sorted; none for other words.
-func groupKinds(group string) []string {
-	var kinds []string
-	for _, n := range txMessageNames() {
-		if k, ok := strings.CutPrefix(n, group+" "); ok {
-			kinds = append(kinds, k)
-		}
-	}
-	return kinds
-}
-
-// groupUsage is the usage line of a message with kinds.
-func groupUsage(group string) string {
-	return fmt.Sprintf("validatord tx %s %s --from KEY [flags]   (validatord tx %s <kind> -h lists its flags)",
-		group, strings.Join(groupKinds(group), "|"), group)
-}
-
-// isHelp is an argument that asks for help.
-func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "help" }
-
-// txMessageNames lists the messages of `tx`, sorted.
-func txMessageNames() []string {
-	names := make([]string, 0, len(txMessages))
-	for n := range txMessages {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return txMessage{}
 }
 
 // decimalFlag is a flag holding a decimal in the canonical 18-place form.

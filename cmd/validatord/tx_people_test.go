@@ -33,7 +33,7 @@ func TestTxMissingFlagsAtOnce(t *testing.T) {
 		{[]string{"tx", "report", "arena", "--from", "validator", "--submission-id", "3"},
 			"--total-tokens, --execution-time, --estimated-cost, --criteria-passed: required; usage: validatord tx report arena --from KEY [flags]\n"},
 		{[]string{"tx", "submit", "workflow"},
-			"--from, --task-id, --artifact-hash: required; usage: validatord tx submit workflow --from KEY [flags]\n"},
+			"--from, --task, --artifact-hash: required; usage: validatord tx submit workflow --from KEY [flags]\n"},
 		{[]string{"tx", "register-miner"}, "--from: required; usage: validatord tx register-miner --from KEY [flags]\n"},
 		{[]string{"keys", "sign-binding", "--chain-id", "c"}, "--sr25519-seed, --uid, --parent-block: required; usage: validatord " + signBindingUsage + "\n"},
 	}
@@ -56,24 +56,28 @@ func TestTxMessageHelp(t *testing.T) {
 		}
 	}
 	code, out, errOut := runCmd(t, "tx", "submit", "workflow", "-h")
-	if code != 0 || errOut != "" || !strings.Contains(out, "\n  --from string\n") || !strings.Contains(out, "\n  --task-id uint\n") ||
+	if code != 0 || errOut != "" || !strings.Contains(out, "\n  --from string\n") || !strings.Contains(out, "\n  --task uint\n") ||
 		!strings.Contains(out, "\n  -o format\n") || strings.Contains(out, "\n  -from") {
 		t.Errorf("tx submit workflow -h: code %d stdout %q stderr %q", code, out, errOut)
 	}
 }
 
 // Package flag's errors name flags with one dash; the CLI's name them as
-// the user types them.
+// the user types them, an unknown one with the closest flags (an alias's
+// canonical name: --evm-chian is nearest the alias --evm-chain).
 func TestFlagErrorsHaveTwoDashes(t *testing.T) {
 	cases := []struct {
 		args []string
 		want string
 	}{
 		{[]string{"tx", "report", "arena", "--submission-id", "x"}, `validatord tx: invalid value "x" for flag --submission-id: parse error` + "\n"},
-		{[]string{"tx", "post-task", "workflow", "--frm", "x"}, "validatord tx: flag provided but not defined: --frm\n"},
+		{[]string{"tx", "post-task", "workflow", "--frm", "x"}, "validatord tx: flag provided but not defined: --frm; did you mean --from?\n"},
+		{[]string{"tx", "post-task", "workflow", "--qqqqqq", "x"}, "validatord tx: flag provided but not defined: --qqqqqq\n"},
+		{[]string{"tx", "submit", "workflow", "--taks", "3"}, "validatord tx: flag provided but not defined: --taks; did you mean --task?\n"},
+		{[]string{"tx", "reveal", "--evm-chian", "1"}, "validatord tx: flag provided but not defined: --evm-chian; did you mean --evm-chain-id?\n"},
 		{[]string{"tx", "truth", "--from"}, "validatord tx: flag needs an argument: --from\n"},
 		{[]string{"tx", "truth", "-o", "yaml"}, `validatord tx: invalid value "yaml" for flag -o: "yaml", want json or text` + "\n"},
-		{[]string{"keys", "list", "--hme", "x"}, "validatord keys: flag provided but not defined: --hme\n"},
+		{[]string{"keys", "list", "--hme", "x"}, "validatord keys: flag provided but not defined: --hme; did you mean --home?\n"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCmd(t, c.args...)

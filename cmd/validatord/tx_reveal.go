@@ -16,8 +16,8 @@ const waitReveal = "wait until the reveal window is open (default: refuse, sendi
 // It prints the reveal's result.
 func defineReveal(fs *flag.FlagSet) txFlow {
 	task := fs.Uint64("task", 0, "id of the workflow or arena task committed to")
-	chain := fs.Uint64("evm-chain", 0, "EVM chain id of the gas prediction committed to (with --evm-block)")
-	block := fs.Uint64("evm-block", 0, "EVM block of the gas prediction committed to (with --evm-chain)")
+	chain := fs.Uint64("evm-chain-id", 0, "EVM chain id of the gas prediction committed to (with --evm-block)")
+	block := fs.Uint64("evm-block", 0, "EVM block of the gas prediction committed to (with --evm-chain-id)")
 	return func(ctx context.Context, open func() (*txSession, error), wait bool) (any, error) {
 		t, err := revealTarget(fs, *task, *chain, *block)
 		if err != nil {
@@ -58,15 +58,15 @@ func defineReveal(fs *flag.FlagSet) txFlow {
 	}
 }
 
-// revealTarget is --task, or --evm-chain with --evm-block.
+// revealTarget is --task, or --evm-chain-id with --evm-block.
 func revealTarget(fs *flag.FlagSet, task, chain, block uint64) (client.Target, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
-	case set["task"] && !set["evm-chain"] && !set["evm-block"]:
+	case set["task"] && !set["evm-chain-id"] && !set["evm-block"]:
 		return client.Target{TaskID: task}, nil
-	case !set["task"] && set["evm-chain"] && set["evm-block"]:
+	case !set["task"] && set["evm-chain-id"] && set["evm-block"]:
 		return client.Target{Gas: true, EVMChainID: chain, EVMBlock: block}, nil
 	}
-	return client.Target{}, errors.New("want --task N, or --evm-chain C with --evm-block B")
+	return client.Target{}, errors.New("want --task N, or --evm-chain-id C with --evm-block B")
 }

@@ -10,10 +10,13 @@ import (
 	"github.com/scoringsubnet/validatord/internal/keyfile"
 )
 
-// txCommands are the words of `tx` that are not messages.
-var txCommands = map[string]func(ctx context.Context, env Env, args []string) error{
-	"sign":      runTxSign,
-	"broadcast": runTxBroadcast,
+// tx sign and tx broadcast are the words of `tx` that are not messages:
+// tx's help names them apart (its about), so they are hidden from its list.
+func init() {
+	txCmd.add(&command{name: "sign", hidden: true, usage: txSignUsage, run: runTxSign,
+		summary: "sign an unsigned transaction (tx … --generate-only) with a key of this home, without a node"})
+	txCmd.add(&command{name: "broadcast", hidden: true, usage: txBroadcastUsage, run: runTxBroadcast,
+		summary: "send a signed transaction (tx sign) to a node"})
 }
 
 const txSignUsage = "tx sign <file|-> --from KEY [--chain-id ID] [--nonce N] [--home DIR] [-o json|text]"

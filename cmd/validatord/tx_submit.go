@@ -77,10 +77,10 @@ func dryCommit(ctx context.Context, s *txSession, payload *subnetv1.MsgSubmit) (
 // The payload builders of `submit`, one flag per payload field.
 
 func defineWorkflowPayload(fs *flag.FlagSet) func() (*subnetv1.MsgSubmit, error) {
-	task := fs.Uint64("task-id", 0, "id of the workflow task")
+	task := fs.Uint64("task", 0, "id of the workflow task")
 	artifact := fs.String("artifact-hash", "", "hex hash of the workflow artifact")
 	return func() (*subnetv1.MsgSubmit, error) {
-		if err := requireSet(fs, "task-id", "artifact-hash"); err != nil {
+		if err := requireSet(fs, "task", "artifact-hash"); err != nil {
 			return nil, err
 		}
 		h, err := hexFlag("artifact-hash", *artifact)
@@ -92,10 +92,10 @@ func defineWorkflowPayload(fs *flag.FlagSet) func() (*subnetv1.MsgSubmit, error)
 }
 
 func defineArenaPayload(fs *flag.FlagSet) func() (*subnetv1.MsgSubmit, error) {
-	task := fs.Uint64("task-id", 0, "id of the arena task")
+	task := fs.Uint64("task", 0, "id of the arena task")
 	artifact := fs.String("artifact-hash", "", "hex hash of the run's artifact")
 	return func() (*subnetv1.MsgSubmit, error) {
-		if err := requireSet(fs, "task-id", "artifact-hash"); err != nil {
+		if err := requireSet(fs, "task", "artifact-hash"); err != nil {
 			return nil, err
 		}
 		h, err := hexFlag("artifact-hash", *artifact)

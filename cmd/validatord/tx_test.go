@@ -15,12 +15,12 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-// buildMsg parses args for the message name as runTx does and builds it.
+// buildMsg parses args for the message name as runTxMessage does and builds it.
 func buildMsg(t testing.TB, name string, args ...string) (*subnetv1.Msg, error) {
 	t.Helper()
 	fs := newFlags("tx " + name)
 	defineTxFlags(fs, "")
-	build := txMessages[name].define(fs)
+	build := txMessageNamed(name).define(fs)
 	if _, _, err := parseFlags(Env{}, fs, "tx", args); err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ var submitPayloads = map[string]func(*flag.FlagSet) func() (*subnetv1.MsgSubmit,
 	"submit workflow": defineWorkflowPayload, "submit arena": defineArenaPayload, "submit gas": defineGasPayload,
 }
 
-// buildPayload parses args for a submit kind as runTx does and builds the
+// buildPayload parses args for a submit kind as runTxMessage does and builds the
 // payload it commits to.
 func buildPayload(t testing.TB, name string, args ...string) (*subnetv1.MsgSubmit, error) {
 	t.Helper()
@@ -145,7 +145,7 @@ func TestTxMessageErrors(t *testing.T) {
 		{"post-task workflow", []string{"--total-steps", "1", "--max-budget", "1.0000000000000000001", "--max-latency-seconds", "1"}, "--max-budget"},
 		{"post-task workflow", []string{"--total-steps", "x"}, "-total-steps"},
 		{"post-task arena", []string{"--difficulty", "d", "--criteria-total", "1"}, "--category: required"},
-		{"submit workflow", []string{"--artifact-hash", hashA}, "--task-id: required"},
+		{"submit workflow", []string{"--artifact-hash", hashA}, "--task: required"},
 		{"submit workflow", []string{"--task-id", "1"}, "--artifact-hash: required"},
 		{"submit workflow", []string{"--task-id", "1", "--artifact-hash", "xyz"}, "not hex"},
 		{"submit gas", []string{"--evm-chain-id", "1", "--evm-block", "2", "--price", "cheap"}, "--price"},
@@ -185,9 +185,9 @@ func TestTxCommandErrors(t *testing.T) {
 		{[]string{"tx", "register-miner", "--from", "nobody", "--home", home}, "--home " + home + ": holds no node and no keys"},
 		{[]string{"tx", "register-miner", "--from", "nobody", "--home", keysHome}, "key not found"},
 		{[]string{"tx", "register-miner", "extra", "--from", "x"}, "want 0 argument"},
-		{[]string{"tx", "reveal", "--from", "x", "--home", home}, "want --task N, or --evm-chain C with --evm-block B"},
-		{[]string{"tx", "reveal", "--task", "1", "--evm-chain", "1", "--evm-block", "2", "--from", "x"}, "want --task N, or --evm-chain C"},
-		{[]string{"tx", "reveal", "--evm-chain", "1", "--from", "x"}, "want --task N, or --evm-chain C"},
+		{[]string{"tx", "reveal", "--from", "x", "--home", home}, "want --task N, or --evm-chain-id C with --evm-block B"},
+		{[]string{"tx", "reveal", "--task", "1", "--evm-chain", "1", "--evm-block", "2", "--from", "x"}, "want --task N, or --evm-chain-id C"},
+		{[]string{"tx", "reveal", "--evm-chain", "1", "--from", "x"}, "want --task N, or --evm-chain-id C"},
 		{[]string{"tx", "submit", "workflow", "--task-id", "1", "--from", "x"}, "--artifact-hash: required"},
 		{[]string{"tx", "submit", "gas", "--evm-chain-id", "1", "--evm-block", "2", "--price", "1", "--home", home}, "--from: required; usage: validatord tx submit gas"},
 	}

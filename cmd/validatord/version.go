@@ -10,7 +10,7 @@ import (
 var Version = "0.1.0-dev"
 
 func init() {
-	register(Command{Name: "version", Summary: "print the version of validatord and its consensus dependencies", Run: runVersion})
+	root.add(&command{name: "version", summary: "print the version of validatord and its consensus dependencies", run: runVersion})
 }
 
 func runVersion(_ context.Context, env Env, _ []string) error {

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(Command{Name: "wait", Summary: "wait until the node's app committed a height (wait --height H) or a task reached a phase (wait task ID --until reveal|report|settled)", Run: runWait})
+	root.add(&command{name: "wait", summary: "wait until the node's app committed a height (wait --height H) or a task reached a phase (wait task ID --until reveal|report|settled)", run: runWait})
 }
 
 const waitUsage = "wait --height H | wait task ID --until reveal|report|settled   [--node tcp://127.0.0.1:26657] [--timeout D]"

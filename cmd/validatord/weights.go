@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(Command{Name: "weights", Summary: "print an epoch's u16 weights for the parent chain's set_weights, with the app hash and score digest of its state", Run: runWeights})
+	root.add(&command{name: "weights", summary: "print an epoch's u16 weights for the parent chain's set_weights, with the app hash and score digest of its state", run: runWeights})
 }
 
 const weightsCmdUsage = "weights [--epoch N | --height H] [--node tcp://127.0.0.1:26657 | --home DIR] [--netuid N] [--version-key K]"
