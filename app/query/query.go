@@ -2,6 +2,8 @@ package query
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/scoringsubnet/validatord/app/kernel"
@@ -130,4 +132,10 @@ func (q *View) GenesisHash() []byte {
 		return nil
 	}
 	return append([]byte(nil), h...)
+}
+
+// FirstWords are the first segments of the paths the view answers, sorted.
+// The App answers "simulate" and "account/<pubkey hex>/pending" itself.
+func FirstWords() []string {
+	return slices.Sorted(maps.Keys(queryRoutes))
 }

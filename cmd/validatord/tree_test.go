@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/scoringsubnet/validatord/app/query"
 )
 
 // commandTreeText is the command tree as docs/cli.md's "Command tree"
@@ -150,6 +152,17 @@ func TestQueryPathsMatchDoc(t *testing.T) {
 	}
 	if !slices.Equal(doc, queryPaths) {
 		t.Fatalf("docs/queries.md's paths:\n%q\nqueryPaths:\n%q", doc, queryPaths)
+	}
+}
+
+// TestQueryPathsMatchApp: the CLI's paths have the first words the app
+// answers (app/query's routes, and simulate, which the App answers itself),
+// so a path the app knows is never refused before it is asked.
+func TestQueryPathsMatchApp(t *testing.T) {
+	app := append(query.FirstWords(), "simulate")
+	slices.Sort(app)
+	if cli := queryFirstWords(); !slices.Equal(cli, app) {
+		t.Fatalf("queryPaths' first words %q, the app's %q", cli, app)
 	}
 }
 
