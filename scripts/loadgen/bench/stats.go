@@ -22,7 +22,7 @@ func percentile(sorted []float64, p float64) float64 {
 	return sorted[rank-1]
 }
 
-// Summary is benchnet's one JSON line.
+// Summary is the bench mode's one JSON line.
 type Summary struct {
 	App       string  `json:"app"`
 	Mode      string  `json:"mode"` // "rate" or "in_flight"
@@ -56,7 +56,7 @@ type Summary struct {
 	TxsPerBlock    float64 `json:"txs_per_block"`
 	// MaxLagS: how far the open-loop sends fell behind their schedule at most.
 	MaxLagS float64 `json:"max_lag_s"`
-	// LoadgenCPUPerTxUS: the CPU a second benchnet itself used over the measured window (its
+	// LoadgenCPUPerTxUS: the CPU a second the load tool itself used over the measured window (its
 	// warm-up included) over committed_tps, in µs a tx; MachineBusy: the share of the machine's CPU busy over the window (1 =
 	// every core). Both are 0 where they cannot be read (not Linux).
 	LoadgenCPUPerTxUS float64 `json:"loadgen_cpu_per_tx_us"`
