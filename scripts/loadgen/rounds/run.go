@@ -85,9 +85,9 @@ func Run(ctx context.Context, mode string, args []string) error {
 	}
 	switch {
 	case mode == "flood" && o.flood.rate == 0:
-		return fmt.Errorf("flood: --flood-rate > 0 required")
+		return errors.New("--flood-rate > 0 required")
 	case mode == "adversary" && o.adv.validator < 0:
-		return fmt.Errorf("adversary: --adversary >= 0 required")
+		return errors.New("--adversary >= 0 required")
 	}
 	net, err := setup.LoadTestnet(o.testnet, o.nodes)
 	if err != nil {
