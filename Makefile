@@ -107,7 +107,7 @@ test-arm64:
 	cd app/store && qemu-aarch64-static ../../bin/store-arm64.test -test.count 1
 
 ## e2e: reliability under SIGKILL of validators, crash points inside FinalizeBlock/Commit, a
-## validator below 1/3 attacking (loadgen --adversary), replay. The kill-and-restart scenario
+## validator below 1/3 attacking (loadgen adversary), replay. The kill-and-restart scenario
 ## runs with a short flood (100 commits/s from 32 miners; E2E_FLOOD_RATE=0 turns it off) so CI
 ## checks every accepted commit is committed and no sender stays stuck; e2e-load is the full rate.
 e2e: test-long
@@ -115,7 +115,7 @@ e2e: test-long
 	$(GO) build -o bin/loadgen ./scripts/loadgen
 	E2E_FLOOD_RATE=$${E2E_FLOOD_RATE:-100} E2E_FLOOD_MINERS=$${E2E_FLOOD_MINERS:-32} $(GO) test -tags e2e -count=1 -v -timeout 25m ./scripts/e2e/
 
-## e2e-load: the kill-and-restart scenario under loadgen's open-loop flood (issue 16 item 3;
+## e2e-load: the kill-and-restart scenario under `loadgen flood` (issue 16 item 3;
 ## not in CI): E2E_FLOOD_RATE commits/s (default 500) beside the honest rounds, a validator
 ## SIGKILLed every 20 s; every commit CheckTx took must be committed (resent if lost).
 e2e-load:

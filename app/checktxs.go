@@ -7,6 +7,7 @@ import (
 
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/sigverify"
+	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
@@ -66,7 +67,7 @@ func (a *App) CheckTxs(_ context.Context, reqs []*abcitypes.RequestCheckTx) ([]*
 			pre = func() sigCheck { return sigValid }
 		}
 		r := a.deliverTxPre(a.check, req.Tx, blk, budget.NewMeter(a.limits, a.check), pre)
-		out[i] = &abcitypes.ResponseCheckTx{Code: r.Code, Log: r.Log, Codespace: r.Codespace}
+		out[i] = checkTxResponse(store.State{O: a.check}, req.Tx, r)
 	}
 	return out, nil
 }

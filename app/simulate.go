@@ -31,7 +31,8 @@ func (a *App) simulate(raw []byte) (*wire.SimulateView, *query.Error) {
 		return nil, query.NotFound("the chain is not initialised yet")
 	}
 	r, height := a.dryCheck(raw)
-	v := &wire.SimulateView{Code: r.Code, Name: wire.CodeName(r.Code), Log: r.Log, Height: height}
+	v := &wire.SimulateView{Code: r.Code, Name: wire.CodeName(r.Code), Log: r.Log, Height: height,
+		Data: checkTxResponse(store.State{O: a.check}, raw, r).Data}
 	for _, ev := range r.Events {
 		e := wire.SimulatedEvent{Type: ev.Type}
 		for _, at := range ev.Attributes {
@@ -65,7 +66,7 @@ func (a *App) CheckTxDry(_ context.Context, req *abcitypes.RequestCheckTx) (*abc
 		return &abcitypes.ResponseCheckTx{Code: wire.CodeInternal, Log: errNotInitialised.Error(), Codespace: wire.Codespace}, nil
 	}
 	r, _ := a.dryCheck(req.Tx)
-	return &abcitypes.ResponseCheckTx{Code: r.Code, Log: r.Log, Codespace: r.Codespace}, nil
+	return checkTxResponse(store.State{O: a.check}, req.Tx, r), nil
 }
 
 // answerSimulate fills a query response with simulate's answer.

@@ -16,6 +16,6 @@ func (c *Client) DryRun(ctx context.Context, tx []byte) (TxResult, error) {
 	if err != nil {
 		return TxResult{}, err
 	}
-	out := named(TxResult{Code: v.Code, Codespace: wire.Codespace, Log: v.Log, Hash: TxHash(tx)})
+	out := named(TxResult{Code: v.Code, Codespace: wire.Codespace, Log: v.Log, Hash: TxHash(tx), Data: v.Data})
 	return out, txError(out)
 }

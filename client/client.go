@@ -99,7 +99,7 @@ func (c *Client) Broadcast(ctx context.Context, tx []byte) (TxResult, error) {
 	if err != nil {
 		return TxResult{}, fmt.Errorf("node %s: broadcast: %w", c.addr, err)
 	}
-	out := named(TxResult{Code: res.Code, Codespace: res.Codespace, Log: res.Log, Hash: res.Hash.String()})
+	out := named(TxResult{Code: res.Code, Codespace: res.Codespace, Log: res.Log, Hash: res.Hash.String(), Data: res.Data})
 	return out, txError(out)
 }
 
@@ -112,7 +112,7 @@ func (c *Client) BroadcastCommit(ctx context.Context, tx []byte) (TxResult, erro
 		return TxResult{}, fmt.Errorf("node %s: broadcast: %w", c.addr, err)
 	}
 	if res.CheckTx.Code != wire.CodeOK {
-		out := named(TxResult{Code: res.CheckTx.Code, Codespace: res.CheckTx.Codespace, Log: res.CheckTx.Log, Hash: res.Hash.String()})
+		out := named(TxResult{Code: res.CheckTx.Code, Codespace: res.CheckTx.Codespace, Log: res.CheckTx.Log, Hash: res.Hash.String(), Data: res.CheckTx.Data})
 		return out, txError(out)
 	}
 	out := named(TxResult{Code: res.TxResult.Code, Codespace: res.TxResult.Codespace, Log: res.TxResult.Log,

@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -290,6 +291,16 @@ func TestErrorsAndNonces(t *testing.T) {
 	}
 	if res, err := c.BroadcastCommit(ctx, tx); !errors.As(err, &te) || te.Code != wire.CodeNonceUsed || res.Height != 0 {
 		t.Fatalf("stale nonce: %+v, %v", res, err)
+	}
+	// The refusal carries the key's next nonce typed (CheckTx's data), and the hint names it;
+	// so does broadcast_tx_sync's.
+	if next, ok := te.NextNonce(); !ok || next != 1 || !strings.Contains(te.Hint, "the next nonce is 1") {
+		t.Fatalf("stale nonce: next nonce %d, %v; hint %q", next, ok, te.Hint)
+	}
+	if _, err := c.Broadcast(ctx, tx); !errors.As(err, &te) || te.Code != wire.CodeNonceUsed {
+		t.Fatalf("stale nonce, sync: %v", err)
+	} else if next, ok := te.NextNonce(); !ok || next != 1 {
+		t.Fatalf("stale nonce, sync: next nonce %d, %v", next, ok)
 	}
 
 	// Three transactions of one key in the mempool, then their blocks.

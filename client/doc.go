@@ -61,7 +61,8 @@
 //
 // A nonce refusal's Hint says what to do: the next nonce, and --nonce,
 // --wait, or that earlier transactions of the key are still pending
-// (NonceHint).
+// (NonceHint). TxError.NextNonce reads the next nonce that CheckTx's nonce
+// refusal carries in its data (wire.DecodeNextNonce), never its log text.
 //
 // It imports app/wire and the proto types, never package app: the app's own
 // tests may use it.

@@ -3,8 +3,6 @@ package client
 import (
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 
 	"github.com/scoringsubnet/validatord/app/wire"
 )
@@ -33,24 +31,20 @@ func txError(res TxResult) error {
 		return nil
 	}
 	e := &TxError{Code: res.Code, Name: wire.CodeName(res.Code), Log: res.Log, Result: res}
-	if next, ok := nextNonceIn(res.Log); ok && isNonceCode(res.Code) {
+	if next, ok := e.NextNonce(); ok {
 		e.Hint = nonceHint(res.Code, next, " (counting this key's transactions in the node's mempool)")
 	}
 	return e
 }
 
-// nextNonceRe finds the account's next nonce in the app's log of a nonce
-// refusal ("nonce = 0 already used (next nonce 2)", "nonce = 5, next nonce
-// is 2"): CheckTx's, which counts the key's transactions in the mempool.
-var nextNonceRe = regexp.MustCompile(`next nonce (?:is )?(\d+)`)
-
-func nextNonceIn(log string) (uint64, bool) {
-	m := nextNonceRe.FindStringSubmatch(log)
-	if m == nil {
+// NextNonce is the sender's next nonce that CheckTx's nonce refusal carries
+// (wire.DecodeNextNonce of its data; CheckTx counts the key's transactions in
+// the node's mempool); false for other refusals and failures in a block.
+func (e *TxError) NextNonce() (uint64, bool) {
+	if !wire.IsNonceCode(e.Code) {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(m[1], 10, 64)
-	return n, err == nil
+	return wire.DecodeNextNonce(e.Result.Data)
 }
 
 // QueryError is a query that the app answered with a non-zero code

@@ -51,10 +51,6 @@ func (c *Client) Height(ctx context.Context) (int64, error) {
 	return st.Height, nil
 }
 
-func isNonceCode(code uint32) bool {
-	return code == wire.CodeNonceUsed || code == wire.CodeNonceFuture
-}
-
 // nonceHint says what to do about a nonce refusal of a nonce the user
 // chose (FixNonce), with the node's nonces when it answers.
 func (s *Signer) nonceHint(ctx context.Context, te *TxError) string {

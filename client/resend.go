@@ -288,7 +288,7 @@ func (s *Signer) resend(ctx context.Context, keep []*sentTx, h int64, out *Recov
 			t.seen = h
 			out.Resent = append(out.Resent, t.hash)
 			kept = append(kept, t)
-		case errors.As(err, &te) && isNonceCode(te.Code):
+		case errors.As(err, &te) && wire.IsNonceCode(te.Code):
 			// nonce_used: the node holds it, or a block took it since the
 			// committed nonce was read; nonce_future: an earlier one is
 			// missing there. Either way the next Recover decides.

@@ -25,6 +25,9 @@ type TxResult struct {
 	Height    int64   `json:"height,omitempty"`
 	Events    []Event `json:"events,omitempty"`
 	Scores    []Score `json:"scores,omitempty"`
+	// Data is CheckTx's data: a nonce refusal's next nonce
+	// (wire.EncodeNextNonce; TxError.NextNonce reads it).
+	Data []byte `json:"-"`
 }
 
 // Event is an ABCI event with its attributes in emitted order.

@@ -192,7 +192,7 @@ func (s *Signer) send(ctx context.Context, msg *subnetv1.Msg, stage func(hash st
 		case errors.As(err, &te) && !s.fixed && (te.Code == wire.CodeNonceUsed || te.Code == wire.CodeNonceFuture):
 			s.synced = false
 			continue
-		case errors.As(err, &te) && isNonceCode(te.Code):
+		case errors.As(err, &te) && wire.IsNonceCode(te.Code):
 			te.Hint = s.nonceHint(ctx, te)
 			return res, err
 		case errors.As(err, &te):

@@ -150,28 +150,6 @@ func numberText(raw json.RawMessage) (string, error) {
 	return n.String(), nil
 }
 
-// boolean reads a required true/false member.
-func (f jsonObject) boolean(name string) (bool, error) {
-	raw, ok := f[name]
-	if !ok {
-		return false, fmt.Errorf("%s: missing", name)
-	}
-	var b bool
-	if err := json.Unmarshal(raw, &b); err != nil {
-		return false, fmt.Errorf("%s: want true or false, got %s", name, raw)
-	}
-	return b, nil
-}
-
-// optionalInt reads an integer member that may be absent or null (0 then).
-func optionalInt(obj jsonObject, name string) (int64, error) {
-	raw, ok := obj[name]
-	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return 0, nil
-	}
-	return intField(name, raw)
-}
-
 // optionalString reads a string member that may be absent ("" then).
 func optionalString(obj jsonObject, name string) (string, error) {
 	if _, ok := obj[name]; !ok {

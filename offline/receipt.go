@@ -71,16 +71,14 @@ func VerifyLine(n int, line []byte, chain *receipt.Chain) (*ReceiptLine, error) 
 		return nil, err
 	}
 	raw := json.RawMessage(line)
-	var answer jsonObject
-	var id uint64
-	if r, ok := obj["receipt"]; ok {
-		answer, raw = obj, r
-		if id, err = answerID(obj); err != nil {
+	var answer *submissionAnswer
+	if _, ok := obj["receipt"]; ok {
+		if answer, err = decodeAnswer(line, obj); err != nil {
 			return nil, err
 		}
-		if bytes.Equal(bytes.TrimSpace(r), []byte("null")) {
-			status, _ := obj.str("status")
-			return nil, fmt.Errorf("submission %d has no receipt (status %q)", id, status)
+		raw = answer.Receipt
+		if len(raw) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+			return nil, fmt.Errorf("submission %d has no receipt (status %q)", answer.ID, answer.Status)
 		}
 	}
 	rec, commitFields, err := decodeReceipt(raw)
@@ -89,7 +87,7 @@ func VerifyLine(n int, line []byte, chain *receipt.Chain) (*ReceiptLine, error) 
 	}
 	in := receipt.Input{Receipt: rec, Commit: commitFields, Chain: chain}
 	if answer != nil {
-		if in.Answer, err = answerFacts(answer, id, rec.Track); err != nil {
+		if in.Answer, err = answerFacts(answer, rec.Track); err != nil {
 			return nil, err
 		}
 	}

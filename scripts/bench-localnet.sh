@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # make bench-localnet (issue 13): validatord beside CometBFT's own kvstore on this machine.
 #
-# Builds bin/validatord, bin/benchnet and CometBFT's cometbft at the pinned version (kvstore is
+# Builds bin/validatord, bin/loadgen and CometBFT's cometbft at the pinned version (kvstore is
 # built in), then for every load level runs a fresh 4-validator localnet of each app on loopback
-# (validatord first, then kvstore, back to back), drives it with scripts/benchnet and stops it.
+# (validatord first, then kvstore, back to back), drives it with `loadgen bench` (scripts/loadgen/bench) and stops it.
 # Both networks use the same config.toml: kvstore's homes are made by `cometbft testnet --config`
 # from validatord's node0 config.toml (timeout_commit 500ms, mempool size 5000, max_tx_bytes
 # 16 KiB, ...), only addresses, ports, peers and monikers differ; the script checks that the
@@ -15,8 +15,8 @@
 #   BENCH_LEVELS            space-separated levels, rate:R or inflight:N
 #                           (default "rate:500 rate:750 inflight:8 inflight:32 inflight:128")
 #   BENCH_DURATION          measured window per run (default 45s; QUICK 10s)
-#   BENCH_DRAIN             benchnet --drain (default 20s; QUICK 10s)
-#   BENCH_WARMUP            benchnet --warmup: the first part of the window not counted in tx/s
+#   BENCH_DRAIN             loadgen bench --drain (default 20s; QUICK 10s)
+#   BENCH_WARMUP            loadgen bench --warmup: the first part of the window not counted in tx/s
 #                           (default 5s; QUICK 2s)
 #   BENCH_APPS              default "validatord kvstore"
 #   BENCH_ROUNDS            passes over all levels (default 1). With N > 1 each run's files get a
@@ -27,7 +27,7 @@
 #   BENCH_PORT              first port (default 29000, below Linux's ephemeral range 32768-60999,
 #                           so no outgoing connection holds one): validatord nodes use
 #                           BENCH_PORT+10i.., kvstore nodes BENCH_PORT+200+10i..
-#   BENCH_ARGS              extra benchnet flags (e.g. --async)
+#   BENCH_ARGS              extra loadgen bench flags (e.g. --async)
 #   BENCH_CONCURRENT_CHECKTX=1  validatord's nodes run with app.toml [abci] concurrent_check_tx = true
 #   BENCH_CHECKTX_RUNS=0    validatord's nodes run with app.toml [abci] check_tx_runs = false
 #                           (CheckTx one request at a time, CometBFT's plain local client)
@@ -59,7 +59,7 @@ log() { echo "bench-localnet: $*" >&2; }
 
 mkdir -p bin "$out"
 go build -o bin/validatord ./cmd/validatord
-go build -o bin/benchnet ./scripts/benchnet
+go build -o bin/loadgen ./scripts/loadgen
 if ! [ -x bin/cometbft ] || ! bin/cometbft version 2>/dev/null | grep -qx "${COMETBFT_VERSION#v}"; then
   log "installing cometbft $COMETBFT_VERSION into bin/"
   GOBIN=$PWD/bin go install "github.com/cometbft/cometbft/cmd/cometbft@$COMETBFT_VERSION"
@@ -214,8 +214,8 @@ for ((round = 1; round <= rounds; round++)); do
             "http://127.0.0.1:$pport/debug/pprof/profile?seconds=20") &
         fi
         # shellcheck disable=SC2086
-        bin/benchnet --app "$app" --testnet "$dir" "${flag[@]}" --duration "$duration" --warmup "$warmup" --drain "$drain" \
-          --out "$out/${lvl/:/-}-$app$sfx.json" ${BENCH_ARGS:-} || log "$lvl $app: benchnet failed"
+        bin/loadgen bench --app "$app" --testnet "$dir" "${flag[@]}" --duration "$duration" --warmup "$warmup" --drain "$drain" \
+          --out "$out/${lvl/:/-}-$app$sfx.json" ${BENCH_ARGS:-} || log "$lvl $app: loadgen bench failed"
       else
         log "$lvl $app: the network did not start; no run"
       fi
@@ -223,4 +223,4 @@ for ((round = 1; round <= rounds; round++)); do
     done
   done
 done
-bin/benchnet table "$out" | tee "$out/table.md"
+bin/loadgen bench table "$out" | tee "$out/table.md"

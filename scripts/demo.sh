@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make demo: build validatord, create a throw-away single-validator home,
 # start a real node in the background, drive a short load for every track
-# through its RPC (scripts/demo), print the leaderboards and epoch weights,
+# through its RPC (scripts/loadgen demo), print the leaderboards and epoch weights,
 # and stop the node. Everything lives in a temp dir removed on exit
 # (DEMO_KEEP=1 keeps it). Ports: DEMO_RPC_PORT (36657), DEMO_P2P_PORT (36656).
 set -euo pipefail
@@ -12,7 +12,7 @@ RPC_PORT="${DEMO_RPC_PORT:-36657}"
 P2P_PORT="${DEMO_P2P_PORT:-36656}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/validatord-demo.XXXXXX")"
 BIN="$WORK/validatord"
-DRIVER="$WORK/demo"
+DRIVER="$WORK/loadgen"
 NODE_HOME="$WORK/home"
 NODE_LOG="$WORK/node.log"
 NODE_PID=""
@@ -46,9 +46,9 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-echo "demo: building validatord and the demo driver"
+echo "demo: building validatord and the load tool (loadgen demo)"
 go build -o "$BIN" ./cmd/validatord
-go build -o "$DRIVER" ./scripts/demo
+go build -o "$DRIVER" ./scripts/loadgen
 
 echo "demo: init $NODE_HOME (RPC 127.0.0.1:$RPC_PORT)"
 "$BIN" init --home "$NODE_HOME" --chain-id demo-1 --moniker demo-validator \
@@ -75,4 +75,4 @@ for i in $(seq 1 300); do
 	sleep 0.1
 done
 
-"$DRIVER" --home "$NODE_HOME" --node "tcp://127.0.0.1:$RPC_PORT"
+"$DRIVER" demo --home "$NODE_HOME" --node "tcp://127.0.0.1:$RPC_PORT"

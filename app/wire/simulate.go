@@ -3,13 +3,15 @@ package wire
 // SimulateView answers "simulate" (the query's data: a signed transaction):
 // the code, its name and the log CheckTx would give the transaction now,
 // and the events it would cause, at Height (the next block's), with
-// nothing kept.
+// nothing kept; Data as CheckTx's.
 type SimulateView struct {
 	Code   uint32           `json:"code"`
 	Name   string           `json:"name"`
 	Log    string           `json:"log,omitempty"`
 	Height int64            `json:"height"`
 	Events []SimulatedEvent `json:"events,omitempty"`
+	// Data is CheckTx's data: a nonce refusal's next nonce (EncodeNextNonce).
+	Data []byte `json:"data,omitempty"`
 }
 
 // SimulatedEvent is one event of a simulated transaction, its attributes in

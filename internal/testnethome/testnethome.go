@@ -1,4 +1,4 @@
-// Package testnethome reads what the load tools (scripts/loadgen, scripts/benchnet) need of a
+// Package testnethome reads what the load tool (scripts/loadgen: rounds and bench) needs of a
 // directory of node homes node0..nodeN made by `validatord testnet` or `cometbft testnet`.
 package testnethome
 

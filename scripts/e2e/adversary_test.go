@@ -72,7 +72,7 @@ func TestAdversaryMinority(t *testing.T) {
 	nw.startAll()
 	mon := watch(nw, 250*time.Millisecond)
 	out, statsPath := filepath.Join(nw.dir, "load.jsonl"), filepath.Join(nw.dir, "stats.json")
-	load := nw.ps.start(t, "loadgen", filepath.Join(nw.dir, "loadgen.log"), nil, bin("loadgen"),
+	load := nw.ps.start(t, "loadgen", filepath.Join(nw.dir, "loadgen.log"), nil, bin("loadgen"), "adversary",
 		"--testnet", nw.dir, "--duration", attackFor.String(), "--rate", "25", "--miners", "4", "--out", out, "--stats", statsPath,
 		"--adversary", fmt.Sprint(adversaryIndex), "--adversary-rate", "100", "--adversary-tasks", "250",
 		"--adversary-lead", fmt.Sprint(adversaryLead))

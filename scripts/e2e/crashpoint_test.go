@@ -32,7 +32,7 @@ func TestCrashPoints(t *testing.T) {
 		t.Run(point, func(t *testing.T) {
 			nw := newNetwork(t, 1, basePort+100+20*i, "200ms")
 			node := nw.start(0, fmt.Sprintf("VALIDATORD_CRASH_AT=%s@%d", point, crashHeight))
-			load := nw.ps.start(t, "loadgen", filepath.Join(nw.dir, "loadgen.log"), nil, bin("loadgen"),
+			load := nw.ps.start(t, "loadgen", filepath.Join(nw.dir, "loadgen.log"), nil, bin("loadgen"), "rounds",
 				"--testnet", nw.dir, "--duration", "25s", "--rate", "10", "--miners", "2", "--tx-timeout", "15s",
 				"--out", filepath.Join(nw.dir, "load.jsonl"))
 			if err := node.wait(90 * time.Second); err != nil {

@@ -92,9 +92,10 @@ func TestKillRestartUnderLoad(t *testing.T) {
 	nw := newNetwork(t, validators, basePort, "500ms")
 	nw.startAll()
 	out, statsPath := filepath.Join(nw.dir, "load.jsonl"), filepath.Join(nw.dir, "loadgen-stats.json")
-	args := []string{"--testnet", nw.dir, "--duration", loadFor.String(), "--rate", fmt.Sprint(rate), "--miners", "4",
+	args := []string{"rounds", "--testnet", nw.dir, "--duration", loadFor.String(), "--rate", fmt.Sprint(rate), "--miners", "4",
 		"--out", out, "--stats", statsPath}
 	if floodRate > 0 {
+		args[0] = "flood"
 		args = append(args, "--flood-rate", fmt.Sprint(floodRate), "--flood-miners", fmt.Sprint(envInt("E2E_FLOOD_MINERS", 128)))
 	}
 	if v := os.Getenv("E2E_LOST_AFTER"); v != "" {

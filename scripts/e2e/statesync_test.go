@@ -56,7 +56,7 @@ func TestStateSyncJoin(t *testing.T) {
 		}
 	}
 	loadFor := time.Duration(envInt("E2E_STATESYNC_LOAD_SECONDS", 240)) * time.Second
-	load := nw.ps.start(t, "loadgen", filepath.Join(nw.dir, "loadgen.log"), nil, bin("loadgen"),
+	load := nw.ps.start(t, "loadgen", filepath.Join(nw.dir, "loadgen.log"), nil, bin("loadgen"), "rounds",
 		"--testnet", nw.dir, "--duration", loadFor.String(), "--rate", "25", "--miners", "4")
 	if err := nw.waitHeight(0, minHeight+10, 6*time.Minute); err != nil {
 		t.Fatal(err)

@@ -55,7 +55,7 @@ func TestValidatorChangesUnderLoad(t *testing.T) {
 	joiner := nw.detachLast()
 	nw.startAll() // the joiner too: a full node from height 1
 	out := filepath.Join(nw.dir, "load.jsonl")
-	load := nw.ps.start(t, "loadgen", filepath.Join(nw.dir, "loadgen.log"), nil, bin("loadgen"),
+	load := nw.ps.start(t, "loadgen", filepath.Join(nw.dir, "loadgen.log"), nil, bin("loadgen"), "rounds",
 		"--testnet", nw.dir, "--nodes", join(nw.rpcs[:genesisValidators]), "--duration", loadFor.String(),
 		"--rate", "25", "--miners", "4", "--out", out)
 	ctx := context.Background()

@@ -1,156 +1,57 @@
-// Command loadgen drives a running validatord network with every kind of transaction: it
-// registers miners, posts workflow and arena tasks as the validators, commits and then reveals
-// as the miners (workflow runs, arena runs, gas predictions: commit-reveal,
-// docs/commit-reveal.md), reports measurements and gas truths as each validator, at a bounded
-// rate for a chosen time. It prints what it sent and what was committed, what came of the
-// commits (reveals, duplicates, unrevealed), and writes one JSON line per committed transaction
-// (hash, height, submission id) for the reliability checker (scripts/e2e).
-//
-//	go run ./scripts/loadgen --testnet .localnet --duration 60s --rate 20 --out load.jsonl
-//
-// A miner commits while a task or EVM block takes commits, keeps the payload and its salt in
-// memory, and reveals them in the target's reveal window: a task's opens the block after its
-// submission deadline (task/<id>), an EVM block's the block after its truth became final
-// (truth/<chain>/<block>). Validators report a submission only once its task's reveal window
-// has closed. After --duration no new round starts; what is in flight is revealed and
-// reported for at most --drain.
-//
-// Transactions go to any live node of the testnet: when a node is down, the next one is
-// used, so the load survives validators being killed. A transaction counts as committed only
-// once a node returned it from /tx with code 0.
-//
-// With --flood-rate R, R workflow commits a second are offered open loop beside the honest
-// rounds, from --flood-miners miners of their own that never wait for a block (flood.go): a
-// watcher matches the blocks, and a transaction lost in a killed node's mempool is resent by
-// its signer's Recover (client.Signer, LostAfter --lost-after blocks). The stats' flood
-// figures count what was offered, accepted, committed, resent, re-signed and lost:
-//
-//	go run ./scripts/loadgen --testnet .localnet --duration 60s --flood-rate 500 --stats stats.json
-//
-// With --adversary I, validator I (its report key from the testnet, less than 1/3 of the
-// power) leaves the honest rounds and attacks beside them for --adversary-duration (issue 9):
-// task floods stacked on one report deadline up to chain.max_open_tasks, truth floods past
-// the gas window and into the future, and its reports on the honest submissions held back and
-// released in one burst. Two miners of its own attack commit-reveal: copies of an honest
-// artifact committed after their owner's (duplicates, score 0), commits of an artifact or a
-// price after seeing its reveal (27, 33), reveals with a wrong salt (50), commits withheld
-// (unrevealed) and gas commits after the EVM block's time (late). Its refusals (40, 43, 44,
-// 45, 46, 27, 33, 50, …) are counted by code under the kinds adversary/…, never errors:
-//
-//	go run ./scripts/loadgen --testnet .localnet --duration 60s --adversary 3 --stats stats.json
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
-	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/scripts/loadgen/bench"
+	"github.com/scoringsubnet/validatord/scripts/loadgen/demo"
+	"github.com/scoringsubnet/validatord/scripts/loadgen/rounds"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "loadgen:", err)
+	mode, args := modeOf(os.Args[1:])
+	if err := run(ctx, mode, args); err != nil {
+		if mode == "rounds" {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+		} else {
+			fmt.Fprintf(os.Stderr, "loadgen %s: %v\n", mode, err)
+		}
+		if errors.Is(err, demo.ErrUsage) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
 }
 
-// options are the command line.
-type options struct {
-	testnet  string
-	nodes    string
-	duration time.Duration
-	rate     float64
-	miners   int
-	out      string
-	seed     string
-	timeout  time.Duration
-	drain    time.Duration
-	stats    string
-	adv      adversaryOptions
-	flood    floodOptions
-}
+// modes are the first arguments that name a mode.
+var modes = []string{"rounds", "flood", "adversary", "bench", "demo"}
 
-func parse(args []string) (options, error) {
-	var o options
-	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
-	fs.StringVar(&o.testnet, "testnet", ".localnet", "testnet directory (node0..nodeN homes made by `validatord testnet`)")
-	fs.StringVar(&o.nodes, "nodes", "", "comma-separated RPC addresses (default: every node of --testnet)")
-	fs.DurationVar(&o.duration, "duration", time.Minute, "how long to start rounds; the round in flight is finished")
-	fs.DurationVar(&o.drain, "drain", 2*time.Minute, "after --duration, how long at most to reveal and report what is in flight")
-	fs.Float64Var(&o.rate, "rate", 20, "at most this many transactions per second")
-	fs.IntVar(&o.miners, "miners", 4, "number of miners to register")
-	fs.StringVar(&o.out, "out", "", "write committed transactions as JSON lines to this file")
-	fs.StringVar(&o.seed, "seed", "loadgen", "seed of the miners' keys (same seed, same miners)")
-	fs.DurationVar(&o.timeout, "tx-timeout", 30*time.Second, "how long to wait for one transaction's block")
-	fs.StringVar(&o.stats, "stats", "", "write the counts (sent, committed, rejected by kind and code) as JSON to this file")
-	fs.IntVar(&o.adv.validator, "adversary", -1, "index of a validator (below 1/3 of the power) that attacks beside the honest load; -1: none")
-	fs.DurationVar(&o.adv.duration, "adversary-duration", 0, "how long the adversary attacks (default: --duration)")
-	fs.Float64Var(&o.adv.rate, "adversary-rate", 100, "the adversary's transactions per second, beside --rate")
-	fs.IntVar(&o.adv.tasks, "adversary-tasks", 200, "tasks per flood burst of the adversary")
-	fs.Int64Var(&o.adv.lead, "adversary-lead", 40, "blocks from the current height to the report deadline its floods stack on")
-	fs.Float64Var(&o.flood.rate, "flood-rate", 0, "open-loop workflow commits a second beside the honest rounds, on a fixed schedule (flood.go); 0: none")
-	fs.IntVar(&o.flood.miners, "flood-miners", 128, "miners of the flood (registered first; each pipelines its nonces through one node)")
-	fs.Int64Var(&o.flood.lostAfter, "lost-after", client.DefaultLostAfter, "blocks after which a transaction CheckTx took and no block showed is resent (client.Signer.LostAfter; -1: never, to measure without)")
-	if err := fs.Parse(args); err != nil {
-		return o, err
-	}
-	if fs.NArg() != 0 {
-		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	if o.rate <= 0 || o.miners < 1 || o.miners > 256 || o.duration <= 0 || o.timeout <= 0 || o.drain < 0 {
-		return o, fmt.Errorf("--rate > 0, 1 <= --miners <= 256, --duration > 0, --tx-timeout > 0 and --drain >= 0 required")
-	}
-	if o.flood.rate < 0 || o.flood.miners < 1 || o.flood.miners > 4096 || (o.flood.lostAfter < 1 && o.flood.lostAfter != -1) {
-		return o, fmt.Errorf("--flood-rate >= 0, 1 <= --flood-miners <= 4096 and --lost-after >= 1 (or -1) required")
-	}
-	if o.adv.duration == 0 {
-		o.adv.duration = o.duration
-	}
-	if o.adv.validator < -1 || o.adv.duration < 0 || o.adv.rate <= 0 || o.adv.tasks < 1 || o.adv.lead < minSpan+1 {
-		return o, fmt.Errorf("--adversary >= -1, --adversary-duration >= 0, --adversary-rate > 0, --adversary-tasks >= 1 and --adversary-lead >= %d required", minSpan+1)
-	}
-	o.adv.wait = min(o.timeout, burstWait)
-	return o, nil
-}
-
-// burstWait bounds the wait for a burst's blocks: a transaction of a burst that was evicted
-// (a report on a submission the honest majority closed in the block before) is never seen.
-const burstWait = 10 * time.Second
-
-func run(ctx context.Context, args []string) error {
-	o, err := parse(args)
-	if err != nil {
-		return err
-	}
-	net, err := loadTestnet(o.testnet, o.nodes)
-	if err != nil {
-		return err
-	}
-	p, err := newPool(net.rpcs)
-	if err != nil {
-		return err
-	}
-	rec, err := newRecorder(o.out)
-	if err != nil {
-		return err
-	}
-	rec.lostAfter = o.flood.lostAfter
-	g := &generator{o: o, net: net, pool: p, rec: rec, limit: newLimiter(o.rate)}
-	if o.adv.validator >= 0 {
-		if g.adv, err = newAdversary(o, net, p, rec, g.closed.Load); err != nil {
-			return err
+// modeOf splits the command line into its mode and the mode's arguments: without a mode name
+// first (a flag, or nothing), the mode is rounds.
+func modeOf(args []string) (string, []string) {
+	if len(args) > 0 {
+		for _, m := range modes {
+			if args[0] == m {
+				return m, args[1:]
+			}
 		}
 	}
-	runErr := g.run(ctx)
-	closeErr := rec.close()
-	rec.stats.print(os.Stdout, g.elapsed)
-	return errors.Join(runErr, closeErr, rec.stats.save(o.stats))
+	return "rounds", args
+}
+
+func run(ctx context.Context, mode string, args []string) error {
+	switch mode {
+	case "bench":
+		return bench.Run(ctx, args)
+	case "demo":
+		return demo.Run(ctx, os.Stdout, args)
+	}
+	return rounds.Run(ctx, mode, args)
 }

@@ -1,9 +1,0 @@
-//go:build !linux
-
-package main
-
-import "time"
-
-func ownCPU() time.Duration { return 0 }
-
-func machineCPU() (busy, total uint64) { return 0, 0 }
