@@ -27,6 +27,10 @@ const (
 	// MaxRetainStateBlocksLimit bounds chain.retain_state_blocks (about 31
 	// years at 1 s blocks: any larger value keeps everything, as 0 does).
 	MaxRetainStateBlocksLimit = 1_000_000_000
+	// NodeRetainStateBlocks is the chain.retain_state_blocks that `validatord
+	// init` and `testnet` write: a week of 1 s blocks. DefaultGenesis keeps
+	// 0 (everything), so that existing genesis files keep their bytes.
+	NodeRetainStateBlocks = 7 * 24 * 3600
 )
 
 // ChainParams are the chain's own parameters.

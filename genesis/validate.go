@@ -9,6 +9,21 @@ func (s AppState) Validate() error {
 	if err := validateValidators(s.Validators); err != nil {
 		return err
 	}
+	return s.validateSections()
+}
+
+// ValidateParams is Validate without the validators: what a tool that
+// writes a genesis checks of its settings before it makes anything (the
+// validators come later, from the homes it creates).
+func (s AppState) ValidateParams() error {
+	if err := s.Chain.Validate(); err != nil {
+		return err
+	}
+	return s.validateSections()
+}
+
+// validateSections checks the tracks and every params section, in order.
+func (s AppState) validateSections() error {
 	if err := validateTracks(s.Tracks); err != nil {
 		return err
 	}

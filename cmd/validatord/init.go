@@ -70,6 +70,7 @@ func runInit(_ context.Context, env Env, args []string) error {
 	timeoutCommit := fs.Duration("timeout-commit", cfg.DefaultConsensusConfig().TimeoutCommit, "consensus timeout_commit (block interval)")
 	force := fs.Bool("force", false, "replace config/, data/ and keys/ of an existing home")
 	reg := defineRegistrationFlags(fs, membership.DefaultMinDifficulty, membership.DefaultMaxRegistrationsPerBlock)
+	ret := defineRetentionFlag(fs)
 	pos, ok, err := parseFlags(env, fs, initUsage, args)
 	if !ok || err != nil {
 		return err
@@ -80,13 +81,17 @@ func runInit(_ context.Context, env Env, args []string) error {
 	if err := checkInitFlags(*chainID, *power, *rpcLaddr, *p2pLaddr); err != nil {
 		return err
 	}
+	tune := genesisTune(reg.apply, ret.apply)
+	if err := checkGenesisFlags(tune); err != nil {
+		return err
+	}
 	opts := homeOptions{Home: *home, Moniker: *moniker, RPCLaddr: *rpcLaddr, P2PLaddr: *p2pLaddr, TimeoutCommit: *timeoutCommit, Force: *force}
 	setup, err := createHome(opts, genesis.DefaultGenesis().Chain.MaxTxBytes)
 	if err != nil {
 		return err
 	}
 	setup.Validator.Power = *power
-	genDoc, err := buildGenesis(*chainID, cmttime.Now(), []homeSetup{setup}, reg.apply)
+	genDoc, err := buildGenesis(*chainID, cmttime.Now(), []homeSetup{setup}, tune)
 	if err != nil {
 		return err
 	}

@@ -60,9 +60,11 @@ func TestInitCreatesAStartableHome(t *testing.T) {
 	if v.Address != files.pv.GetAddress().String() || sum["address"] != v.Address {
 		t.Errorf("app validator address %s, priv validator %s", v.Address, files.pv.GetAddress())
 	}
-	// Everything but the validators is the default genesis.
+	// Everything but the validators and retention (on: a week of 1 s
+	// blocks) is the default genesis.
 	def := genesis.DefaultGenesis()
 	def.Validators = st.Validators
+	def.Chain.RetainStateBlocks = genesis.NodeRetainStateBlocks
 	want, _ := def.Encode()
 	got, _ := st.Encode()
 	if string(want) != string(got) {
@@ -117,14 +119,45 @@ func TestInitRejectsBadFlags(t *testing.T) {
 		{[]string{"--rpc-laddr", "tcp://127.0.0.1:38901", "--p2p-laddr", "tcp://127.0.0.1:38901"}, "is also --rpc-laddr"},
 		{[]string{"--timeout-commit", "-1s"}, "timeout_commit"},
 		{[]string{"extra"}, "want 0 argument"},
+		{[]string{"--retain-state-blocks", "2010"}, "chain.retain_state_blocks = 2010: must be 0 (keep everything) or more than 2010 blocks"},
+		{[]string{"--retain-state-blocks", "-1"}, "chain.retain_state_blocks = -1: must be in [0, "},
+		{[]string{"--registration-difficulty", "0"}, "--registration-difficulty: 0, want at least 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
-			args := append([]string{"init", "--home", t.TempDir()}, c.args...)
+			home := t.TempDir()
+			args := append([]string{"init", "--home", home}, c.args...)
 			code, _, errOut := runCmd(t, args...)
 			if code != 1 || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
 				t.Fatalf("code %d stderr %q, want one line naming %q", code, errOut, c.want)
 			}
+			if left, _ := os.ReadDir(home); len(left) != 0 {
+				t.Errorf("a refused init left %d entries in the home", len(left))
+			}
 		})
+	}
+}
+
+// TestInitRetention: init turns state retention on (a week of 1 s blocks)
+// unless told otherwise; 0 keeps everything and leaves the field out.
+func TestInitRetention(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want int64
+	}{{nil, genesis.NodeRetainStateBlocks}, {[]string{"--retain-state-blocks", "0"}, 0}, {[]string{"--retain-state-blocks", "2011"}, 2011}} {
+		home := filepath.Join(t.TempDir(), "h")
+		if code, _, errOut := runCmd(t, append([]string{"init", "--home", home}, c.args...)...); code != 0 {
+			t.Fatalf("init %v: %s", c.args, errOut)
+		}
+		files, err := loadNodeFiles(home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := files.appState.Chain.RetainStateBlocks; got != c.want {
+			t.Errorf("init %v: chain.retain_state_blocks %d, want %d", c.args, got, c.want)
+		}
+		if raw := string(files.genDoc.AppState); strings.Contains(raw, "retain_state_blocks") != (c.want != 0) {
+			t.Errorf("init %v: app_state %s", c.args, raw)
+		}
 	}
 }

@@ -52,6 +52,7 @@ func runTestnet(_ context.Context, env Env, args []string) error {
 	timeoutCommit := fs.Duration("timeout-commit", 500*time.Millisecond, "consensus timeout_commit (block interval)")
 	force := fs.Bool("force", false, "replace config/, data/ and keys/ of existing node homes")
 	reg := defineRegistrationFlags(fs, testnetDifficulty, testnetPerBlock)
+	ret := defineRetentionFlag(fs)
 	pos, ok, err := parseFlags(env, fs, testnetUsage, args)
 	if !ok || err != nil {
 		return err
@@ -68,7 +69,11 @@ func runTestnet(_ context.Context, env Env, args []string) error {
 	if last := portsOf(*start, *n-1); *start < 1024 || last.Prometheus > 65535 {
 		return fmt.Errorf("--starting-port: %d, want ports %d..%d within 1024..65535", *start, *start, last.Prometheus)
 	}
-	nodes, err := createTestnet(*output, *n, *start, *chainID, *timeoutCommit, *force, reg.apply)
+	tune := genesisTune(reg.apply, ret.apply)
+	if err := checkGenesisFlags(tune); err != nil {
+		return err
+	}
+	nodes, err := createTestnet(*output, *n, *start, *chainID, *timeoutCommit, *force, tune)
 	if err != nil {
 		return err
 	}

@@ -86,6 +86,9 @@ func TestTestnetCreatesFourWiredHomes(t *testing.T) {
 		if len(st.Validators) != 4 {
 			t.Fatalf("node%d: %d app validators", i, len(st.Validators))
 		}
+		if st.Chain.RetainStateBlocks != genesis.NodeRetainStateBlocks {
+			t.Errorf("node%d: chain.retain_state_blocks %d, want retention on (%d)", i, st.Chain.RetainStateBlocks, genesis.NodeRetainStateBlocks)
+		}
 		report, err := keyfile.Load(home, reportKeyName)
 		if err != nil {
 			t.Fatal(err)
@@ -105,6 +108,7 @@ func TestTestnetRejectsBadFlags(t *testing.T) {
 		{[]string{"--v", "0", "--output", "X"}, "--v"},
 		{[]string{"--v", "4", "--output", "X", "--starting-port", "65530"}, "--starting-port"},
 		{[]string{"--v", "4", "--output", "X", "--starting-port", "80"}, "--starting-port"},
+		{[]string{"--v", "4", "--output", "X", "--retain-state-blocks", "100"}, "chain.retain_state_blocks = 100"},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
