@@ -536,13 +536,39 @@ func (p *planner) pick(n int) []*account {
 func (p *planner) pattern(list [][]int) []int { return list[p.rng.intn(len(list))] }
 
 // settlesAtDeadline: the validators of pattern hold more than the deadline
-// quorum (the default 1/2) of the power.
-func settlesAtDeadline(pattern []int) bool {
+// quorum (the default 1/2) of the power, and the weighted median of their
+// values (thousandths, in pattern order) is bracketed: the reports at or
+// below it and those at or above it each hold at least 1/3 of the power.
+func settlesAtDeadline(pattern []int, values []int64) bool {
 	var power int64
 	for _, v := range pattern {
 		power += valPowers[v]
 	}
-	return 2*power > totalPower
+	if 2*power <= totalPower {
+		return false
+	}
+	m, cum := int64(-1), int64(0) // the lower weighted median: the least value whose power at or below reaches half
+	for m < 0 || 2*cum < power {
+		next := int64(-1)
+		for _, x := range values {
+			if x > m && (next < 0 || x < next) {
+				next = x
+			}
+		}
+		m, cum = next, 0
+		for i, x := range values {
+			if x <= m {
+				cum += valPowers[pattern[i]]
+			}
+		}
+	}
+	var above int64
+	for i, x := range values {
+		if x >= m {
+			above += valPowers[pattern[i]]
+		}
+	}
+	return 3*cum >= totalPower && 3*above >= totalPower
 }
 
 // milli formats thousandths as a decimal ("1.250").
@@ -846,9 +872,9 @@ func (p *planner) gasRound(c *evmChain, scenario, i int, h0 int64) {
 		ms := p.pick(9)
 		pls := p.predictions(c, b, ms[:7], h0, 2)
 		pattern := p.pattern(deadlinePatterns)
-		p.truths(c, b, ts, h0+4, pattern)
+		prices := p.truths(c, b, ts, h0+4, pattern)
 		pls = append(pls, p.predictions(c, b, ms[7:], h0+5, 1)...) // after the timestamp, its round still open: late
-		if settlesAtDeadline(pattern) {
+		if settlesAtDeadline(pattern, prices) {
 			p.reveals(ms, pls, h0+4+truthReportBlocks+1)
 			c.close(b, ts)
 		}
@@ -881,16 +907,20 @@ func (p *planner) reveals(miners []*account, pls []payload, h int64) {
 }
 
 // truths: the validators of pattern report block b's truth at height h
-// (same timestamp, prices around the chain's).
-func (p *planner) truths(c *evmChain, b uint64, ts, h int64, pattern []int) {
-	for _, v := range pattern {
-		p.at(h, ok(p.vals[v], truth(c.id, b, p.truthPrice(c), ts)))
+// (same timestamp, prices around the chain's); it returns the prices in
+// thousandths, in pattern order.
+func (p *planner) truths(c *evmChain, b uint64, ts, h int64, pattern []int) []int64 {
+	prices := make([]int64, len(pattern))
+	for i, v := range pattern {
+		prices[i] = p.truthMilli(c)
+		p.at(h, ok(p.vals[v], truth(c.id, b, milli(prices[i]), ts)))
 	}
+	return prices
 }
 
-func (p *planner) truthPrice(c *evmChain) string {
-	return milli(max(1, c.price*p.rng.between(920, 1080)/1000))
-}
+func (p *planner) truthPrice(c *evmChain) string { return milli(p.truthMilli(c)) }
+
+func (p *planner) truthMilli(c *evmChain) int64 { return max(1, c.price*p.rng.between(920, 1080)/1000) }
 
 // rejections is round rejectRound, scripted: transactions refused for
 // every reason a transaction can be refused for in this genesis
