@@ -91,6 +91,13 @@ func TestPropertyDeadlineCoalitionUnderAThird(t *testing.T) {
 		if mulGreater(out.ReportedPower, 3, c.total, 2) && out.Status != StatusFinal {
 			t.Fatalf("more than 2/3 reported, not final: %s", where())
 		}
+		early, err := Aggregate(c.votes, c.total, false, rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if early.Status == StatusContested || (early.Status == StatusFinal && out.Status != StatusFinal) {
+			t.Fatalf("before the deadline %v, at it %v: the early quorum is always bracketed: %s", early.Status, out.Status, where())
+		}
 		switch out.Status {
 		case StatusContested:
 			contested++
