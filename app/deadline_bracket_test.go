@@ -21,16 +21,7 @@ import (
 // 0.8575); now it ends contested, unscored, with its receipt and event, and
 // a later report is refused with the code contested.
 func TestDeadlineAttackUnderAThirdContested(t *testing.T) {
-	n := newNode(t, "", powersGenesis(32, 19, 25, 24))
-	a := newMiner("miner-a", 1)
-	r0 := reporter(0)
-	mustOK(t, n.block(a.tx(t, msgRegister()), r0.tx(t, msgWorkflowTask(4, 1, 2))))
-	p := wfPayload(0)
-	mustOK(t, n.block(a.commit(t, p)))
-	mustOK(t, n.block(a.reveal(t, p)))
-	mustOK(t, n.block(r0.tx(t, msgWorkflowReport(0, dishonestM())), reporter(1).tx(t, msgWorkflowReport(0, workflowM()))))
-	resp := n.block() // height 5: the report deadline
-	mustOK(t, resp)
+	n, _, resp := deadlineRun(t, powersGenesis(32, 19, 25, 24), 1) // the response of height 5, the report deadline
 	sub, _ := n.query("submission/0")
 	if sub["status"] != kernel.StatusContested {
 		t.Fatalf("32%% dishonest + 19%% honest at the deadline = %v (score %q), want contested", sub["status"], score(sub))

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -46,7 +48,21 @@ func powersGenesis(powers ...int64) genesis.AppState {
 // height 4 and after height 5.
 func deadlineCase(t *testing.T, g genesis.AppState, honest ...int) (afterReports, atDeadline map[string]any) {
 	t.Helper()
-	n := newNode(t, "", g)
+	n, afterReports, resp := deadlineRun(t, g, honest...)
+	atDeadline, _ = n.query("submission/0")
+	if atDeadline["status"] == kernel.StatusExpired {
+		if _, ok := eventAttr(resp.Events, wire.EventSubmissionExpired, "submission_id"); !ok {
+			t.Fatalf("submission 0 expired without a %s event: %v", wire.EventSubmissionExpired, resp.Events)
+		}
+	}
+	return afterReports, atDeadline
+}
+
+// deadlineRun is deadlineCase's chain: the node after the deadline, the
+// submission after height 4, and the deadline block's response.
+func deadlineRun(t *testing.T, g genesis.AppState, honest ...int) (n *node, afterReports map[string]any, resp *abcitypes.ResponseFinalizeBlock) {
+	t.Helper()
+	n = newNode(t, "", g)
 	a := newMiner("miner-a", 1)
 	r0 := reporter(0)
 	mustOK(t, n.block(a.tx(t, msgRegister()), r0.tx(t, msgWorkflowTask(4, 1, 2))))
@@ -59,15 +75,9 @@ func deadlineCase(t *testing.T, g genesis.AppState, honest ...int) (afterReports
 	}
 	mustOK(t, n.block(txs...))
 	afterReports, _ = n.query("submission/0")
-	resp := n.block()
+	resp = n.block()
 	mustOK(t, resp)
-	atDeadline, _ = n.query("submission/0")
-	if atDeadline["status"] == kernel.StatusExpired {
-		if _, ok := eventAttr(resp.Events, wire.EventSubmissionExpired, "submission_id"); !ok {
-			t.Fatalf("submission 0 expired without a %s event: %v", wire.EventSubmissionExpired, resp.Events)
-		}
-	}
-	return afterReports, atDeadline
+	return n, afterReports, resp
 }
 
 func score(sub map[string]any) string {
