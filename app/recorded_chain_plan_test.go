@@ -62,7 +62,8 @@ var (
 	// quorumPatterns reach quorum with their last report, so none is refused.
 	quorumPatterns = [][]int{{0, 1}, {1, 0}, {3, 2, 0}, {1, 2, 3, 0}, {2, 0, 3}, {0, 2, 3}}
 	// deadlinePatterns stay at or below 2/3 but above 1/3. Those above 1/2
-	// ({0, 2}, {1, 2, 3}, {2, 3, 1}: 60) settle at the deadline; {0} and
+	// ({0, 2}, {1, 2, 3}, {2, 3, 1}: 60) settle at the deadline when their
+	// medians are bracketed, else end contested (settlesAtDeadline); {0} and
 	// {1, 3} (40) and {0, 3} (exactly 50) expire there. They settled under
 	// the old rule (more than 1/3 at a deadline) and are kept, with the
 	// plan's draws, so that the record shows what the deadline quorum changed.
@@ -824,10 +825,11 @@ const (
 	// sweeps them as unscored;
 	// its lone truth round expires at its deadline.
 	gasSkip
-	// gasDeadline: truths from deadlinePatterns: with more than 1/2 they
-	// make the block final when their round's deadline comes (the end of
-	// h0+9), and its commits are revealed at h0+10..h0+11; with at most 1/2
-	// the round is dropped then, as in gasExpire, and nobody reveals.
+	// gasDeadline: truths from deadlinePatterns: with more than 1/2 and a
+	// bracketed median price they make the block final when their round's
+	// deadline comes (the end of h0+9), and its commits are revealed at
+	// h0+10..h0+11; otherwise the round is dropped (at most 1/2) or
+	// contested then, the block stays open, and nobody reveals.
 	gasDeadline
 	// gasExpire: truths with at most 1/3 are dropped at h0+9: the block stays
 	// open (a later close sweeps its commits as unscored), and a minority's
