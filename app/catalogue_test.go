@@ -236,6 +236,8 @@ func TestRejectionCatalogue(t *testing.T) {
 		wire.CodeTooManyProposals:  "TestGovernanceRejections",
 		// the catalogue chain's windows are one block: every block is aligned
 		wire.CodeEVMWindowMisaligned: "TestGasWindows",
+		// a contested item needs a deadline settlement between 1/2 and 2/3
+		wire.CodeContested: "TestDeadlineAttackUnderAThirdContested, TestTruthTimestampAttackContested",
 	}
 	// The mirror mode's codes need a chain in mirror mode (and 63 one in
 	// each mode): TestMirrorRejections provokes each.

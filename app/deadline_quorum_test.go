@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	abcitypes "github.com/cometbft/cometbft/abci/types"
+
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -46,7 +48,21 @@ func powersGenesis(powers ...int64) genesis.AppState {
 // height 4 and after height 5.
 func deadlineCase(t *testing.T, g genesis.AppState, honest ...int) (afterReports, atDeadline map[string]any) {
 	t.Helper()
-	n := newNode(t, "", g)
+	n, afterReports, resp := deadlineRun(t, g, honest...)
+	atDeadline, _ = n.query("submission/0")
+	if atDeadline["status"] == kernel.StatusExpired {
+		if _, ok := eventAttr(resp.Events, wire.EventSubmissionExpired, "submission_id"); !ok {
+			t.Fatalf("submission 0 expired without a %s event: %v", wire.EventSubmissionExpired, resp.Events)
+		}
+	}
+	return afterReports, atDeadline
+}
+
+// deadlineRun is deadlineCase's chain: the node after the deadline, the
+// submission after height 4, and the deadline block's response.
+func deadlineRun(t *testing.T, g genesis.AppState, honest ...int) (n *node, afterReports map[string]any, resp *abcitypes.ResponseFinalizeBlock) {
+	t.Helper()
+	n = newNode(t, "", g)
 	a := newMiner("miner-a", 1)
 	r0 := reporter(0)
 	mustOK(t, n.block(a.tx(t, msgRegister()), r0.tx(t, msgWorkflowTask(4, 1, 2))))
@@ -59,15 +75,9 @@ func deadlineCase(t *testing.T, g genesis.AppState, honest ...int) (afterReports
 	}
 	mustOK(t, n.block(txs...))
 	afterReports, _ = n.query("submission/0")
-	resp := n.block()
+	resp = n.block()
 	mustOK(t, resp)
-	atDeadline, _ = n.query("submission/0")
-	if atDeadline["status"] == kernel.StatusExpired {
-		if _, ok := eventAttr(resp.Events, wire.EventSubmissionExpired, "submission_id"); !ok {
-			t.Fatalf("submission 0 expired without a %s event: %v", wire.EventSubmissionExpired, resp.Events)
-		}
-	}
-	return afterReports, atDeadline
+	return n, afterReports, resp
 }
 
 func score(sub map[string]any) string {
@@ -95,7 +105,10 @@ func TestDeadlineMinorityCannotSettle(t *testing.T) {
 
 // TestDeadlineHonestMajorityKeepsHonestScore: whenever the honest
 // reporters hold more than half of the reported power, the score is the
-// honest one, whether the quorum or the deadline settles it.
+// honest one, whether the quorum or the deadline settles it. At a deadline
+// the honest side must also hold at least 1/3 of the total power (the
+// bracket rule; 25 dishonest + 26 honest is contested,
+// TestDeadlineOldCasesContested), hence 17 + 34 for the 51 of 100.
 func TestDeadlineHonestMajorityKeepsHonestScore(t *testing.T) {
 	const honest = "0.857500000000000000"
 	t.Run("quorum: 25 dishonest, 50 honest", func(t *testing.T) {
@@ -104,17 +117,17 @@ func TestDeadlineHonestMajorityKeepsHonestScore(t *testing.T) {
 			t.Fatalf("75 of 100 reported, 50 honest = %v %q, want scored %s in the reports' block", sub["status"], score(sub), honest)
 		}
 	})
-	t.Run("deadline: 25 dishonest, 26 honest", func(t *testing.T) {
-		before, sub := deadlineCase(t, powersGenesis(25, 26, 25, 24), 1)
+	t.Run("deadline: 17 dishonest, 34 honest", func(t *testing.T) {
+		before, sub := deadlineCase(t, powersGenesis(17, 34, 25, 24), 1)
 		if before["status"] != kernel.StatusPending {
 			t.Fatalf("51 of 100 before the deadline = %v, want pending", before["status"])
 		}
 		if sub["status"] != kernel.StatusScored || score(sub) != honest {
-			t.Fatalf("51 of 100 at the deadline, 26 honest = %v %q, want scored %s", sub["status"], score(sub), honest)
+			t.Fatalf("51 of 100 at the deadline, 34 honest = %v %q, want scored %s", sub["status"], score(sub), honest)
 		}
 	})
-	t.Run("deadline quorum 0.34: 25 dishonest, 26 honest of 100", func(t *testing.T) {
-		g := powersGenesis(25, 26, 25, 24)
+	t.Run("deadline quorum 0.34: 10 dishonest, 35 honest of 100", func(t *testing.T) {
+		g := powersGenesis(10, 35, 30, 25) // 45 of 100: expired under the default 1/2
 		g.Chain.DeadlineQuorum = kernel.Dec("0.34")
 		_, sub := deadlineCase(t, g, 1)
 		if sub["status"] != kernel.StatusScored || score(sub) != honest {
@@ -150,7 +163,8 @@ func TestDeadlineQuorumTruthRound(t *testing.T) {
 		}
 	})
 	t.Run("51 of 100: final on the honest price", func(t *testing.T) {
-		_, st := run(t, powersGenesis(25, 26, 25, 24))
+		// 17 dishonest + 34 honest: the honest price is bracketed (34 ≥ 1/3)
+		_, st := run(t, powersGenesis(17, 34, 25, 24))
 		r, ok := st.Truth(1, 100)
 		if !ok || r.Status != kernel.StatusFinal || r.MinPrice != kernel.FmtDec(kernel.Dec("10")) {
 			t.Fatalf("round of block 100 = %v, want final at 10", r)

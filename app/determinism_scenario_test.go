@@ -131,7 +131,9 @@ func workload(t testing.TB) [][][]byte {
 			for i, m := range miners {
 				bx = append(bx, m.reveal(t, gas11(i)))
 			}
-			bx = append(bx, r[0].tx(t, msgWorkflowReport(20, twoSteps())), r[0].tx(t, msgTruth(8453, 7, "0.02", 1_700_000_010)))
+			// validator 0 agrees with validator 3's truth: 22 of 42 settle at the
+			// deadline only when the median is bracketed (both sides ≥ 1/3)
+			bx = append(bx, r[0].tx(t, msgWorkflowReport(20, twoSteps())), r[0].tx(t, msgTruth(8453, 7, "0.03", 1_700_000_010)))
 		case 7: // 20 has 22 of 42: settled at task 2's deadline, h9
 			bx = append(bx, r[1].tx(t, msgWorkflowReport(20, twoSteps())))
 		case 8: // 8453/7 final at its deadline (22 of 42); task 3: commits to h10, reveal h11, reports h12..h13

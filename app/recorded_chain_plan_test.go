@@ -62,7 +62,8 @@ var (
 	// quorumPatterns reach quorum with their last report, so none is refused.
 	quorumPatterns = [][]int{{0, 1}, {1, 0}, {3, 2, 0}, {1, 2, 3, 0}, {2, 0, 3}, {0, 2, 3}}
 	// deadlinePatterns stay at or below 2/3 but above 1/3. Those above 1/2
-	// ({0, 2}, {1, 2, 3}, {2, 3, 1}: 60) settle at the deadline; {0} and
+	// ({0, 2}, {1, 2, 3}, {2, 3, 1}: 60) settle at the deadline when their
+	// medians are bracketed, else end contested (settlesAtDeadline); {0} and
 	// {1, 3} (40) and {0, 3} (exactly 50) expire there. They settled under
 	// the old rule (more than 1/3 at a deadline) and are kept, with the
 	// plan's draws, so that the record shows what the deadline quorum changed.
@@ -536,13 +537,39 @@ func (p *planner) pick(n int) []*account {
 func (p *planner) pattern(list [][]int) []int { return list[p.rng.intn(len(list))] }
 
 // settlesAtDeadline: the validators of pattern hold more than the deadline
-// quorum (the default 1/2) of the power.
-func settlesAtDeadline(pattern []int) bool {
+// quorum (the default 1/2) of the power, and the weighted median of their
+// values (thousandths, in pattern order) is bracketed: the reports at or
+// below it and those at or above it each hold at least 1/3 of the power.
+func settlesAtDeadline(pattern []int, values []int64) bool {
 	var power int64
 	for _, v := range pattern {
 		power += valPowers[v]
 	}
-	return 2*power > totalPower
+	if 2*power <= totalPower {
+		return false
+	}
+	m, cum := int64(-1), int64(0) // the lower weighted median: the least value whose power at or below reaches half
+	for m < 0 || 2*cum < power {
+		next := int64(-1)
+		for _, x := range values {
+			if x > m && (next < 0 || x < next) {
+				next = x
+			}
+		}
+		m, cum = next, 0
+		for i, x := range values {
+			if x <= m {
+				cum += valPowers[pattern[i]]
+			}
+		}
+	}
+	var above int64
+	for i, x := range values {
+		if x >= m {
+			above += valPowers[pattern[i]]
+		}
+	}
+	return 3*cum >= totalPower && 3*above >= totalPower
 }
 
 // milli formats thousandths as a decimal ("1.250").
@@ -798,10 +825,11 @@ const (
 	// sweeps them as unscored;
 	// its lone truth round expires at its deadline.
 	gasSkip
-	// gasDeadline: truths from deadlinePatterns: with more than 1/2 they
-	// make the block final when their round's deadline comes (the end of
-	// h0+9), and its commits are revealed at h0+10..h0+11; with at most 1/2
-	// the round is dropped then, as in gasExpire, and nobody reveals.
+	// gasDeadline: truths from deadlinePatterns: with more than 1/2 and a
+	// bracketed median price they make the block final when their round's
+	// deadline comes (the end of h0+9), and its commits are revealed at
+	// h0+10..h0+11; otherwise the round is dropped (at most 1/2) or
+	// contested then, the block stays open, and nobody reveals.
 	gasDeadline
 	// gasExpire: truths with at most 1/3 are dropped at h0+9: the block stays
 	// open (a later close sweeps its commits as unscored), and a minority's
@@ -846,9 +874,9 @@ func (p *planner) gasRound(c *evmChain, scenario, i int, h0 int64) {
 		ms := p.pick(9)
 		pls := p.predictions(c, b, ms[:7], h0, 2)
 		pattern := p.pattern(deadlinePatterns)
-		p.truths(c, b, ts, h0+4, pattern)
+		prices := p.truths(c, b, ts, h0+4, pattern)
 		pls = append(pls, p.predictions(c, b, ms[7:], h0+5, 1)...) // after the timestamp, its round still open: late
-		if settlesAtDeadline(pattern) {
+		if settlesAtDeadline(pattern, prices) {
 			p.reveals(ms, pls, h0+4+truthReportBlocks+1)
 			c.close(b, ts)
 		}
@@ -881,16 +909,20 @@ func (p *planner) reveals(miners []*account, pls []payload, h int64) {
 }
 
 // truths: the validators of pattern report block b's truth at height h
-// (same timestamp, prices around the chain's).
-func (p *planner) truths(c *evmChain, b uint64, ts, h int64, pattern []int) {
-	for _, v := range pattern {
-		p.at(h, ok(p.vals[v], truth(c.id, b, p.truthPrice(c), ts)))
+// (same timestamp, prices around the chain's); it returns the prices in
+// thousandths, in pattern order.
+func (p *planner) truths(c *evmChain, b uint64, ts, h int64, pattern []int) []int64 {
+	prices := make([]int64, len(pattern))
+	for i, v := range pattern {
+		prices[i] = p.truthMilli(c)
+		p.at(h, ok(p.vals[v], truth(c.id, b, milli(prices[i]), ts)))
 	}
+	return prices
 }
 
-func (p *planner) truthPrice(c *evmChain) string {
-	return milli(max(1, c.price*p.rng.between(920, 1080)/1000))
-}
+func (p *planner) truthPrice(c *evmChain) string { return milli(p.truthMilli(c)) }
+
+func (p *planner) truthMilli(c *evmChain) int64 { return max(1, c.price*p.rng.between(920, 1080)/1000) }
 
 // rejections is round rejectRound, scripted: transactions refused for
 // every reason a transaction can be refused for in this genesis

@@ -148,6 +148,9 @@ func checkTruth(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgTruth) *wire.TxErr
 		return wire.Reject(wire.CodeTruthTooFar, fmt.Sprintf("evm_block = %d: more than %d blocks past the last closed block %d", m.EvmBlock, ahead, gc.LastClosedBlock))
 	}
 	if r, ok := st.Truth(m.EvmChainId, m.EvmBlock); ok {
+		if r.Status == kernel.StatusContested {
+			return wire.Reject(wire.CodeContested, fmt.Sprintf("evm_block = %d: its truth round was contested at its deadline; a truth for a later block closes the chain past it", m.EvmBlock))
+		}
 		if r.Status != kernel.StatusPending {
 			return wire.Reject(wire.CodeEVMBlockClosed, fmt.Sprintf("evm_block = %d: its truth round is %s", m.EvmBlock, r.Status))
 		}

@@ -34,10 +34,12 @@ func execTruth(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgTruth) []abcitypes.
 // settleTruth aggregates a pending truth round (weighted median of price and
 // of timestamp) and stores the outcome: still pending; final, closing that
 // EVM block for every gas agent; expired, when the chain closed past the
-// block first; or, at the deadline with at most chain.deadline_quorum of the
-// power reported, dropped — the round goes and the EVM block stays open, so
-// the votes of a minority never refuse a later honest truth or prediction
-// for it.
+// block first; contested, at the deadline with a median that is not
+// bracketed (a minority could have chosen it: the block never closes on it,
+// and a truth for a later block skips it); or, at the deadline with at most
+// chain.deadline_quorum of the power reported, dropped — the round goes and
+// the EVM block stays open, so the votes of a minority never refuse a later
+// honest truth or prediction for it.
 func settleTruth(env kernel.Env, r *subnetv1.TruthRound, atDeadline bool) []abcitypes.Event {
 	st := env.St
 	k := store.KeyTruth(r.EvmChainId, r.EvmBlock)
@@ -63,6 +65,8 @@ func settleTruth(env kernel.Env, r *subnetv1.TruthRound, atDeadline bool) []abci
 		endRound(env, r, "", nil)
 		st.Delete(k)
 		return nil
+	case quorum.StatusContested:
+		return endRound(env, r, kernel.StatusContested, func() []abcitypes.Event { return contestedTruth(env, r, out) })
 	}
 	ts := out.Values[1].IntPart()
 	if gc.HasClosed && ts < gc.LastTimestamp {
@@ -89,6 +93,17 @@ func finalTruth(env kernel.Env, gc *subnetv1.GasChain, r *subnetv1.TruthRound) [
 		"reveal_from", kernel.I64s(env.Block.Height+1), "reveal_until", kernel.I64s(r.RevealDeadline))}
 }
 
+// truthFields names the fields of a truth vote, in the order of its values.
+var truthFields = []string{"min_price", "timestamp"}
+
+// contestedTruth is the event of a contested round: which medians were not
+// bracketed, and the powers.
+func contestedTruth(env kernel.Env, r *subnetv1.TruthRound, out quorum.Outcome) []abcitypes.Event {
+	fields := kernel.JoinFields(out.Unbracketed, func(f int) string { return truthFields[f] })
+	return []abcitypes.Event{wire.Event(wire.EventGasTruthContested, "evm_chain_id", kernel.U64s(r.EvmChainId), "evm_block", kernel.U64s(r.EvmBlock),
+		"fields", fields, "reported_power", kernel.I64s(out.ReportedPower), "total_power", kernel.I64s(out.TotalPower))}
+}
+
 // endRound takes r out of pending: every voter's open-round count goes
 // down, and with a status r is stored as ended at this height (after close,
 // when given, ran).
@@ -107,7 +122,7 @@ func endRound(env kernel.Env, r *subnetv1.TruthRound, status string, close func(
 		evs = close()
 	}
 	st.Save(store.KeyTruth(r.EvmChainId, r.EvmBlock), r)
-	if status == kernel.StatusExpired {
+	if status != kernel.StatusFinal {
 		// a final round is scheduled by its close, which still reads it
 		retain.Round(st, env.Block.Height, r.EvmChainId, r.EvmBlock, nil)
 	}

@@ -3,6 +3,7 @@ package kernel
 import (
 	"encoding/hex"
 	"strconv"
+	"strings"
 )
 
 // U64s and I64s format integers for events and receipts.
@@ -23,3 +24,13 @@ func uidAt(n uint32, burn uint16) uint32 {
 
 // Hexs formats bytes as lower-case hex for events.
 func Hexs(b []byte) string { return hex.EncodeToString(b) }
+
+// JoinFields names fields (indices of a vote's values) comma-separated, in
+// the given order: what receipts and events say of unbracketed medians.
+func JoinFields(fields []int, name func(int) string) string {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = name(f)
+	}
+	return strings.Join(names, ",")
+}

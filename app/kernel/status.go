@@ -6,6 +6,7 @@ const (
 	StatusPending    = "pending"    // revealed, waiting for reports (or for the EVM block's close)
 	StatusScored     = "scored"     // final, with a score receipt
 	StatusExpired    = "expired"    // the deadline came with at most chain.deadline_quorum of the power reported
+	StatusContested  = "contested"  // the deadline quorum reported, but a median was not bracketed by 1/3 of the power on each side: unscored
 	StatusFailed     = "failed"     // final, but the formula rejected the aggregated inputs (receipt says why)
 	StatusLate       = "late"       // gas: committed less than commit_margin_seconds before the EVM block's timestamp; stored, not scored
 	StatusUnscored   = "unscored"   // gas: its EVM block was skipped by a truth for a later block

@@ -12,7 +12,7 @@
 // and carrying the rest, mid-task when needed, to the next blocks.
 //
 //	retain.Task(st, h, taskID)                  // tasks.SettleDue, settlement done
-//	retain.Round(st, h, chain, block, subIDs)   // gas close, or a round ended expired
+//	retain.Round(st, h, chain, block, subIDs)   // gas close, or a round ended expired or contested
 //	retain.Epoch(st, h, n)                      // an epoch written
 //	evs, carried := retain.Due(env, meter)      // end of block, last step
 //

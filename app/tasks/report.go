@@ -12,6 +12,7 @@ import (
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/quorum"
+	"github.com/scoringsubnet/validatord/x/receipt"
 )
 
 func checkReport(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) *wire.TxError {
@@ -35,6 +36,9 @@ func checkReport(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) *wire.TxE
 	if h := env.Block.Height; h <= task.RevealDeadline {
 		return wire.Reject(wire.CodeRevealWindow, fmt.Sprintf("submission_id = %d: reports open at height %d, after task %d's reveal window (now %d)",
 			m.SubmissionId, task.RevealDeadline+1, task.Id, h))
+	}
+	if sub.Status == kernel.StatusContested {
+		return wire.Reject(wire.CodeContested, fmt.Sprintf("submission_id = %d was contested at its report deadline: it ended unscored", m.SubmissionId))
 	}
 	if sub.Status != kernel.StatusPending {
 		return wire.Reject(wire.CodeSubmissionFinal, fmt.Sprintf("submission_id = %d is %s", m.SubmissionId, sub.Status))
@@ -108,8 +112,8 @@ func aggregate(c *kernel.Chain, votes []*subnetv1.Vote, atDeadline bool) (quorum
 }
 
 // settle aggregates a pending submission's votes and, when they settle,
-// scores it (workflow), queues it for the end of the block (arena) or
-// expires it. The caller saves sub.
+// scores it (workflow), queues it for the end of the block (arena), expires
+// it or ends it contested. The caller saves sub.
 func settle(env kernel.Env, sub *subnetv1.Submission, atDeadline bool) []abcitypes.Event {
 	h := env.Block.Height
 	sub.Votes = env.Chain.Counted(sub.Votes) // the power in force at this height decides
@@ -129,6 +133,8 @@ func settle(env kernel.Env, sub *subnetv1.Submission, atDeadline bool) []abcityp
 			Note: "report deadline reached with at most " + env.Chain.Quorum.DeadlineQuorum().String() + " of the voting power reported (chain.deadline_quorum)"})
 		return []abcitypes.Event{wire.Event(wire.EventSubmissionExpired, "submission_id", kernel.U64s(sub.Id), "uid", kernel.U64s(uint64(sub.Uid)),
 			"reported_power", kernel.I64s(out.ReportedPower), "total_power", kernel.I64s(out.TotalPower))}
+	case quorum.StatusContested:
+		return contest(env, sub, out)
 	}
 	if sub.Track == genesis.TrackArena {
 		sub.Status = kernel.StatusFinal
@@ -136,4 +142,19 @@ func settle(env kernel.Env, sub *subnetv1.Submission, atDeadline bool) []abcityp
 		return nil
 	}
 	return scoreWorkflow(env, sub, out)
+}
+
+// contest ends a submission whose deadline settlement was contested: the
+// deadline quorum reported, but a median was not bracketed, so a coalition
+// below 1/3 of the power could have chosen it. Like an expired one, it
+// stays unscored and nothing enters the miner's window.
+func contest(env kernel.Env, sub *subnetv1.Submission, out quorum.Outcome) []abcitypes.Event {
+	medians := receipt.Medians(sub.Track)
+	fields := kernel.JoinFields(out.Unbracketed, func(f int) string { return medians[f].Name })
+	sub.Status = kernel.StatusContested
+	kernel.Attach(sub, &subnetv1.Receipt{Height: env.Block.Height, Track: sub.Track, Status: kernel.StatusContested,
+		ReportedPower: out.ReportedPower, TotalPower: out.TotalPower,
+		Note: "report deadline reached, but the median of " + fields + " had less than 1/3 of the voting power reported at or below it, or at or above it: a minority could have chosen it, so nothing settles"})
+	return []abcitypes.Event{wire.Event(wire.EventSubmissionContested, "submission_id", kernel.U64s(sub.Id), "uid", kernel.U64s(uint64(sub.Uid)),
+		"fields", fields, "reported_power", kernel.I64s(out.ReportedPower), "total_power", kernel.I64s(out.TotalPower))}
 }

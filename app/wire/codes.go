@@ -83,6 +83,7 @@ const (
 	CodeBindBadSignature        uint32 = 74
 	CodeTxKeyBound              uint32 = 75
 	CodeEVMWindowMisaligned     uint32 = 76
+	CodeContested               uint32 = 77
 )
 
 // CodeInfo is one row of the code table: the number, the short name used in
@@ -172,6 +173,7 @@ var Codes = []CodeInfo{
 	{CodeBindBadSignature, "bind_bad_signature", "BindHotkey whose sr25519 signature is not 64 bytes or does not verify under the uid's hotkey (over the binding message, raw or `<Bytes>`-wrapped), or whose hotkey is no sr25519 key; verified last, after the block's work budget paid for it"},
 	{CodeTxKeyBound, "tx_key_bound", "BindHotkey from a tx key that is bound to another uid"},
 	{CodeEVMWindowMisaligned, "evm_window_misaligned", "a gas commit, reveal or truth whose `evm_block` is not the first block of one of its EVM chain's windows (a multiple of the chain's `window_blocks`, `chain.gas_windows`)"},
+	{CodeContested, "contested", "a report on a submission, or a truth for an EVM block, whose votes were contested at their deadline: enough power reported, but some median had less than 1/3 of the total power at or below it, or at or above it, so a minority could have chosen it; the item ended unscored (status `contested`, docs/scoring.md §6.5)"},
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).

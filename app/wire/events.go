@@ -18,8 +18,10 @@ const (
 	EventTruthReceived       = "truth_received"
 	EventSubmissionScored    = "submission_scored"
 	EventSubmissionExpired   = "submission_expired"
+	EventSubmissionContested = "submission_contested" // reported at its deadline, but a median was not bracketed: unscored
 	EventWindowUpdated       = "window_updated"
-	EventGasTruthFinal       = "gas_truth_final" // the EVM block's truth is final: its reveal window opens the next block
+	EventGasTruthFinal       = "gas_truth_final"     // the EVM block's truth is final: its reveal window opens the next block
+	EventGasTruthContested   = "gas_truth_contested" // the round's deadline came with a median not bracketed: the block does not close
 	EventGasWindowClosed     = "gas_window_closed"
 	EventEpochWeights        = "epoch_weights"
 	EventProposalSubmitted   = "proposal_submitted" // a validator or params proposal (its proposer's approval included)

@@ -276,7 +276,7 @@ type EpochView struct {
 }
 
 // TruthRoundView answers "truth/<evm chain id>/<evm block>": the round's
-// votes and status ("pending", "final", "expired"); ClosedHeight once it
+// votes and status ("pending", "final", "expired", "contested"); ClosedHeight once it
 // ended; for a final round its aggregated MinPrice and Timestamp and the
 // reveal window [RevealFrom, RevealUntil] of the EVM block's commits.
 type TruthRoundView struct {

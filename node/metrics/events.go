@@ -14,6 +14,7 @@ const (
 	SubReceived  = "received"
 	SubScored    = "scored"
 	SubExpired   = "expired"
+	SubContested = "contested"
 	SubDuplicate = "duplicate"
 	SubClosed    = "closed"
 )
@@ -53,6 +54,8 @@ func (o *observer) events(evs []abcitypes.Event, took time.Duration) {
 			o.settled(ev, attr(ev, "track"), SubScored)
 		case wire.EventSubmissionExpired:
 			o.settled(ev, "", SubExpired)
+		case wire.EventSubmissionContested:
+			o.settled(ev, "", SubContested)
 		case wire.EventSubmissionDuplicate:
 			o.settled(ev, "", SubDuplicate)
 		case wire.EventGasWindowClosed:

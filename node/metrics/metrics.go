@@ -66,7 +66,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 			Help: "FinalizeBlock's duration (the block's transactions and end of block), measured around the app.", Buckets: prometheus.ExponentialBuckets(0.001, 2, 14)}),
 		Txs: counterVec("txs_total", "Transactions of finalized blocks by message type and result code (docs/codes.md).", "msg_type", "code"),
 
-		Submissions: counterVec("submissions_total", "Submission events by track: received (a commit), scored, expired, duplicate, closed (a gas prediction's EVM block closed).", "track", "event"),
+		Submissions: counterVec("submissions_total", "Submission events by track: received (a commit), scored, expired, contested, duplicate, closed (a gas prediction's EVM block closed).", "track", "event"),
 		Pending:     gaugeVec("submissions_pending", "Submissions received since this process started that are not settled yet, by track.", "track"),
 
 		WorkUnits:      gaugeVec("block_work_units", "Units of work the last block used: part tx (its transactions) or end (its end of block).", "part"),

@@ -22,7 +22,10 @@ type Vote struct {
 type Outcome struct {
 	Status Status
 	// Values holds one weighted median per field when Status is final, else nil.
-	Values        []decimal.Decimal
+	Values []decimal.Decimal
+	// Unbracketed lists, in field order, the fields whose median was not
+	// bracketed when Status is contested, else nil.
+	Unbracketed   []int
 	ReportedPower int64
 	TotalPower    int64
 	// Reporters is the number of distinct validators that reported.
@@ -35,7 +38,10 @@ type Outcome struct {
 // reported power is strictly more than 2/3 of totalPower; at the deadline it
 // is final if the reported power is strictly more than rule's deadline
 // quorum of totalPower, else expired; otherwise it is pending (Rule.Status).
-// Each field's value is WeightedMedian over the votes.
+// Each field's value is WeightedMedian over the votes. A final item is
+// contested instead when some field's median is not bracketed (Bracketed):
+// this can only happen at the deadline, since a median of more than 2/3 of
+// the power is always bracketed.
 //
 // Errors: the zero Rule, totalPower ≤ 0, an empty validator address, a
 // duplicate validator, a non-positive power, reported power above
@@ -68,10 +74,15 @@ func Aggregate(votes []Vote, totalPower int64, atDeadline bool, rule Rule) (Outc
 	if out.Status != StatusFinal {
 		return out, nil
 	}
-	out.Values, err = fieldMedians(sorted, powers)
+	values, unbracketed, err := fieldMedians(sorted, powers, totalPower)
 	if err != nil {
 		return Outcome{}, err
 	}
+	if len(unbracketed) > 0 {
+		out.Status, out.Unbracketed = StatusContested, unbracketed
+		return out, nil
+	}
+	out.Values = values
 	return out, nil
 }
 
@@ -111,10 +122,13 @@ func checkValues(v Vote, fields int) error {
 	return nil
 }
 
-// fieldMedians computes the weighted median of every field over address-sorted votes.
-func fieldMedians(sorted []Vote, powers []int64) ([]decimal.Decimal, error) {
+// fieldMedians computes the weighted median of every field over
+// address-sorted votes, and lists the fields whose median is not bracketed
+// in totalPower.
+func fieldMedians(sorted []Vote, powers []int64, totalPower int64) ([]decimal.Decimal, []int, error) {
 	fields := len(sorted[0].Values)
 	out := make([]decimal.Decimal, fields)
+	var unbracketed []int
 	column := make([]decimal.Decimal, len(sorted))
 	for f := 0; f < fields; f++ {
 		for i, v := range sorted {
@@ -122,9 +136,12 @@ func fieldMedians(sorted []Vote, powers []int64) ([]decimal.Decimal, error) {
 		}
 		m, err := WeightedMedian(column, powers)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out[f] = m
+		if !Bracketed(column, powers, m, totalPower) {
+			unbracketed = append(unbracketed, f)
+		}
 	}
-	return out, nil
+	return out, unbracketed, nil
 }

@@ -118,6 +118,9 @@ func describeOutcome(item string, o Outcome) string {
 	for i, v := range o.Values {
 		fmt.Fprintf(&b, " v%d=%s", i, v.String())
 	}
+	for _, f := range o.Unbracketed {
+		fmt.Fprintf(&b, " unbracketed=v%d", f)
+	}
 	b.WriteString("\n")
 	return b.String()
 }

@@ -6,10 +6,17 @@
 //   - Quorum: an item is final once the reported power is strictly more than
 //     2/3 of the total power; before that it is pending.
 //   - Deadline: at the deadline an item is final if strictly more than the
-//     Rule's deadline quorum q of the power reported, else expired. q is a
+//     Rule's deadline quorum q of the power reported (and its medians are
+//     bracketed), else expired. q is a
 //     chain parameter in [1/3, 2/3) (NewRule; default 1/2), passed in, never
 //     read here. Both comparisons are exact in 128-bit integers (q × 10^18
 //     is an integer), so no total power overflows them.
+//   - Bracket: a final item's every median v is bracketed: the reports ≤ v
+//     and the reports ≥ v each hold at least 1/3 of the total power (exact
+//     integers, Bracketed). Else the item is contested: it does not settle.
+//     A coalition below 1/3 of the total then cannot move any median
+//     outside the honest values, at the deadline or before it. The early
+//     quorum always brackets its medians, so only a deadline can contest.
 //   - Bound: when the honest reporters hold strictly more than half of the
 //     reported power, every median lies within the honest values; at a
 //     deadline this holds whenever the adversary holds at most q/2 of the

@@ -16,6 +16,12 @@ const (
 	// StatusExpired: the deadline came with at most the rule's deadline
 	// quorum of the power reported; the item stays unscored.
 	StatusExpired
+	// StatusContested: the deadline quorum reported, but some field's
+	// median is not bracketed (less than 1/3 of the total power reported
+	// at or below it, or at or above it), so a coalition below 1/3 could
+	// have chosen it; the item stays unscored. Outcome.Unbracketed names
+	// the fields.
+	StatusContested
 )
 
 func (s Status) String() string {
@@ -26,6 +32,8 @@ func (s Status) String() string {
 		return "final"
 	case StatusExpired:
 		return "expired"
+	case StatusContested:
+		return "contested"
 	}
 	return fmt.Sprintf("status(%d)", int(s))
 }

@@ -412,7 +412,8 @@ func (w *windows) noMoreTruths(h, truthReportBlocks int64) {
 }
 
 // of is the reveal window of a target at height h: ok once it is known; gone when it never
-// will be (the EVM block's truth round expired, or a later block's close swept its commits).
+// will be (the EVM block's truth round expired or was contested, or a later block's close
+// swept its commits).
 func (w *windows) of(ctx context.Context, t client.Target, h int64) (win window, ok, gone bool) {
 	if !t.Gas {
 		th, ok := w.task(ctx, t.TaskID)
@@ -458,7 +459,7 @@ func (w *windows) of(ctx context.Context, t client.Target, h int64) (win window,
 		if h > s.w.until && t.EVMBlock > w.swept[t.EVMChainID] {
 			w.swept[t.EVMChainID] = t.EVMBlock
 		}
-	case v.Status == "expired":
+	case v.Status == "expired" || v.Status == "contested":
 		s.gone = true
 	}
 	return s.w, s.final, s.gone
