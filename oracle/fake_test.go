@@ -25,7 +25,14 @@ import (
 // fakeRPC is a tiny JSON-RPC endpoint: blocks given as JSON, no
 // eth_getBlockReceipts (the oracle falls back to the fee fields).
 func fakeRPC(t *testing.T, head uint64, blocks map[uint64]string) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(fakeHandler(head, blocks))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// fakeHandler is fakeRPC's handler.
+func fakeHandler(head uint64, blocks map[uint64]string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
@@ -58,9 +65,7 @@ func fakeRPC(t *testing.T, head uint64, blocks map[uint64]string) *httptest.Serv
 			return
 		}
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, res)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	}
 }
 
 // fakeBlock is block n as JSON: the child of block n − 1 at time 100 + n,
