@@ -353,3 +353,75 @@ func TestOracleHeadBehindClosed(t *testing.T) {
 		t.Fatalf("%d lines say the head is below, want 1", n)
 	}
 }
+
+// TestOracleHeadStill: an endpoint whose head stays at 6 (a halted
+// chain): once blocks 4 and 5 are reported, one line says the head has
+// not moved, however many polls follow.
+func TestOracleHeadStill(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	srv := fakeRPC(t, 6, map[uint64]string{4: fakeBlock(4, 100), 5: fakeBlock(5, 101)})
+	l := newLogLines()
+	conf := quickConfig(l, nil, nil)
+	conf.HeadStill = 30 * time.Millisecond
+	stop := runUntil(ctx, t, oracle.New(conf, dialFake(t, srv), &fakeChain{k: 1}, &fakeSender{}))
+	l.wait(ctx, t, "EVM head still at 6 after 30ms", 1)
+	if err := sleepCtx(ctx, 60*time.Millisecond); err != nil { // more polls of the head
+		t.Fatal(err)
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if n := l.count("still at"); n != 1 {
+		t.Fatalf("%d lines say the head is still, want 1", n)
+	}
+}
+
+// TestOracleEndpointBackOnAnotherChain: the endpoint goes down (HTTP 503)
+// and comes back serving chain 5: the oracle checks the chain id again on
+// its return, says so once (wrong_chain) and reads no block of it.
+func TestOracleEndpointBackOnAnotherChain(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var phase atomic.Int32 // 0: chain 10; 1: down; 2: chain 5
+	var blocksRead atomic.Int32
+	inner := fakeHandler(6, map[uint64]string{4: fakeBlock(4, 100), 5: fakeBlock(5, 101)})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct{ Method string }
+		_ = json.Unmarshal(body, &req)
+		switch p := phase.Load(); {
+		case p == 1:
+			http.Error(w, "restarting", http.StatusServiceUnavailable)
+			return
+		case p == 2 && req.Method == "eth_chainId":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":"0x5"}`)
+			return
+		case p == 2 && req.Method == "eth_getBlockByNumber":
+			blocksRead.Add(1)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		inner(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	l, m := newLogLines(), oracle.NewMetrics()
+	sender := &fakeSender{}
+	stop := runUntil(ctx, t, oracle.New(quickConfig(l, m, nil), dialFake(t, srv), &fakeChain{k: 1}, sender))
+	l.wait(ctx, t, "block 5: min_price", 1)
+	phase.Store(1)
+	l.wait(ctx, t, "EVM endpoint down (refused)", 1)
+	phase.Store(2)
+	l.wait(ctx, t, "EVM endpoint down (wrong_chain)", 1)
+	for rpcErrors(t, m, oracle.KindWrongChain) < 3 {
+		if err := sleepCtx(ctx, 5*time.Millisecond); err != nil {
+			t.Fatal("fewer than 3 wrong_chain failures before the deadline")
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if n := l.count("(wrong_chain)"); n != 1 || blocksRead.Load() != 0 || l.count("up again") != 0 {
+		t.Fatalf("%d wrong_chain lines, %d blocks read of chain 5, %d lines up again; want 1, 0, 0", n, blocksRead.Load(), l.count("up again"))
+	}
+}

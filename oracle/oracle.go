@@ -66,6 +66,11 @@ type Config struct {
 	RPCTimeout time.Duration
 	// TxTimeout bounds the wait for a truth's block (default 30 s).
 	TxTimeout time.Duration
+	// HeadStill is how long the EVM head may stay the same before a line
+	// says so (a halted or paused chain, a dev chain that mines only on
+	// demand, an endpoint stuck on an old block); one line again when it
+	// moves (default 2 min).
+	HeadStill time.Duration
 	// Logf receives one line per window and one per change of state (an
 	// endpoint down, up again; the EVM head behind the next window, caught
 	// up; the chain not taking truths yet), never one per attempt
@@ -131,7 +136,14 @@ type Oracle struct {
 	from string
 	// done is the last block of the last window finished (lag).
 	lastDone *uint64
+	// seenHead is the last head read and when it was first read (a head
+	// that stops moving gets a line).
+	seenHead   uint64
+	seenHeadAt time.Time
 }
+
+// DefaultHeadStill is Config.HeadStill's default.
+const DefaultHeadStill = 2 * time.Minute
 
 // New makes an oracle; Run starts it.
 func New(cfg Config, src Source, chain Chain, sender Sender) *Oracle {
@@ -146,6 +158,9 @@ func New(cfg Config, src Source, chain Chain, sender Sender) *Oracle {
 	}
 	if cfg.TxTimeout <= 0 {
 		cfg.TxTimeout = 30 * time.Second
+	}
+	if cfg.HeadStill <= 0 {
+		cfg.HeadStill = DefaultHeadStill
 	}
 	if cfg.RPCTimeout <= 0 {
 		cfg.RPCTimeout = DefaultRPCTimeout
@@ -350,8 +365,25 @@ func (o *Oracle) head(ctx context.Context) (uint64, error) {
 	})
 	if err == nil {
 		o.cfg.Metrics.head(o.cfg.EvmChainID, head, o.lastDone)
+		o.watchHead(head)
 	}
 	return head, err
+}
+
+// watchHead notes a head that has not moved for HeadStill, and its moving
+// again.
+func (o *Oracle) watchHead(head uint64) {
+	now := time.Now()
+	if o.seenHeadAt.IsZero() || head != o.seenHead {
+		if o.states["still"] == "still" {
+			o.note("still", "ok", "oracle gas: EVM head moving again: %d (it stayed at %d for %s)", head, o.seenHead, now.Sub(o.seenHeadAt).Round(time.Second))
+		}
+		o.seenHead, o.seenHeadAt = head, now
+		return
+	}
+	if now.Sub(o.seenHeadAt) >= o.cfg.HeadStill {
+		o.note("still", "still", "oracle gas: EVM head still at %d after %s: a halted or paused chain, a dev chain that mines only on demand, or an endpoint stuck on an old block", head, o.cfg.HeadStill)
+	}
 }
 
 // waitConfirmed waits until the window's last block is Confirmations deep
@@ -419,6 +451,7 @@ func (o *Oracle) report(ctx context.Context, t Truth) (Report, uint64, error) {
 		var te *client.TxError
 		switch {
 		case err == nil:
+			o.ok(&o.node)
 			o.note("chain", "ok", "oracle gas: %s: the chain took the truth (send attempt %d)", w, r.Attempts)
 			r.Outcome, r.Height = Sent, res.Height
 			return r, w.First + w.K, nil

@@ -53,7 +53,9 @@ func runOracleGas(ctx context.Context, env Env, args []string) error {
 	if *perTx {
 		evm.ForcePerTx()
 	}
-	s, err := openTx(ctx, f)
+	openCtx, cancel := context.WithTimeout(ctx, *rpcTimeout) // the node's chain id, when not given
+	s, err := openTx(openCtx, f)
+	cancel()
 	if err != nil {
 		return oneLine(err)
 	}
