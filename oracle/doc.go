@@ -9,11 +9,12 @@
 // node is bounded by Config.RPCTimeout, failures are retried with a
 // doubling, jittered backoff for as long as it runs, and the log has one
 // line per window and one per change of state (an endpoint down and why,
-// up again; the EVM head below the next window; the chain not taking
-// truths yet), never one per attempt. Run refuses at start what no retry
-// changes: a sender that is not a validator's report key, an endpoint of
-// another chain, an EVM chain the gas track does not follow (naming the
-// ones it does). Metrics are its Prometheus series (Serve serves them).
+// up again; the EVM head below the next window, or still for
+// Config.HeadStill; the chain not taking truths yet), never one per
+// attempt. Run refuses at start what no retry changes: a sender that is
+// not a validator's report key, an endpoint of another chain, an EVM chain
+// the gas track does not follow (naming the ones it does). Metrics are its
+// Prometheus series (Serve serves them).
 //
 // Prices come from eth_getBlockReceipts' effectiveGasPrice where the
 // endpoint serves it, else from each transaction's fee fields
