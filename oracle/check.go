@@ -27,11 +27,9 @@ func (o *Oracle) check(ctx context.Context) error {
 		return err
 	}
 	var id uint64
-	if err := o.retry(ctx, &o.evm, "read the endpoint's chain id (eth_chainId)", func() error {
-		return o.timed(ctx, func(ctx context.Context) (err error) {
-			id, err = o.src.ChainID(ctx)
-			return err
-		})
+	if err := o.retryTimed(ctx, &o.evm, "read the endpoint's chain id (eth_chainId)", func(ctx context.Context) (err error) {
+		id, err = o.src.ChainID(ctx)
+		return err
 	}); err != nil {
 		return err
 	}
@@ -50,17 +48,15 @@ func (o *Oracle) check(ctx context.Context) error {
 // checkSender refuses a sender key that is not a validator's report key.
 func (o *Oracle) checkSender(ctx context.Context) error {
 	pub := o.sender.PubKey()
-	return o.retry(ctx, &o.node, "query the --from key's account", func() error {
-		return o.timed(ctx, func(ctx context.Context) error {
-			a, err := o.chain.Account(ctx, pub)
-			if err != nil {
-				return err
-			}
-			if a.Validator == nil {
-				return fmt.Errorf("%w: %w: key %x; the chain takes truths only from the report keys of the validators in force (query validators lists them)", ErrFatal, ErrNotValidator, []byte(pub))
-			}
-			return nil
-		})
+	return o.retryTimed(ctx, &o.node, "query the --from key's account", func(ctx context.Context) error {
+		a, err := o.chain.Account(ctx, pub)
+		if err != nil {
+			return err
+		}
+		if a.Validator == nil {
+			return fmt.Errorf("%w: %w: key %x; the chain takes truths only from the report keys of the validators in force (query validators lists them)", ErrFatal, ErrNotValidator, []byte(pub))
+		}
+		return nil
 	})
 }
 
@@ -68,19 +64,17 @@ func (o *Oracle) checkSender(ctx context.Context) error {
 // (chain.gas_chains of the params in force).
 func (o *Oracle) gasChains(ctx context.Context) ([]uint64, error) {
 	var ids []uint64
-	err := o.retry(ctx, &o.node, "query the chain's params", func() error {
-		return o.timed(ctx, func(ctx context.Context) error {
-			p, err := o.chain.Params(ctx)
-			if err != nil {
-				return err
-			}
-			var st genesis.AppState
-			if err := json.Unmarshal(p.AppState, &st); err != nil {
-				return fmt.Errorf("%w: params: %v", ErrFatal, err)
-			}
-			ids = st.Chain.GasChains
-			return nil
-		})
+	err := o.retryTimed(ctx, &o.node, "query the chain's params", func(ctx context.Context) error {
+		p, err := o.chain.Params(ctx)
+		if err != nil {
+			return err
+		}
+		var st genesis.AppState
+		if err := json.Unmarshal(p.AppState, &st); err != nil {
+			return fmt.Errorf("%w: params: %v", ErrFatal, err)
+		}
+		ids = st.Chain.GasChains
+		return nil
 	})
 	return ids, err
 }

@@ -1,6 +1,8 @@
 package oracle
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -60,4 +62,45 @@ func (o *Oracle) note(topic, state string, line string, args ...any) {
 
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(fmt.Sprint(err)), " ")
+}
+
+// retry runs f until it succeeds, ctx ends or it returns an ErrFatal,
+// waiting a growing backoff between attempts. Failures and the recovery of
+// l are logged as changes of its state, not per attempt. A recovery of the
+// EVM endpoint checks its chain id again (an endpoint restarted on
+// another chain is a wrong_chain failure, not a source of truths).
+func (o *Oracle) retry(ctx context.Context, l *link, what string, f func() error) error {
+	b := o.backoff()
+	for {
+		err := f()
+		if err == nil && l == &o.evm && l.down {
+			err = o.sameChain(ctx)
+		}
+		if err == nil {
+			o.ok(l)
+			return nil
+		}
+		if errors.Is(err, ErrFatal) {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		o.fail(l, what, err)
+		if err := b.wait(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// retryTimed is retry of one call, each attempt within the RPC timeout.
+func (o *Oracle) retryTimed(ctx context.Context, l *link, what string, f func(context.Context) error) error {
+	return o.retry(ctx, l, what, func() error { return o.timed(ctx, f) })
+}
+
+// timed runs one call within the RPC timeout.
+func (o *Oracle) timed(ctx context.Context, f func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, o.cfg.RPCTimeout)
+	defer cancel()
+	return f(ctx)
 }

@@ -134,7 +134,7 @@ type Oracle struct {
 	// from says where the first window came from (the chain's last closed
 	// block, --start-block, the EVM head), for the line of a head behind it.
 	from string
-	// done is the last block of the last window finished (lag).
+	// lastDone is the last block of the last window finished (lag).
 	lastDone *uint64
 	// seenHead is the last head read and when it was first read (a head
 	// that stops moving gets a line).
@@ -284,132 +284,6 @@ func ignoreDone(ctx context.Context, err error) error {
 	return err
 }
 
-// resume finds the window size and the first window to report: after the
-// chain's last closed one (or StartBlock's, when it is later), else
-// StartBlock's, else the latest whole confirmed window.
-func (o *Oracle) resume(ctx context.Context) (k, next uint64, err error) {
-	var gc *wire.GasChainView
-	err = o.retry(ctx, &o.node, "read the chain's last closed window", func() error {
-		var err error
-		gc, err = o.gasChain(ctx)
-		var qe *client.QueryError
-		if errors.As(err, &qe) {
-			return fmt.Errorf("%w: %v", ErrFatal, err)
-		}
-		return err
-	})
-	if err != nil {
-		return 0, 0, err
-	}
-	k = max(gc.WindowBlocks, 1)
-	switch {
-	case gc.LastClosedBlock != nil:
-		return k, o.afterLastClosed(*gc.LastClosedBlock, k), nil
-	case o.cfg.HasStart:
-		o.from = fmt.Sprintf("--start-block %d", o.cfg.StartBlock)
-		return k, WindowOf(o.cfg.StartBlock, k).First, nil
-	}
-	head, err := o.head(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	confirmed := head - min(head, o.cfg.Confirmations)
-	w := WindowOf(confirmed, k)
-	if w.Last() > confirmed && w.First >= k {
-		w.First -= k
-	}
-	o.from = fmt.Sprintf("the latest confirmed window at EVM head %d", head)
-	return k, w.First, nil
-}
-
-// afterLastClosed is the first window of a chain that has closed windows
-// through block last: the next one, or StartBlock's when it is later (a
-// StartBlock at or below last cannot be honoured: the chain refuses truths
-// of closed windows, and a line says so).
-func (o *Oracle) afterLastClosed(last, k uint64) uint64 {
-	next := last + k
-	o.from = fmt.Sprintf("the chain has closed EVM chain %d through block %d", o.cfg.EvmChainID, last)
-	if !o.cfg.HasStart {
-		return next
-	}
-	start := WindowOf(o.cfg.StartBlock, k).First
-	if start <= next {
-		if start < next {
-			o.cfg.Logf("oracle gas: --start-block %d not used: %s, and takes no truth at or below it; starting at %s", o.cfg.StartBlock, o.from, Window{next, k})
-		}
-		return next
-	}
-	o.from = fmt.Sprintf("--start-block %d, past the chain's last closed block %d", o.cfg.StartBlock, last)
-	o.cfg.Logf("oracle gas: starting at --start-block %d: the windows between the chain's last closed block %d and it are left to other validators' oracles", o.cfg.StartBlock, last)
-	return start
-}
-
-// gasChain queries the chain's view of the EVM chain, within the RPC
-// timeout.
-func (o *Oracle) gasChain(ctx context.Context) (gc *wire.GasChainView, err error) {
-	err = o.timed(ctx, func(ctx context.Context) error {
-		gc, err = o.chain.GasChain(ctx, o.cfg.EvmChainID)
-		return err
-	})
-	return gc, err
-}
-
-// head reads the EVM head, retrying until it answers.
-func (o *Oracle) head(ctx context.Context) (uint64, error) {
-	var head uint64
-	err := o.retry(ctx, &o.evm, "read the EVM head", func() error {
-		return o.timed(ctx, func(ctx context.Context) (err error) {
-			head, err = o.src.Head(ctx)
-			return err
-		})
-	})
-	if err == nil {
-		o.cfg.Metrics.head(o.cfg.EvmChainID, head, o.lastDone)
-		o.watchHead(head)
-	}
-	return head, err
-}
-
-// watchHead notes a head that has not moved for HeadStill, and its moving
-// again.
-func (o *Oracle) watchHead(head uint64) {
-	now := time.Now()
-	if o.seenHeadAt.IsZero() || head != o.seenHead {
-		if o.states["still"] == "still" {
-			o.note("still", "ok", "oracle gas: EVM head moving again: %d (it stayed at %d for %s)", head, o.seenHead, now.Sub(o.seenHeadAt).Round(time.Second))
-		}
-		o.seenHead, o.seenHeadAt = head, now
-		return
-	}
-	if now.Sub(o.seenHeadAt) >= o.cfg.HeadStill {
-		o.note("still", "still", "oracle gas: EVM head still at %d after %s: a halted or paused chain, a dev chain that mines only on demand, or an endpoint stuck on an old block", head, o.cfg.HeadStill)
-	}
-}
-
-// waitConfirmed waits until the window's last block is Confirmations deep
-// and returns the head it saw. A head below the window (an endpoint still
-// syncing, a dev chain that was reset) gets one line, and one when it
-// reaches the window.
-func (o *Oracle) waitConfirmed(ctx context.Context, w Window) (uint64, error) {
-	for {
-		head, err := o.head(ctx)
-		if err != nil {
-			return 0, err
-		}
-		if head+1 < w.First {
-			o.note("head", "behind", "oracle gas: EVM head %d is below %s, the next window to report (%s): waiting for the endpoint to reach it (is it still syncing, or a chain that was reset?)", head, w, o.from)
-		} else {
-			o.note("head", "ok", "oracle gas: EVM head %d reached %s: reporting again", head, w)
-		}
-		if head >= w.Last() && head-w.Last() >= o.cfg.Confirmations {
-			return head, nil
-		}
-		if err := sleep(ctx, o.cfg.Poll); err != nil {
-			return 0, err
-		}
-	}
-}
-
 // readWindow reads the window's blocks and folds them (retrying until the
 // reads agree with each other).
 func (o *Oracle) readWindow(ctx context.Context, w Window) (Truth, error) {
@@ -525,40 +399,4 @@ func (o *Oracle) logReport(r Report) {
 		line += ": no priced transaction, nothing to report"
 	}
 	o.cfg.Logf("%s", line)
-}
-
-// retry runs f until it succeeds, ctx ends or it returns an ErrFatal,
-// waiting a growing backoff between attempts. Failures and the recovery of
-// l are logged as changes of its state, not per attempt. A recovery of the
-// EVM endpoint checks its chain id again (an endpoint restarted on
-// another chain is a wrong_chain failure, not a source of truths).
-func (o *Oracle) retry(ctx context.Context, l *link, what string, f func() error) error {
-	b := o.backoff()
-	for {
-		err := f()
-		if err == nil && l == &o.evm && l.down {
-			err = o.sameChain(ctx)
-		}
-		if err == nil {
-			o.ok(l)
-			return nil
-		}
-		if errors.Is(err, ErrFatal) {
-			return err
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		o.fail(l, what, err)
-		if err := b.wait(ctx); err != nil {
-			return err
-		}
-	}
-}
-
-// timed runs one call within the RPC timeout.
-func (o *Oracle) timed(ctx context.Context, f func(context.Context) error) error {
-	ctx, cancel := context.WithTimeout(ctx, o.cfg.RPCTimeout)
-	defer cancel()
-	return f(ctx)
 }
