@@ -329,51 +329,49 @@ func TestOracleRefusesNonValidator(t *testing.T) {
 	}
 }
 
-// TestOracleHeadBehindClosed: the chain has closed the EVM chain through
-// block 20 and the endpoint's head is 6 (a reset dev chain): one line
-// says the head is below the next window and why, one that --start-block
-// cannot be used below the closed window; the oracle waits, and stops
-// when asked.
-func TestOracleHeadBehindClosed(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	srv := fakeRPC(t, 6, map[uint64]string{4: fakeBlock(4, 100), 5: fakeBlock(5, 101)})
-	l := newLogLines()
+// TestOracleHeadLines: the lines of a head that does not serve the next
+// window, each said once however many polls follow. Below the chain's
+// closed window: the chain has closed the EVM chain through block 20 and
+// the endpoint's head is 6 (a reset dev chain), and --start-block 4 cannot
+// be used below it. Still: the head stays at 6 (a halted chain) once
+// blocks 4 and 5 are reported.
+func TestOracleHeadLines(t *testing.T) {
 	closed := uint64(20)
-	stop := runUntil(ctx, t, oracle.New(quickConfig(l, nil, nil), dialFake(t, srv), &fakeChain{k: 1, closed: &closed}, &fakeSender{}))
-	l.wait(ctx, t, "--start-block 4 not used: the chain has closed EVM chain 10 through block 20", 1)
-	l.wait(ctx, t, "EVM head 6 is below block 21, the next window to report (the chain has closed EVM chain 10 through block 20)", 1)
-	if err := sleepCtx(ctx, 50*time.Millisecond); err != nil { // more polls of the head
-		t.Fatal(err)
+	cases := []struct {
+		name   string
+		closed *uint64
+		still  time.Duration
+		want   []string
+		once   string
+	}{
+		{"below the closed window", &closed, 0, []string{
+			"--start-block 4 not used: the chain has closed EVM chain 10 through block 20",
+			"EVM head 6 is below block 21, the next window to report (the chain has closed EVM chain 10 through block 20)",
+		}, "is below"},
+		{"still", nil, 30 * time.Millisecond, []string{"EVM head still at 6 after 30ms"}, "still at"},
 	}
-	if err := stop(); err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	if n := l.count("is below"); n != 1 {
-		t.Fatalf("%d lines say the head is below, want 1", n)
-	}
-}
-
-// TestOracleHeadStill: an endpoint whose head stays at 6 (a halted
-// chain): once blocks 4 and 5 are reported, one line says the head has
-// not moved, however many polls follow.
-func TestOracleHeadStill(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	srv := fakeRPC(t, 6, map[uint64]string{4: fakeBlock(4, 100), 5: fakeBlock(5, 101)})
-	l := newLogLines()
-	conf := quickConfig(l, nil, nil)
-	conf.HeadStill = 30 * time.Millisecond
-	stop := runUntil(ctx, t, oracle.New(conf, dialFake(t, srv), &fakeChain{k: 1}, &fakeSender{}))
-	l.wait(ctx, t, "EVM head still at 6 after 30ms", 1)
-	if err := sleepCtx(ctx, 60*time.Millisecond); err != nil { // more polls of the head
-		t.Fatal(err)
-	}
-	if err := stop(); err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	if n := l.count("still at"); n != 1 {
-		t.Fatalf("%d lines say the head is still, want 1", n)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			srv := fakeRPC(t, 6, map[uint64]string{4: fakeBlock(4, 100), 5: fakeBlock(5, 101)})
+			l := newLogLines()
+			conf := quickConfig(l, nil, nil)
+			conf.HeadStill = c.still
+			stop := runUntil(ctx, t, oracle.New(conf, dialFake(t, srv), &fakeChain{k: 1, closed: c.closed}, &fakeSender{}))
+			for _, w := range c.want {
+				l.wait(ctx, t, w, 1)
+			}
+			if err := sleepCtx(ctx, 60*time.Millisecond); err != nil { // more polls of the head
+				t.Fatal(err)
+			}
+			if err := stop(); err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if n := l.count(c.once); n != 1 {
+				t.Fatalf("%d lines hold %q, want 1", n, c.once)
+			}
+		})
 	}
 }
 

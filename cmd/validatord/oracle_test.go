@@ -61,6 +61,22 @@ func setGasWindows(t *testing.T, home string, id, k uint64) {
 	}
 }
 
+// oracleNode inits a home (with the extra keys) whose gas track follows
+// the simulated EVM chain with windows of k blocks, starts `validatord
+// start` on it and waits for its first block.
+func oracleNode(t *testing.T, chainID string, k uint64, keys ...string) (home, node string) {
+	t.Helper()
+	home = filepath.Join(t.TempDir(), "home")
+	node, p2p := freeAddr(t), freeAddr(t)
+	cli(t, "init", "--home", home, "--chain-id", chainID, "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
+	for _, key := range keys {
+		cli(t, "keys", "add", key, "--home", home)
+	}
+	setGasWindows(t, home, oracletest.ChainID, k)
+	startNode(t, home).waitHeight(t, node, 1)
+	return home, node
+}
+
 // TestOracleCommand: `validatord start` and `validatord oracle gas` beside
 // it, against go-ethereum's simulated chain with windows of 2 blocks: the
 // gas track's truths arrive with no hand-typed transaction, equal to the
@@ -69,12 +85,7 @@ func TestOracleCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a CometBFT node and a simulated EVM")
 	}
-	home := filepath.Join(t.TempDir(), "home")
-	node, p2p := freeAddr(t), freeAddr(t)
-	cli(t, "init", "--home", home, "--chain-id", "oracle-1", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
-	setGasWindows(t, home, oracletest.ChainID, 2)
-	n := startNode(t, home)
-	n.waitHeight(t, node, 1)
+	home, node := oracleNode(t, "oracle-1", 2)
 	s := oracletest.NewSim(t)
 	for i := range 3 {
 		s.Mine(i)
@@ -140,13 +151,7 @@ func TestOracleCommandRefusals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a CometBFT node and a simulated EVM")
 	}
-	home := filepath.Join(t.TempDir(), "home")
-	node, p2p := freeAddr(t), freeAddr(t)
-	cli(t, "init", "--home", home, "--chain-id", "oracle-2", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
-	cli(t, "keys", "add", "miner", "--home", home)
-	setGasWindows(t, home, oracletest.ChainID, 1)
-	n := startNode(t, home)
-	n.waitHeight(t, node, 1)
+	home, node := oracleNode(t, "oracle-2", 1, "miner")
 	s := oracletest.NewSim(t)
 	cases := []struct {
 		name string
