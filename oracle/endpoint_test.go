@@ -127,6 +127,17 @@ func rpcErrors(t *testing.T, m *oracle.Metrics, kind oracle.ErrKind) float64 {
 	return series(t, m, "validatord_oracle_rpc_errors_total", map[string]string{"endpoint": "evm", "kind": string(kind)})
 }
 
+// waitErrors waits until the EVM endpoint has failed n calls of kind, or
+// fails when ctx ends.
+func waitErrors(ctx context.Context, t *testing.T, m *oracle.Metrics, kind oracle.ErrKind, n float64) {
+	t.Helper()
+	for rpcErrors(t, m, kind) < n {
+		if err := sleepCtx(ctx, 5*time.Millisecond); err != nil {
+			t.Fatalf("fewer than %v %s failures before the test's deadline", n, kind)
+		}
+	}
+}
+
 // series is the value of the oracle's series name whose labels include
 // want (0 when there is none).
 func series(t *testing.T, m *oracle.Metrics, name string, want map[string]string) float64 {
@@ -187,11 +198,7 @@ func TestOracleEndpointNeverAnswers(t *testing.T) {
 	l, m := newLogLines(), oracle.NewMetrics()
 	stop := runUntil(ctx, t, oracle.New(quickConfig(l, m, nil), evm, &fakeChain{k: 1}, &fakeSender{}))
 	l.wait(ctx, t, "EVM endpoint down (timeout): read the endpoint's chain id (eth_chainId)", 1)
-	for rpcErrors(t, m, oracle.KindTimeout) < 3 {
-		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil {
-			t.Fatalf("fewer than 3 timeouts before the deadline")
-		}
-	}
+	waitErrors(ctx, t, m, oracle.KindTimeout, 3)
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -248,11 +255,7 @@ func TestOracleEndpointSlowOrGarbage(t *testing.T) {
 			sender := &fakeSender{}
 			stop := runUntil(ctx, t, oracle.New(quickConfig(l, m, reports), dialFake(t, srv), &fakeChain{k: 1}, sender))
 			l.wait(ctx, t, "EVM endpoint down ("+string(c.kind)+")", 1)
-			for rpcErrors(t, m, c.kind) < 3 {
-				if err := sleepCtx(ctx, 5*time.Millisecond); err != nil {
-					t.Fatal("fewer than 3 failed calls before the deadline")
-				}
-			}
+			waitErrors(ctx, t, m, c.kind, 3)
 			bad.Store(false)
 			l.wait(ctx, t, "EVM endpoint up again", 1)
 			select {
@@ -411,11 +414,7 @@ func TestOracleEndpointBackOnAnotherChain(t *testing.T) {
 	l.wait(ctx, t, "EVM endpoint down (refused)", 1)
 	phase.Store(2)
 	l.wait(ctx, t, "EVM endpoint down (wrong_chain)", 1)
-	for rpcErrors(t, m, oracle.KindWrongChain) < 3 {
-		if err := sleepCtx(ctx, 5*time.Millisecond); err != nil {
-			t.Fatal("fewer than 3 wrong_chain failures before the deadline")
-		}
-	}
+	waitErrors(ctx, t, m, oracle.KindWrongChain, 3)
 	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
