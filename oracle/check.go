@@ -36,6 +36,8 @@ func (o *Oracle) check(ctx context.Context) error {
 	switch {
 	case o.cfg.EvmChainID == 0:
 		o.cfg.EvmChainID = id
+		o.cfg.Metrics.known()
+		o.ok(&o.evm)
 	case o.cfg.EvmChainID != id:
 		return fmt.Errorf("%w: the EVM endpoint serves chain %d, not EVM chain %d; %s", ErrFatal, id, o.cfg.EvmChainID, allowedLine(allowed))
 	}

@@ -67,13 +67,14 @@ func oneLine(err error) string {
 // retry runs f until it succeeds, ctx ends or it returns an ErrFatal,
 // waiting a growing backoff between attempts. Failures and the recovery of
 // l are logged as changes of its state, not per attempt. A recovery of the
-// EVM endpoint checks its chain id again (an endpoint restarted on
-// another chain is a wrong_chain failure, not a source of truths).
+// EVM endpoint checks its chain id again once it is known (an endpoint
+// restarted on another chain is a wrong_chain failure, not a source of
+// truths).
 func (o *Oracle) retry(ctx context.Context, l *link, what string, f func() error) error {
 	b := o.backoff()
 	for {
 		err := f()
-		if err == nil && l == &o.evm && l.down {
+		if err == nil && l == &o.evm && l.down && o.cfg.EvmChainID != 0 {
 			err = o.sameChain(ctx)
 		}
 		if err == nil {

@@ -67,6 +67,14 @@ func (m *Metrics) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
+// known drops the endpoint_up series of evm_chain_id 0, recorded before
+// the endpoint's chain id was known (the counters keep theirs).
+func (m *Metrics) known() {
+	if m != nil {
+		m.endpointUp.DeletePartialMatch(prometheus.Labels{"evm_chain_id": "0"})
+	}
+}
+
 func chainLabel(id uint64) string { return strconv.FormatUint(id, 10) }
 
 // head records the EVM head read and the lag behind it of the last
