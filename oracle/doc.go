@@ -3,8 +3,18 @@
 // minimum non-zero effective gas price (the least over the window's blocks;
 // a window is one block unless genesis' chain.gas_windows says k) and the
 // timestamp of the window's last block, waits until that block is
-// Confirmations deep, and sends the validator's signed MsgTruth once, with
-// retries and backoff and one log line per window.
+// Confirmations deep, and sends the validator's signed MsgTruth once.
+//
+// It is meant to be left running: every call to the EVM endpoint and the
+// node is bounded by Config.RPCTimeout, failures are retried with a
+// doubling, jittered backoff for as long as it runs, and the log has one
+// line per window and one per change of state (an endpoint down and why,
+// up again; the EVM head below the next window, or still for
+// Config.HeadStill; the chain not taking truths yet), never one per
+// attempt. Run refuses at start what no retry changes: a sender that is
+// not a validator's report key, an endpoint of another chain, an EVM chain
+// the gas track does not follow (naming the ones it does). Metrics are its
+// Prometheus series (Serve serves them).
 //
 // Prices come from eth_getBlockReceipts' effectiveGasPrice where the
 // endpoint serves it, else from each transaction's fee fields
@@ -20,7 +30,7 @@
 //
 //	evm, _ := oracle.DialEVM(ctx, "http://127.0.0.1:8545")
 //	node, _ := client.Dial("tcp://127.0.0.1:26657")
-//	o := oracle.New(oracle.Config{EvmChainID: 1, Confirmations: 2, Logf: log.Printf},
+//	o := oracle.New(oracle.Config{EvmChainID: 1, Confirmations: 2, RPCTimeout: 10 * time.Second, Logf: log.Printf},
 //		evm, node, client.NewSigner(node, chainID, reportKey))
 //	err := o.Run(ctx)
 package oracle

@@ -57,7 +57,7 @@ func (e *EVM) ChainID(ctx context.Context) (uint64, error) {
 		return 0, err
 	}
 	if !id.IsUint64() {
-		return 0, fmt.Errorf("chain id %s does not fit 64 bits", id)
+		return 0, fmt.Errorf("%w: chain id %s does not fit 64 bits", ErrGarbage, id)
 	}
 	return id.Uint64(), nil
 }
@@ -107,7 +107,7 @@ func (e *EVM) Block(ctx context.Context, n uint64) (Block, error) {
 	}
 	b := Block{Number: uint64(raw.Number), Hash: raw.Hash, ParentHash: raw.ParentHash, Time: uint64(raw.Timestamp)}
 	if b.Number != n {
-		return Block{}, fmt.Errorf("block %d: the endpoint answered block %d", n, b.Number)
+		return Block{}, fmt.Errorf("block %d: %w: the endpoint answered block %d", n, ErrGarbage, b.Number)
 	}
 	if !e.noReceipts.Load() {
 		prices, skipped, err := e.receiptPrices(ctx, raw)
@@ -134,7 +134,7 @@ func (e *EVM) receiptPrices(ctx context.Context, blk rpcBlock) ([]*big.Int, int,
 		return nil, 0, err
 	}
 	if len(rs) != len(blk.Transactions) {
-		return nil, 0, fmt.Errorf("%d receipts for %d transactions", len(rs), len(blk.Transactions))
+		return nil, 0, fmt.Errorf("%w: %d receipts for %d transactions", ErrGarbage, len(rs), len(blk.Transactions))
 	}
 	prices, skipped := make([]*big.Int, 0, len(rs)), 0
 	for _, r := range rs {

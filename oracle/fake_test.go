@@ -2,6 +2,7 @@ package oracle_test
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,7 +25,14 @@ import (
 // fakeRPC is a tiny JSON-RPC endpoint: blocks given as JSON, no
 // eth_getBlockReceipts (the oracle falls back to the fee fields).
 func fakeRPC(t *testing.T, head uint64, blocks map[uint64]string) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(fakeHandler(head, blocks))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// fakeHandler is fakeRPC's handler.
+func fakeHandler(head uint64, blocks map[uint64]string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
@@ -36,6 +44,8 @@ func fakeRPC(t *testing.T, head uint64, blocks map[uint64]string) *httptest.Serv
 		}
 		res, rpcErr := "null", ""
 		switch req.Method {
+		case "eth_chainId":
+			res = `"0xa"`
 		case "eth_blockNumber":
 			res = fmt.Sprintf(`"0x%x"`, head)
 		case "eth_getBlockByNumber":
@@ -55,9 +65,7 @@ func fakeRPC(t *testing.T, head uint64, blocks map[uint64]string) *httptest.Serv
 			return
 		}
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, res)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	}
 }
 
 // fakeBlock is block n as JSON: the child of block n − 1 at time 100 + n,
@@ -94,6 +102,24 @@ func (c *fakeChain) GasChain(context.Context, uint64) (*wire.GasChainView, error
 	return &wire.GasChainView{EvmChainID: 10, WindowBlocks: c.k, LastClosedBlock: c.closed}, nil
 }
 
+// Params: the gas track follows EVM chains 1 and 10.
+func (c *fakeChain) Params(context.Context) (*wire.ParamsView, error) {
+	return &wire.ParamsView{AppState: json.RawMessage(`{"chain":{"gas_chains":[1,10]}}`)}, nil
+}
+
+// Account: every key but notValidator is a validator's report key.
+func (c *fakeChain) Account(_ context.Context, pub ed25519.PublicKey) (*wire.AccountView, error) {
+	a := &wire.AccountView{Pubkey: fmt.Sprintf("%x", []byte(pub))}
+	if !pub.Equal(notValidator) {
+		name := "validator"
+		a.Validator = &name
+	}
+	return a, nil
+}
+
+// notValidator is a key the fake chain knows as no validator's.
+var notValidator = ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey)
+
 func (c *fakeChain) Truth(_ context.Context, chain, block uint64) (*wire.TruthRoundView, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -105,10 +131,18 @@ func (c *fakeChain) Truth(_ context.Context, chain, block uint64) (*wire.TruthRo
 }
 
 type fakeSender struct {
+	pub    ed25519.PublicKey // nil: a validator's
 	mu     sync.Mutex
 	truths []*subnetv1.MsgTruth
 	// refuse, when set, answers each send first (nil: accepted).
 	refuse func(m *subnetv1.MsgTruth) error
+}
+
+func (s *fakeSender) PubKey() ed25519.PublicKey {
+	if s.pub == nil {
+		return make(ed25519.PublicKey, ed25519.PublicKeySize)
+	}
+	return s.pub
 }
 
 func (s *fakeSender) SendWait(_ context.Context, m *subnetv1.Msg, _ time.Duration) (client.TxResult, error) {

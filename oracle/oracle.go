@@ -2,10 +2,10 @@ package oracle
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -15,13 +15,18 @@ import (
 
 // Source is what the oracle reads of the EVM chain (*EVM is one).
 type Source interface {
+	ChainID(ctx context.Context) (uint64, error)
 	Head(ctx context.Context) (uint64, error)
 	Block(ctx context.Context, n uint64) (Block, error)
 }
 
-// Chain answers how far the chain has closed an EVM chain and what became
-// of a truth round (*client.Client is one).
+// Chain answers how far the chain has closed an EVM chain, what became of
+// a truth round, which EVM chains the gas track follows (params) and
+// whether a key is a validator's report key (account); *client.Client is
+// one.
 type Chain interface {
+	Params(ctx context.Context) (*wire.ParamsView, error)
+	Account(ctx context.Context, pub ed25519.PublicKey) (*wire.AccountView, error)
 	GasChain(ctx context.Context, evmChainID uint64) (*wire.GasChainView, error)
 	Truth(ctx context.Context, evmChainID, evmBlock uint64) (*wire.TruthRoundView, error)
 }
@@ -29,12 +34,16 @@ type Chain interface {
 // Sender signs a message, broadcasts it and waits for its block
 // (*client.Signer is one).
 type Sender interface {
+	PubKey() ed25519.PublicKey
 	SendWait(ctx context.Context, msg *subnetv1.Msg, timeout time.Duration) (client.TxResult, error)
 }
 
 // Config is one oracle's settings; zero durations take the defaults.
 type Config struct {
-	// EvmChainID is the gas track's id of the EVM chain the Source reads.
+	// EvmChainID is the gas track's id of the EVM chain the Source reads
+	// (0: the endpoint's eth_chainId). Run refuses to start when the
+	// endpoint serves another chain, or the chain's gas track does not
+	// follow it.
 	EvmChainID uint64
 	// Confirmations is the depth d: a block is read once the head is at
 	// least d blocks past it (head − n ≥ d), so a reorg of the last d
@@ -47,13 +56,28 @@ type Config struct {
 	// Poll is how often the head is read while waiting (default 1 s).
 	Poll time.Duration
 	// BackoffMin and BackoffMax bound the wait between retries of a failed
-	// read or send, doubled from min to max (defaults 250 ms, 30 s).
+	// read or send, doubled from min to max, each wait drawn from [d/2, d]
+	// (defaults 250 ms, 30 s). Retries go on until the call answers or ctx
+	// ends: an endpoint that is down is waited for, never given up on.
 	BackoffMin, BackoffMax time.Duration
+	// RPCTimeout bounds every call to the EVM endpoint and every query to
+	// the node (default 10 s): an endpoint that accepts a request and never
+	// answers is a failed call, retried, never a hang.
+	RPCTimeout time.Duration
 	// TxTimeout bounds the wait for a truth's block (default 30 s).
 	TxTimeout time.Duration
-	// Logf receives one line per window and one per failed attempt
+	// HeadStill is how long the EVM head may stay the same before a line
+	// says so (a halted or paused chain, a dev chain that mines only on
+	// demand, an endpoint stuck on an old block); one line again when it
+	// moves (default 2 min).
+	HeadStill time.Duration
+	// Logf receives one line per window and one per change of state (an
+	// endpoint down, up again; the EVM head behind the next window, caught
+	// up; the chain not taking truths yet), never one per attempt
 	// (default: none).
 	Logf func(format string, args ...any)
+	// Metrics, when set, records the oracle's series.
+	Metrics *Metrics
 	// OnReport, when set, is called with each window's outcome.
 	OnReport func(Report)
 }
@@ -103,7 +127,23 @@ type Oracle struct {
 	// open are the truths this oracle sent whose windows the chain has not
 	// closed yet, oldest first (recheck).
 	open []Truth
+	// evm and node are the health of the two endpoints; states the last
+	// state of each logged topic (note).
+	evm, node link
+	states    map[string]string
+	// from says where the first window came from (the chain's last closed
+	// block, --start-block, the EVM head), for the line of a head behind it.
+	from string
+	// lastDone is the last block of the last window finished (lag).
+	lastDone *uint64
+	// seenHead is the last head read and when it was first read (a head
+	// that stops moving gets a line).
+	seenHead   uint64
+	seenHeadAt time.Time
 }
+
+// DefaultHeadStill is Config.HeadStill's default.
+const DefaultHeadStill = 2 * time.Minute
 
 // New makes an oracle; Run starts it.
 func New(cfg Config, src Source, chain Chain, sender Sender) *Oracle {
@@ -119,11 +159,22 @@ func New(cfg Config, src Source, chain Chain, sender Sender) *Oracle {
 	if cfg.TxTimeout <= 0 {
 		cfg.TxTimeout = 30 * time.Second
 	}
+	if cfg.HeadStill <= 0 {
+		cfg.HeadStill = DefaultHeadStill
+	}
+	if cfg.RPCTimeout <= 0 {
+		cfg.RPCTimeout = DefaultRPCTimeout
+	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	return &Oracle{cfg: cfg, src: src, chain: chain, sender: sender}
+	return &Oracle{cfg: cfg, src: src, chain: chain, sender: sender, states: map[string]string{},
+		evm: link{name: "EVM endpoint", metric: "evm"}, node: link{name: "node", metric: "node"}}
 }
+
+// DefaultRPCTimeout bounds each call to an endpoint when Config.RPCTimeout
+// is 0.
+const DefaultRPCTimeout = 10 * time.Second
 
 // ErrFatal wraps a refusal that no retry can change (not a validator, an
 // EVM chain the gas track does not follow): Run returns it.
@@ -133,6 +184,9 @@ var ErrFatal = errors.New("oracle cannot report")
 // a fatal refusal. It resumes after the chain's last closed window, so a
 // restart neither skips nor repeats one.
 func (o *Oracle) Run(ctx context.Context) error {
+	if err := o.check(ctx); err != nil {
+		return ignoreDone(ctx, err)
+	}
 	k, next, err := o.resume(ctx)
 	if err != nil {
 		return ignoreDone(ctx, err)
@@ -164,9 +218,13 @@ func (o *Oracle) Run(ctx context.Context) error {
 	}
 }
 
-// done logs a window's outcome and hands it to OnReport.
+// done logs a window's outcome, records it and hands it to OnReport.
 func (o *Oracle) done(r Report) {
 	o.logReport(r)
+	o.cfg.Metrics.window(o.cfg.EvmChainID, r)
+	if last := r.Truth.Window.Last(); o.lastDone == nil || last > *o.lastDone {
+		o.lastDone = &last
+	}
 	if o.cfg.OnReport != nil {
 		o.cfg.OnReport(r)
 	}
@@ -182,7 +240,7 @@ func (o *Oracle) recheck(ctx context.Context) error {
 	if len(o.open) == 0 {
 		return nil
 	}
-	gc, err := o.chain.GasChain(ctx, o.cfg.EvmChainID)
+	gc, err := o.gasChain(ctx)
 	if err != nil {
 		return nil
 	}
@@ -191,7 +249,11 @@ func (o *Oracle) recheck(ctx context.Context) error {
 		if gc.LastClosedBlock != nil && t.Window.First <= *gc.LastClosedBlock {
 			continue
 		}
-		r, err := o.chain.Truth(ctx, o.cfg.EvmChainID, t.Window.First)
+		var r *wire.TruthRoundView
+		err := o.timed(ctx, func(ctx context.Context) (err error) {
+			r, err = o.chain.Truth(ctx, o.cfg.EvmChainID, t.Window.First)
+			return err
+		})
 		var qe *client.QueryError
 		switch {
 		case errors.As(err, &qe) && qe.Code == wire.QueryNotFound:
@@ -222,78 +284,18 @@ func ignoreDone(ctx context.Context, err error) error {
 	return err
 }
 
-// resume finds the window size and the first window to report: after the
-// chain's last closed one, else StartBlock's, else the latest whole
-// confirmed window.
-func (o *Oracle) resume(ctx context.Context) (k, next uint64, err error) {
-	var gc *wire.GasChainView
-	err = o.retry(ctx, "read the chain's last closed window", func() error {
-		var err error
-		gc, err = o.chain.GasChain(ctx, o.cfg.EvmChainID)
-		var qe *client.QueryError
-		if errors.As(err, &qe) {
-			return fmt.Errorf("%w: %v", ErrFatal, err)
-		}
-		return err
-	})
-	if err != nil {
-		return 0, 0, err
-	}
-	k = max(gc.WindowBlocks, 1)
-	switch {
-	case gc.LastClosedBlock != nil:
-		return k, *gc.LastClosedBlock + k, nil
-	case o.cfg.HasStart:
-		return k, WindowOf(o.cfg.StartBlock, k).First, nil
-	}
-	head, err := o.head(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	confirmed := head - min(head, o.cfg.Confirmations)
-	w := WindowOf(confirmed, k)
-	if w.Last() > confirmed && w.First >= k {
-		w.First -= k
-	}
-	return k, w.First, nil
-}
-
-// head reads the EVM head, retrying until it answers.
-func (o *Oracle) head(ctx context.Context) (uint64, error) {
-	var head uint64
-	err := o.retry(ctx, "read the EVM head", func() error {
-		var err error
-		head, err = o.src.Head(ctx)
-		return err
-	})
-	return head, err
-}
-
-// waitConfirmed waits until the window's last block is Confirmations deep
-// and returns the head it saw.
-func (o *Oracle) waitConfirmed(ctx context.Context, w Window) (uint64, error) {
-	for {
-		head, err := o.head(ctx)
-		if err != nil {
-			return 0, err
-		}
-		if head >= w.Last() && head-w.Last() >= o.cfg.Confirmations {
-			return head, nil
-		}
-		if err := sleep(ctx, o.cfg.Poll); err != nil {
-			return 0, err
-		}
-	}
-}
-
 // readWindow reads the window's blocks and folds them (retrying until the
 // reads agree with each other).
 func (o *Oracle) readWindow(ctx context.Context, w Window) (Truth, error) {
 	var t Truth
-	err := o.retry(ctx, "read "+w.String(), func() error {
+	err := o.retry(ctx, &o.evm, "read "+w.String(), func() error {
 		blocks := make([]Block, 0, w.K)
 		for n := w.First; n <= w.Last(); n++ {
-			b, err := o.src.Block(ctx, n)
+			var b Block
+			err := o.timed(ctx, func(ctx context.Context) (err error) {
+				b, err = o.src.Block(ctx, n)
+				return err
+			})
 			if err != nil {
 				return err
 			}
@@ -319,17 +321,20 @@ func (o *Oracle) report(ctx context.Context, t Truth) (Report, uint64, error) {
 	b := o.backoff()
 	for {
 		r.Attempts++
-		res, err := o.sender.SendWait(ctx, msg, o.cfg.TxTimeout)
+		res, err := o.send(ctx, msg)
 		var te *client.TxError
 		switch {
 		case err == nil:
+			o.ok(&o.node)
+			o.note("chain", "ok", "oracle gas: %s: the chain took the truth (send attempt %d)", w, r.Attempts)
 			r.Outcome, r.Height = Sent, res.Height
 			return r, w.First + w.K, nil
 		case ctx.Err() != nil:
 			return r, 0, ctx.Err()
 		case !errors.As(err, &te):
-			o.cfg.Logf("oracle gas: %s: send attempt %d: %v (retrying)", w, r.Attempts, err)
+			o.fail(&o.node, fmt.Sprintf("send the truth of %s (attempt %d)", w, r.Attempts), err)
 		default:
+			o.ok(&o.node)
 			switch te.Code {
 			case wire.CodeDuplicateTruth:
 				r.Outcome = AlreadyReported
@@ -339,8 +344,10 @@ func (o *Oracle) report(ctx context.Context, t Truth) (Report, uint64, error) {
 				return r, o.afterClosed(ctx, w), nil
 			case wire.CodeTruthTooFar, wire.CodeTooManyOpenRounds, wire.CodeTruthTimeFuture:
 				// the chain has not caught up with this window yet
-				o.cfg.Logf("oracle gas: %s: not yet (code %d, %s): %s (retrying)", w, te.Code, wire.CodeName(te.Code), te.Log)
-			case wire.CodeNotValidator, wire.CodeUnknownEVMChain, wire.CodeTrackDisabled, wire.CodeEVMWindowMisaligned:
+				o.note("chain", wire.CodeName(te.Code), "oracle gas: %s: not yet (code %d, %s): %s; retrying quietly until the chain takes it", w, te.Code, wire.CodeName(te.Code), te.Log)
+			case wire.CodeUnknownEVMChain:
+				return r, 0, fmt.Errorf("%w: %s: code %d (%s): %s; %s", ErrFatal, w, te.Code, wire.CodeName(te.Code), te.Log, o.allowedLine(ctx))
+			case wire.CodeNotValidator, wire.CodeTrackDisabled, wire.CodeEVMWindowMisaligned:
 				return r, 0, fmt.Errorf("%w: %s: code %d (%s): %s", ErrFatal, w, te.Code, wire.CodeName(te.Code), te.Log)
 			default:
 				r.Outcome, r.Log = Refused, fmt.Sprintf("code %d (%s): %s", te.Code, wire.CodeName(te.Code), te.Log)
@@ -353,11 +360,19 @@ func (o *Oracle) report(ctx context.Context, t Truth) (Report, uint64, error) {
 	}
 }
 
+// send broadcasts a truth and waits for its block, bounded by the
+// transaction timeout plus the RPC timeout.
+func (o *Oracle) send(ctx context.Context, msg *subnetv1.Msg) (client.TxResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, o.cfg.TxTimeout+o.cfg.RPCTimeout)
+	defer cancel()
+	return o.sender.SendWait(ctx, msg, o.cfg.TxTimeout)
+}
+
 // afterClosed is the window after the chain's last closed one, at least
 // the one after w.
 func (o *Oracle) afterClosed(ctx context.Context, w Window) uint64 {
 	next := w.First + w.K
-	gc, err := o.chain.GasChain(ctx, o.cfg.EvmChainID)
+	gc, err := o.gasChain(ctx)
 	if err == nil && gc.LastClosedBlock != nil {
 		next = max(next, *gc.LastClosedBlock+w.K)
 	}
@@ -384,45 +399,4 @@ func (o *Oracle) logReport(r Report) {
 		line += ": no priced transaction, nothing to report"
 	}
 	o.cfg.Logf("%s", line)
-}
-
-// retry runs f until it succeeds, ctx ends or it returns an ErrFatal,
-// waiting a growing backoff between attempts and logging each failure.
-func (o *Oracle) retry(ctx context.Context, what string, f func() error) error {
-	b := o.backoff()
-	for attempt := 1; ; attempt++ {
-		err := f()
-		if err == nil || errors.Is(err, ErrFatal) {
-			return err
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		o.cfg.Logf("oracle gas: %s: attempt %d: %s (retrying)", what, attempt, strings.TrimSpace(err.Error()))
-		if err := b.wait(ctx); err != nil {
-			return err
-		}
-	}
-}
-
-type backoff struct{ cur, max time.Duration }
-
-func (o *Oracle) backoff() *backoff { return &backoff{cur: o.cfg.BackoffMin, max: o.cfg.BackoffMax} }
-
-// wait sleeps the current delay and doubles it, up to max.
-func (b *backoff) wait(ctx context.Context) error {
-	d := b.cur
-	b.cur = min(2*b.cur, b.max)
-	return sleep(ctx, d)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
+	"net"
 	"time"
 
 	"github.com/scoringsubnet/validatord/oracle"
@@ -14,7 +16,7 @@ func init() {
 	c.add(&command{name: "gas", summary: "report EVM gas truths (a validator's report key), until interrupted", usage: oracleUsage, run: runOracleGas})
 }
 
-const oracleUsage = "oracle gas --evm-rpc URL --from KEY [--evm-chain-id N] [--confirmations D] [--start-block B] [--home DIR] [--node ADDR]"
+const oracleUsage = "oracle gas --evm-rpc URL --from KEY [--evm-chain-id N] [--confirmations D] [--start-block B] [--rpc-timeout T] [--metrics-addr HOST:PORT] [--home DIR] [--node ADDR]"
 
 // runOracleGas is `oracle gas`: a flag shim over oracle.Oracle, which runs
 // until interrupted.
@@ -26,6 +28,8 @@ func runOracleGas(ctx context.Context, env Env, args []string) error {
 	start := fs.Int64("start-block", -1, "where to begin when the chain has closed no window of this EVM chain yet (default: the latest confirmed window)")
 	poll := fs.Duration("poll", time.Second, "how often to read the EVM head")
 	perTx := fs.Bool("per-tx", false, "price from the transactions' fee fields even when the endpoint has eth_getBlockReceipts")
+	rpcTimeout := fs.Duration("rpc-timeout", oracle.DefaultRPCTimeout, "bound on each call to the EVM endpoint and each query to the node; a call without an answer by then is retried")
+	metricsAddr := fs.String("metrics-addr", "", "serve the oracle's Prometheus series at http://HOST:PORT/metrics (default: off; e.g. 127.0.0.1:26661)")
 	nonce, wait := int64(-1), false
 	f := txFlags{from: fs.String("from", "", "name of the validator's report key in <home>/keys (required)"), home: homeFlag(fs), node: nodeFlag(fs),
 		chainID: fs.String("chain-id", "", "chain id (default: ask the node)"), nonce: &nonce, wait: &wait}
@@ -39,7 +43,9 @@ func runOracleGas(ctx context.Context, env Env, args []string) error {
 	if *rpcURL == "" {
 		return fmt.Errorf("--evm-rpc: an EVM JSON-RPC endpoint is required")
 	}
-	evm, err := oracle.DialEVM(ctx, *rpcURL)
+	dialCtx, cancel := context.WithTimeout(ctx, *rpcTimeout)
+	evm, err := oracle.DialEVM(dialCtx, *rpcURL)
+	cancel()
 	if err != nil {
 		return oneLine(err)
 	}
@@ -47,19 +53,27 @@ func runOracleGas(ctx context.Context, env Env, args []string) error {
 	if *perTx {
 		evm.ForcePerTx()
 	}
-	id, err := evm.ChainID(ctx)
-	if err != nil {
-		return oneLine(fmt.Errorf("--evm-rpc %s: eth_chainId: %w", *rpcURL, err))
-	}
-	if *evmChain != 0 && *evmChain != id {
-		return fmt.Errorf("--evm-chain-id %d: the endpoint %s serves chain %d", *evmChain, *rpcURL, id)
-	}
-	s, err := openTx(ctx, f)
+	openCtx, cancel := context.WithTimeout(ctx, *rpcTimeout) // the node's chain id, when not given
+	s, err := openTx(openCtx, f)
+	cancel()
 	if err != nil {
 		return oneLine(err)
 	}
 	logger := log.New(env.Stderr, "", log.LstdFlags|log.LUTC)
-	conf := oracle.Config{EvmChainID: id, Confirmations: *depth, Poll: *poll, Logf: logger.Printf,
+	conf := oracle.Config{EvmChainID: *evmChain, Confirmations: *depth, Poll: *poll, RPCTimeout: *rpcTimeout, Logf: logger.Printf,
 		StartBlock: uint64(max(*start, 0)), HasStart: *start >= 0}
-	return oneLine(oracle.New(conf, evm, s.node, s.signer).Run(ctx))
+	if *metricsAddr != "" {
+		ln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		conf.Metrics = oracle.NewMetrics()
+		go func() { _ = conf.Metrics.Serve(ctx, ln) }()
+		logger.Printf("oracle gas: metrics at http://%s/metrics", ln.Addr())
+	}
+	err = oracle.New(conf, evm, s.node, s.signer).Run(ctx)
+	if errors.Is(err, oracle.ErrNotValidator) {
+		err = fmt.Errorf("--from %s: %w", *f.from, err)
+	}
+	return oneLine(err)
 }

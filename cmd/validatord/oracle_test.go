@@ -61,6 +61,22 @@ func setGasWindows(t *testing.T, home string, id, k uint64) {
 	}
 }
 
+// oracleNode inits a home (with the extra keys) whose gas track follows
+// the simulated EVM chain with windows of k blocks, starts `validatord
+// start` on it and waits for its first block.
+func oracleNode(t *testing.T, chainID string, k uint64, keys ...string) (home, node string) {
+	t.Helper()
+	home = filepath.Join(t.TempDir(), "home")
+	node, p2p := freeAddr(t), freeAddr(t)
+	cli(t, "init", "--home", home, "--chain-id", chainID, "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
+	for _, key := range keys {
+		cli(t, "keys", "add", key, "--home", home)
+	}
+	setGasWindows(t, home, oracletest.ChainID, k)
+	startNode(t, home).waitHeight(t, node, 1)
+	return home, node
+}
+
 // TestOracleCommand: `validatord start` and `validatord oracle gas` beside
 // it, against go-ethereum's simulated chain with windows of 2 blocks: the
 // gas track's truths arrive with no hand-typed transaction, equal to the
@@ -69,12 +85,7 @@ func TestOracleCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a CometBFT node and a simulated EVM")
 	}
-	home := filepath.Join(t.TempDir(), "home")
-	node, p2p := freeAddr(t), freeAddr(t)
-	cli(t, "init", "--home", home, "--chain-id", "oracle-1", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
-	setGasWindows(t, home, oracletest.ChainID, 2)
-	n := startNode(t, home)
-	n.waitHeight(t, node, 1)
+	home, node := oracleNode(t, "oracle-1", 2)
 	s := oracletest.NewSim(t)
 	for i := range 3 {
 		s.Mine(i)
@@ -129,5 +140,45 @@ func TestOracleCommand(t *testing.T) {
 	t.Logf("oracle log:\n%s", stderr.String())
 	if _, err := c.Truth(context.Background(), oracletest.ChainID, 3); err == nil {
 		t.Fatal("block 3 has a truth: windows of 2 are named by even blocks")
+	}
+}
+
+// TestOracleCommandRefusals: `oracle gas` refuses at start, before any
+// window, a --from key that is no validator's report key (a miner's), and
+// an --evm-chain-id the endpoint does not serve, naming the chain ids the
+// gas track follows.
+func TestOracleCommandRefusals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a CometBFT node and a simulated EVM")
+	}
+	home, node := oracleNode(t, "oracle-2", 1, "miner")
+	s := oracletest.NewSim(t)
+	cases := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"a miner's key", []string{"--from", "miner"}, []string{"--from miner: oracle cannot report: not a validator's report key"}},
+		{"another EVM chain", []string{"--from", "validator", "--evm-chain-id", "5"},
+			[]string{"the EVM endpoint serves chain 1337, not EVM chain 5", "follows EVM chain ids 1337 (chain.gas_chains)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			var out syncBuffer
+			args := append([]string{"oracle", "gas", "--evm-rpc", s.URL, "--home", home, "--node", node}, c.args...)
+			if code := run(ctx, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out}, args); code == 0 || ctx.Err() != nil {
+				t.Fatalf("oracle gas: code %d (context: %v); want a refusal at start:\n%s", code, ctx.Err(), out.String())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out.String(), w) {
+					t.Fatalf("no %q in:\n%s", w, out.String())
+				}
+			}
+			if strings.Contains(out.String(), "block ") {
+				t.Fatalf("a window was read before the refusal:\n%s", out.String())
+			}
+		})
 	}
 }
