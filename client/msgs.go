@@ -81,6 +81,14 @@ func Truth(evmChainID, evmBlock uint64, minPrice string, timestamp int64) *subne
 		EvmChainId: evmChainID, EvmBlock: evmBlock, MinPrice: minPrice, Timestamp: timestamp}}}
 }
 
+// EmptyTruth reports that an EVM block (window) had no transaction with a
+// non-zero effective gas price, with its timestamp (unix seconds)
+// (validators).
+func EmptyTruth(evmChainID, evmBlock uint64, timestamp int64) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{
+		EvmChainId: evmChainID, EvmBlock: evmBlock, Timestamp: timestamp, Empty: true}}}
+}
+
 // ArtifactHash is a 32-byte artifact hash derived from parts (SHA-256 of
 // their fmt.Sprint): fixed test and demo artifacts.
 func ArtifactHash(parts ...any) []byte {

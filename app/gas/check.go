@@ -72,8 +72,8 @@ func RevealWindow(r *subnetv1.TruthRound) (w commit.Window, ok bool) {
 }
 
 // checkReveal, in order: track and EVM chain (24, 32), the price (14–16),
-// the salt (47), a window already closed (49: the close swept the block's
-// commits), the sender's commit for the block (48), the window open (49),
+// the salt (47), an empty block or a window already closed (49: the close
+// swept the block's commits), the sender's commit for the block (48), the window open (49),
 // not yet revealed (28), and last the opening (50).
 func checkReveal(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReveal) *wire.TxError {
 	st, g := env.St, m.Submit.GetGas()
@@ -95,6 +95,9 @@ func checkReveal(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReveal) *wire.TxE
 	r, _ := st.Truth(g.EvmChainId, g.EvmBlock)
 	what := fmt.Sprintf("block %d of chain %d", g.EvmBlock, g.EvmChainId)
 	w, final := RevealWindow(r)
+	if final && r.Empty {
+		return wire.Reject(wire.CodeRevealWindow, what+": its truth is empty (no priced transaction): nothing to predict, its commits end unscored")
+	}
 	if final && env.Block.Height > w.Last {
 		return env.CheckWindow(w, what)
 	}
@@ -119,7 +122,7 @@ func checkReveal(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReveal) *wire.TxE
 // checkTruth: a validator, gas track on, known EVM chain, a block not yet
 // closed and, once the chain has a closed block, at most
 // max_prediction_ahead past it; a round still pending, one truth per
-// validator; a positive price; a timestamp not before the last closed
+// validator; a positive price, or none for an empty truth; a timestamp not before the last closed
 // block's and not past the block time + max_truth_drift_seconds; and fewer
 // than max_prediction_ahead pending rounds of the chain holding the
 // validator's vote. So one validator can open only a bounded number of
@@ -160,7 +163,7 @@ func checkTruth(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgTruth) *wire.TxErr
 			}
 		}
 	}
-	if _, terr := wire.PositiveAmount("min_price", m.MinPrice); terr != nil {
+	if terr := checkTruthPrice(m); terr != nil {
 		return terr
 	}
 	if m.Timestamp <= 0 {
@@ -176,6 +179,19 @@ func checkTruth(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgTruth) *wire.TxErr
 	if open := st.U64(store.KeyOpenRounds(tx.Validator, m.EvmChainId)); open >= ahead {
 		return wire.Reject(wire.CodeTooManyOpenRounds, fmt.Sprintf("validator %q votes in %d pending rounds of chain %d; max_prediction_ahead is %d",
 			env.Chain.ValidatorName(tx.Validator), open, m.EvmChainId, ahead))
+	}
+	return nil
+}
+
+// checkTruthPrice: a priced truth carries a positive min_price; an empty
+// one (the EVM block had no priced transaction) carries none.
+func checkTruthPrice(m *subnetv1.MsgTruth) *wire.TxError {
+	if !m.Empty {
+		_, terr := wire.PositiveAmount("min_price", m.MinPrice)
+		return terr
+	}
+	if m.MinPrice != "" {
+		return wire.Reject(wire.CodeEmptyTruthPriced, fmt.Sprintf("min_price = %q: an empty truth (no priced transaction in the EVM block) has no price", m.MinPrice))
 	}
 	return nil
 }

@@ -24,8 +24,11 @@ import (
 // commit_margin_seconds before the EVM timestamp, else it is late. Then
 // every gas agent of the chain, in uid order, closes the window with its
 // counting prediction or nil. (The chain's last closed block moved when the
-// truth became final.)
+// truth became final.) An empty block closes by closeEmptyBlock.
 func closeGasBlock(env kernel.Env, r *subnetv1.TruthRound) []abcitypes.Event {
+	if r.Empty {
+		return closeEmptyBlock(env, r)
+	}
 	st := env.St
 	gc := st.GasChain(r.EvmChainId)
 	minPrice := kernel.Dec(r.MinPrice)

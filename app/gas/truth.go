@@ -22,7 +22,9 @@ func execTruth(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgTruth) []abcitypes.
 		store.Due{St: st, Kind: store.DueTruths}.Add(r.Deadline, m.EvmChainId, m.EvmBlock)
 	}
 	truth := *m
-	truth.MinPrice = kernel.FmtDec(kernel.Dec(m.MinPrice))
+	if !m.Empty {
+		truth.MinPrice = kernel.FmtDec(kernel.Dec(m.MinPrice))
+	}
 	r.Votes = append(r.Votes, &subnetv1.Vote{Validator: uint32(tx.Validator), Height: env.Block.Height, Truth: &truth})
 	open := store.KeyOpenRounds(tx.Validator, m.EvmChainId)
 	st.SetU64(open, st.U64(open)+1)
@@ -32,8 +34,9 @@ func execTruth(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgTruth) []abcitypes.
 }
 
 // settleTruth aggregates a pending truth round (weighted median of price and
-// of timestamp) and stores the outcome: still pending; final, closing that
-// EVM block for every gas agent; expired, when the chain closed past the
+// of timestamp; an empty vote's price is 0) and stores the outcome: still
+// pending; final, closing that EVM block for every gas agent; final and
+// empty, when the median price is 0 (finalEmpty); expired, when the chain closed past the
 // block first; contested, at the deadline with a median that is not
 // bracketed (a minority could have chosen it: the block never closes on it,
 // and a truth for a later block skips it); or, at the deadline with at most
@@ -50,7 +53,7 @@ func settleTruth(env kernel.Env, r *subnetv1.TruthRound, atDeadline bool) []abci
 	wv := make([]quorum.Vote, 0, len(r.Votes))
 	for _, v := range env.Chain.Counted(r.Votes) { // the power in force at this height decides
 		wv = append(wv, quorum.Vote{Validator: env.Chain.Address(int(v.Validator)), Power: env.Chain.Power(int(v.Validator)),
-			Values: []decimal.Decimal{kernel.Dec(v.Truth.MinPrice), decimal.NewFromInt(v.Truth.Timestamp)}})
+			Values: []decimal.Decimal{votePrice(v.Truth), decimal.NewFromInt(v.Truth.Timestamp)}})
 	}
 	out, err := quorum.Aggregate(wv, env.Chain.Total, atDeadline, env.Chain.Quorum)
 	if err != nil {
@@ -74,7 +77,13 @@ func settleTruth(env kernel.Env, r *subnetv1.TruthRound, atDeadline bool) []abci
 		// a time before that close; agents' times must never go backwards
 		return endRound(env, r, kernel.StatusExpired, nil)
 	}
-	r.MinPrice, r.Timestamp = kernel.FmtDec(out.Values[0]), ts
+	r.Timestamp = ts
+	if out.Values[0].IsZero() {
+		// the median vote is empty: the block had no priced transaction
+		r.Empty = true
+		return endRound(env, r, kernel.StatusFinal, func() []abcitypes.Event { return finalEmpty(env, gc, r) })
+	}
+	r.MinPrice = kernel.FmtDec(out.Values[0])
 	return endRound(env, r, kernel.StatusFinal, func() []abcitypes.Event { return finalTruth(env, gc, r) })
 }
 
