@@ -317,3 +317,50 @@ func TestOracleRefusals(t *testing.T) {
 		})
 	}
 }
+
+// emptyBlock is block n as JSON with no transaction but a zero-priced
+// system one: no priced transaction.
+func emptyBlock(n int) string {
+	return fmt.Sprintf(`{"number":"0x%x","hash":"0x%064x","parentHash":"0x%064x","timestamp":"0x%x","baseFeePerGas":"0x1","transactions":[{"type":"0x7e","gasPrice":"0x0"}]}`,
+		n, n, n-1, 100+n)
+}
+
+// TestOracleEmptyBlocks: blocks 5..7 hold no priced transaction; the
+// oracle sends an empty truth (no price, the block's timestamp) for each,
+// between the priced truths of blocks 4 and 8, and skips none.
+func TestOracleEmptyBlocks(t *testing.T) {
+	blocks := map[uint64]string{4: fakeBlock(4, 100), 8: fakeBlock(8, 108)}
+	for n := 5; n <= 7; n++ {
+		blocks[uint64(n)] = emptyBlock(n)
+	}
+	srv := fakeRPC(t, 9, blocks)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sender := &fakeSender{}
+	var mu sync.Mutex
+	var outcomes []string
+	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
+		BackoffMin: time.Millisecond, Logf: t.Logf, OnReport: func(r oracle.Report) {
+			mu.Lock()
+			defer mu.Unlock()
+			outcomes = append(outcomes, fmt.Sprintf("%d %s", r.Truth.Window.First, r.Outcome))
+			if len(outcomes) == 5 {
+				cancel()
+			}
+		}}, dialFake(t, srv), &fakeChain{k: 1}, sender)
+	if err := o.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(outcomes, ", "); got != "4 sent, 5 sent, 6 sent, 7 sent, 8 sent" {
+		t.Fatalf("outcomes %q, want every block 4..8 sent", got)
+	}
+	for i, tr := range sender.truths {
+		n := uint64(4 + i)
+		empty := n >= 5 && n <= 7
+		if tr.EvmBlock != n || tr.Empty != empty || (tr.MinPrice == "") != empty || tr.Timestamp != int64(100+n) {
+			t.Fatalf("truth %d: %+v; want block %d, empty %v, timestamp %d", i, tr, n, empty, 100+n)
+		}
+	}
+}

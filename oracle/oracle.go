@@ -94,9 +94,6 @@ const (
 	AlreadyReported Outcome = "already reported"
 	// Closed: the chain closed the window (or a later one) without it.
 	Closed Outcome = "closed"
-	// Empty: no block of the window holds a priced transaction; there is
-	// no truth to report.
-	Empty Outcome = "empty"
 	// Refused: the chain refused the truth for good (its log says why).
 	Refused Outcome = "refused"
 	// Resent: the window's round was dropped at its deadline (too little
@@ -313,11 +310,10 @@ func (o *Oracle) readWindow(ctx context.Context, w Window) (Truth, error) {
 func (o *Oracle) report(ctx context.Context, t Truth) (Report, uint64, error) {
 	w := t.Window
 	r := Report{Truth: t}
-	if t.MinPrice == nil {
-		r.Outcome = Empty
-		return r, w.First + w.K, nil
+	msg := client.EmptyTruth(o.cfg.EvmChainID, w.First, int64(t.Timestamp))
+	if t.MinPrice != nil {
+		msg = client.Truth(o.cfg.EvmChainID, w.First, Gwei(t.MinPrice).String(), int64(t.Timestamp))
 	}
-	msg := client.Truth(o.cfg.EvmChainID, w.First, Gwei(t.MinPrice).String(), int64(t.Timestamp))
 	b := o.backoff()
 	for {
 		r.Attempts++
@@ -381,7 +377,7 @@ func (o *Oracle) afterClosed(ctx context.Context, w Window) uint64 {
 
 func (o *Oracle) logReport(r Report) {
 	t := r.Truth
-	price := "none"
+	price := "none (an empty truth: no priced transaction)"
 	if t.MinPrice != nil {
 		price = Gwei(t.MinPrice).String() + " gwei (" + new(big.Int).Set(t.MinPrice).String() + " wei)"
 	}
@@ -395,8 +391,6 @@ func (o *Oracle) logReport(r Report) {
 		line += fmt.Sprintf(" at height %d (send attempt %d)", r.Height, r.Attempts)
 	case Closed, Refused:
 		line += ": " + r.Log
-	case Empty:
-		line += ": no priced transaction, nothing to report"
 	}
 	o.cfg.Logf("%s", line)
 }

@@ -39,7 +39,7 @@ func WindowOf(n, k uint64) Window { return Window{First: n - n%k, K: k} }
 
 // Truth is what a window reports: the least positive price over its blocks
 // and the timestamp of its last block. MinPrice is nil for a window whose
-// blocks hold no priced transaction (it has no truth).
+// blocks hold no priced transaction (its truth is empty).
 type Truth struct {
 	Window    Window
 	MinPrice  *big.Int

@@ -266,7 +266,10 @@ func (q *View) truth(args []string) (*wire.TruthRoundView, *Error) {
 		ch := r.ClosedHeight
 		out.ClosedHeight = &ch
 	}
-	if w, ok := gas.RevealWindow(r); ok {
+	if w, ok := gas.RevealWindow(r); ok && r.Empty {
+		// no price and nothing to reveal
+		out.Empty, out.Timestamp = true, &r.Timestamp
+	} else if ok {
 		out.MinPrice, out.Timestamp = &r.MinPrice, &r.Timestamp
 		out.RevealFrom, out.RevealUntil = &w.First, &w.Last
 	}

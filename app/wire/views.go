@@ -280,10 +280,13 @@ type EpochView struct {
 // ended; for a final round its aggregated MinPrice and Timestamp and the
 // reveal window [RevealFrom, RevealUntil] of the EVM block's commits.
 type TruthRoundView struct {
-	ClosedHeight  *int64     `json:"closed_height"`
-	Deadline      int64      `json:"deadline"`
-	EvmBlock      uint64     `json:"evm_block"`
-	EvmChainID    uint64     `json:"evm_chain_id"`
+	ClosedHeight *int64 `json:"closed_height"`
+	Deadline     int64  `json:"deadline"`
+	EvmBlock     uint64 `json:"evm_block"`
+	EvmChainID   uint64 `json:"evm_chain_id"`
+	// Empty (final rounds): the block had no priced transaction; MinPrice
+	// and the reveal window are then null.
+	Empty         bool       `json:"empty,omitempty"`
 	MinPrice      *string    `json:"min_price"`
 	OpenedHeight  int64      `json:"opened_height"`
 	ReportedPower int64      `json:"reported_power"`

@@ -69,6 +69,7 @@ type TruthView struct {
 	EvmBlock   uint64 `json:"evm_block"`
 	MinPrice   string `json:"min_price"`
 	Timestamp  int64  `json:"timestamp"`
+	Empty      bool   `json:"empty,omitempty"`
 }
 
 // WorkflowTaskView is the spec of a workflow task.
@@ -246,7 +247,7 @@ func TruthViewOf(m *subnetv1.MsgTruth) *TruthView {
 	if m == nil {
 		return nil
 	}
-	return &TruthView{EvmChainID: m.EvmChainId, EvmBlock: m.EvmBlock, MinPrice: m.MinPrice, Timestamp: m.Timestamp}
+	return &TruthView{EvmChainID: m.EvmChainId, EvmBlock: m.EvmBlock, MinPrice: m.MinPrice, Timestamp: m.Timestamp, Empty: m.Empty}
 }
 
 // WorkflowTaskViewOf is the view of a workflow task's spec.

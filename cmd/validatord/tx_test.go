@@ -68,6 +68,8 @@ func TestTxMessagesBuildEveryField(t *testing.T) {
 				TotalTokens: 100, ToolCalls: 3, Iterations: 2, ExecutionTime: "4.000000000000000000", EstimatedCost: "0.010000000000000000", CriteriaPassed: 1}}}}}},
 		{"truth", []string{"--evm-chain-id", "1", "--evm-block", "99", "--min-price", "20.5", "--timestamp", "1700000000"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{EvmChainId: 1, EvmBlock: 99, MinPrice: "20.500000000000000000", Timestamp: 1700000000}}}},
+		{"truth", []string{"--evm-chain-id", "1", "--evm-block", "100", "--empty", "--timestamp", "1700000001"},
+			&subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{EvmChainId: 1, EvmBlock: 100, Timestamp: 1700000001, Empty: true}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -152,6 +154,8 @@ func TestTxMessageErrors(t *testing.T) {
 		{"report workflow", []string{"--submission-id", "1", "--output-quality", "0.5", "--cost", "1", "--latency-seconds", "1"}, "--steps-completed: required"},
 		{"report arena", []string{"--submission-id", "1", "--total-tokens", "1", "--criteria-passed", "1", "--execution-time", "1"}, "--estimated-cost: required"},
 		{"truth", []string{"--evm-chain-id", "1", "--evm-block", "2", "--min-price", "1"}, "--timestamp: required"},
+		{"truth", []string{"--evm-chain-id", "1", "--evm-block", "2", "--timestamp", "5"}, "--min-price: required"},
+		{"truth", []string{"--evm-chain-id", "1", "--evm-block", "2", "--empty", "--min-price", "1", "--timestamp", "5"}, "--empty and --min-price: give one"},
 	}
 	for _, c := range cases {
 		t.Run(c.name+" "+c.want, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 
@@ -155,8 +156,18 @@ func defineTruth(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	block := fs.Uint64("evm-block", 0, "EVM block number")
 	price := newDecimal(fs, "min-price", "", "the block's minimum non-zero gas price")
 	ts := fs.Int64("timestamp", 0, "the block's timestamp (unix seconds)")
+	empty := fs.Bool("empty", false, "the block had no transaction with a non-zero gas price (instead of --min-price)")
 	return func() (*subnetv1.Msg, error) {
-		if err := requireSet(fs, "evm-chain-id", "evm-block", "min-price", "timestamp"); err != nil {
+		if err := requireSet(fs, "evm-chain-id", "evm-block", "timestamp"); err != nil {
+			return nil, err
+		}
+		if *empty {
+			if requireSet(fs, "min-price") == nil {
+				return nil, errors.New("--empty and --min-price: give one (an empty block has no price)")
+			}
+			return client.EmptyTruth(*chain, *block, *ts), nil
+		}
+		if err := requireSet(fs, "min-price"); err != nil {
 			return nil, err
 		}
 		p, err := price.get()
