@@ -117,3 +117,55 @@ func TestEmptyTruthWithPriceRefused(t *testing.T) {
 		t.Fatalf("code %d (%s), want %d", c, resp.TxResults[0].Log, wire.CodeEmptyTruthPriced)
 	}
 }
+
+// TestQuietChainNoDeadlock: after block 1 closes, EVM blocks 2..10 hold no
+// priced transaction. Without a truth for them a truth for block 11 is
+// refused as truth_too_far (the deadlock); with their empty truths it
+// closes.
+func TestQuietChainNoDeadlock(t *testing.T) {
+	g := testGenesis(3)
+	g.Chain.MaxPredictionAhead = 8
+	n := newNode(t, "", g)
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	ts := func() int64 { return blockTime(n.height + 1).Unix() }
+	mustOK(t, n.block(anchorTxs(t, r, 1, 1, ts())...))
+	var txs [][]byte
+	for b := uint64(2); b <= 10; b++ {
+		for _, v := range r {
+			txs = append(txs, v.tx(t, client.EmptyTruth(1, b, ts())))
+		}
+	}
+	n.block(txs...)
+	mustOK(t, n.block(anchorTxs(t, r, 1, 11, ts())...))
+	if gc, _ := n.query("gaschain/1"); fmt.Sprint(gc["last_closed_block"]) != "11" {
+		t.Fatalf("gaschain after the quiet run and block 11: %v", gc)
+	}
+}
+
+// TestEmptyTruthMinorityAtDeadline: with 5 validators of equal power,
+// three report (60%: enough at the deadline, not early); one of them (20%)
+// cannot make a priced block empty, nor price an empty block.
+func TestEmptyTruthMinorityAtDeadline(t *testing.T) {
+	g := testGenesis(5)
+	n := newNode(t, "", g)
+	r := []*signer{reporter(0), reporter(1), reporter(2), reporter(3), reporter(4)}
+	ts := func() int64 { return blockTime(n.height + 1).Unix() }
+	mustOK(t, n.block(anchorTxs(t, r[:4], 1, 1, ts())...))
+	mustOK(t, n.block(r[0].tx(t, client.EmptyTruth(1, 2, ts())), r[1].tx(t, msgTruth(1, 2, "10", ts())), r[2].tx(t, msgTruth(1, 2, "10", ts())),
+		r[0].tx(t, msgTruth(1, 3, "10", ts())), r[1].tx(t, client.EmptyTruth(1, 3, ts())), r[2].tx(t, client.EmptyTruth(1, 3, ts()))))
+	if tr, _ := n.query("truth/1/2"); tr["status"] != kernel.StatusPending {
+		t.Fatalf("60%% reported: %v, want pending until the deadline", tr["status"])
+	}
+	for i := int64(0); i <= g.Chain.TruthReportBlocks; i++ {
+		mustOK(t, n.block())
+	}
+	if tr, _ := n.query("truth/1/2"); tr["status"] != kernel.StatusFinal || tr["min_price"] != "10.000000000000000000" || tr["empty"] != nil {
+		t.Fatalf("a minority's empty vote on a priced block at the deadline: %v, want final at 10", tr)
+	}
+	if tr, _ := n.query("truth/1/3"); tr["status"] != kernel.StatusFinal || tr["empty"] != true {
+		t.Fatalf("a minority's price on an empty block at the deadline: %v, want final and empty", tr)
+	}
+	if gc, _ := n.query("gaschain/1"); fmt.Sprint(gc["last_closed_block"]) != "3" {
+		t.Fatalf("gaschain after the deadline: %v", gc)
+	}
+}
