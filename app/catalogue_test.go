@@ -178,6 +178,7 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"post task by a miner, signature bad too (cheap checks first)", badSig(a.next(msgWorkflowTask(4, 5, 5))), wire.CodeNotValidator},
 		{"truth too far past the last closed block", r1.next(msgTruth(1, 100+1001, "10", 1_700_000_100)), wire.CodeTruthTooFar},
 		{"truth timestamp past the block time + drift", r1.next(msgTruth(1, 301, "10", blockTime(n.height+1).Unix()+1000)), wire.CodeTruthTimeFuture},
+		{"empty truth with a price", r1.next(emptyTruthPriced(1, 301, blockTime(n.height+1).Unix())), wire.CodeEmptyTruthPriced},
 		{"commit with a 31-byte commitment", b.next(crbCommitRaw(3, make([]byte, 31))), wire.CodeBadCommitment},
 		{"commit with a 33-byte commitment", b.next(crbCommitRaw(3, make([]byte, 33))), wire.CodeBadCommitment},
 		{"reveal with a 31-byte salt", b.next(crbRevealRaw(pb4, make([]byte, 31))), wire.CodeBadCommitment},

@@ -9,6 +9,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
 // TestQuietChainCloses: with max_prediction_ahead 8, blocks 1..3 priced,
@@ -110,9 +111,7 @@ func TestEmptyTruthMinority(t *testing.T) {
 // TestEmptyTruthWithPriceRefused: an empty truth carries no price.
 func TestEmptyTruthWithPriceRefused(t *testing.T) {
 	n := newNode(t, "", testGenesis(3))
-	msg := client.EmptyTruth(1, 5, blockTime(1).Unix())
-	msg.GetTruth().MinPrice = "10"
-	resp := n.block(reporter(0).tx(t, msg))
+	resp := n.block(reporter(0).tx(t, emptyTruthPriced(1, 5, blockTime(1).Unix())))
 	if c := resp.TxResults[0].Code; c != wire.CodeEmptyTruthPriced {
 		t.Fatalf("code %d (%s), want %d", c, resp.TxResults[0].Log, wire.CodeEmptyTruthPriced)
 	}
@@ -168,4 +167,11 @@ func TestEmptyTruthMinorityAtDeadline(t *testing.T) {
 	if gc, _ := n.query("gaschain/1"); fmt.Sprint(gc["last_closed_block"]) != "3" {
 		t.Fatalf("gaschain after the deadline: %v", gc)
 	}
+}
+
+// emptyTruthPriced is an empty truth that also carries a price (refused).
+func emptyTruthPriced(chain, block uint64, ts int64) *subnetv1.Msg {
+	msg := client.EmptyTruth(chain, block, ts)
+	msg.GetTruth().MinPrice = "10"
+	return msg
 }
