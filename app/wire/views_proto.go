@@ -69,7 +69,7 @@ type TruthView struct {
 	EvmBlock   uint64 `json:"evm_block"`
 	MinPrice   string `json:"min_price"`
 	Timestamp  int64  `json:"timestamp"`
-	Empty      bool   `json:"empty,omitempty"`
+	Empty      bool   `json:"empty"`
 }
 
 // WorkflowTaskView is the spec of a workflow task.
