@@ -218,27 +218,8 @@ func TestOracleUnknownTxType(t *testing.T) {
 // sends block 4's truth again, once, and goes on with block 5.
 func TestOracleResendsDroppedRound(t *testing.T) {
 	srv := fakeRPC(t, 6, map[uint64]string{4: fakeBlock(4, 100), 5: fakeBlock(5, 101)})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	evm := dialFake(t, srv)
 	sender := &fakeSender{}
-	var mu sync.Mutex
-	var outcomes []string
-	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
-		BackoffMin: time.Millisecond, Logf: t.Logf, OnReport: func(r oracle.Report) {
-			mu.Lock()
-			defer mu.Unlock()
-			outcomes = append(outcomes, fmt.Sprintf("%d %s", r.Truth.Window.First, r.Outcome))
-			if len(outcomes) == 3 {
-				cancel()
-			}
-		}}, evm, &fakeChain{k: 1, dropped: map[uint64]int{4: 1}}, sender)
-	if err := o.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if got := strings.Join(outcomes, ", "); got != "4 sent, 4 resent, 5 sent" {
+	if got := runReports(t, srv, &fakeChain{k: 1, dropped: map[uint64]int{4: 1}}, sender, 3); got != "4 sent, 4 resent, 5 sent" {
 		t.Fatalf("outcomes %q, want block 4 sent, then resent, then block 5", got)
 	}
 	if len(sender.truths) != 3 || sender.truths[1].EvmBlock != 4 || sender.truths[1].MinPrice != "0.0000001" {
@@ -334,26 +315,8 @@ func TestOracleEmptyBlocks(t *testing.T) {
 		blocks[uint64(n)] = emptyBlock(n)
 	}
 	srv := fakeRPC(t, 9, blocks)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	sender := &fakeSender{}
-	var mu sync.Mutex
-	var outcomes []string
-	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
-		BackoffMin: time.Millisecond, Logf: t.Logf, OnReport: func(r oracle.Report) {
-			mu.Lock()
-			defer mu.Unlock()
-			outcomes = append(outcomes, fmt.Sprintf("%d %s", r.Truth.Window.First, r.Outcome))
-			if len(outcomes) == 5 {
-				cancel()
-			}
-		}}, dialFake(t, srv), &fakeChain{k: 1}, sender)
-	if err := o.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if got := strings.Join(outcomes, ", "); got != "4 sent, 5 sent, 6 sent, 7 sent, 8 sent" {
+	if got := runReports(t, srv, &fakeChain{k: 1}, sender, 5); got != "4 sent, 5 sent, 6 sent, 7 sent, 8 sent" {
 		t.Fatalf("outcomes %q, want every block 4..8 sent", got)
 	}
 	for i, tr := range sender.truths {
@@ -363,4 +326,30 @@ func TestOracleEmptyBlocks(t *testing.T) {
 			t.Fatalf("truth %d: %+v; want block %d, empty %v, timestamp %d", i, tr, n, empty, 100+n)
 		}
 	}
+}
+
+// runReports runs an oracle on srv from block 4 (one confirmation) until
+// it has made n reports, and returns them as "window outcome",
+// comma-separated.
+func runReports(t *testing.T, srv *httptest.Server, chain *fakeChain, sender *fakeSender, n int) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var mu sync.Mutex
+	var outcomes []string
+	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
+		BackoffMin: time.Millisecond, Logf: t.Logf, OnReport: func(r oracle.Report) {
+			mu.Lock()
+			defer mu.Unlock()
+			outcomes = append(outcomes, fmt.Sprintf("%d %s", r.Truth.Window.First, r.Outcome))
+			if len(outcomes) == n {
+				cancel()
+			}
+		}}, dialFake(t, srv), chain, sender)
+	if err := o.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return strings.Join(outcomes, ", ")
 }
