@@ -69,7 +69,9 @@ type TruthView struct {
 	EvmBlock   uint64 `json:"evm_block"`
 	MinPrice   string `json:"min_price"`
 	Timestamp  int64  `json:"timestamp"`
-	Empty      bool   `json:"empty"`
+	// Empty is written only when set: the answers of every truth from
+	// before empty truths existed stay byte-identical.
+	Empty bool `json:"empty,omitempty"`
 }
 
 // WorkflowTaskView is the spec of a workflow task.

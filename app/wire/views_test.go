@@ -62,7 +62,8 @@ func TestViewsMirrorProto(t *testing.T) {
 		{&subnetv1.GasPredict{}, GasPredictViewOf(&subnetv1.GasPredict{}), nil},
 		{&subnetv1.WorkflowMeasurement{}, WorkflowMeasurementViewOf(&subnetv1.WorkflowMeasurement{}), nil},
 		{&subnetv1.ArenaMeasurement{}, ArenaMeasurementViewOf(&subnetv1.ArenaMeasurement{}), nil},
-		{&subnetv1.MsgTruth{}, TruthViewOf(&subnetv1.MsgTruth{}), nil},
+		// empty is written only when set (TestTruthViewOmitsFalseEmpty)
+		{&subnetv1.MsgTruth{}, TruthViewOf(&subnetv1.MsgTruth{Empty: true}), nil},
 		{&subnetv1.WorkflowTask{}, WorkflowTaskViewOf(&subnetv1.WorkflowTask{}), nil},
 		{&subnetv1.ArenaTask{}, ArenaTaskViewOf(&subnetv1.ArenaTask{}), nil},
 		{&subnetv1.ArenaBaseline{}, ArenaBaselineViewOf(&subnetv1.ArenaBaseline{}), nil},
@@ -82,6 +83,19 @@ func TestViewsMirrorProto(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%T: view keys %v, want the proto's %v (%s)", c.proto, got, want, bz)
 		}
+	}
+}
+
+// TestTruthViewOmitsFalseEmpty: a truth's empty, added to the proto after
+// query answers were pinned, is written only when set, so the answers of
+// every priced truth stay byte-identical.
+func TestTruthViewOmitsFalseEmpty(t *testing.T) {
+	bz, err := json.Marshal(TruthViewOf(&subnetv1.MsgTruth{EvmChainId: 1, EvmBlock: 2, MinPrice: "3", Timestamp: 4}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"evm_chain_id":1,"evm_block":2,"min_price":"3","timestamp":4}`; string(bz) != want {
+		t.Fatalf("priced truth view %s, want %s", bz, want)
 	}
 }
 
