@@ -3,7 +3,9 @@
 // (price and timestamp), and the aggregated truth closes that block for
 // every agent of the chain: each agent's 10-window memory and 60 s history
 // take the counting prediction (or none), and a full memory gives a
-// TotalScore. Every open prediction lies within max_prediction_ahead of the
+// TotalScore. A block with no priced transaction gets an empty truth: it
+// closes the chain like a priced one, but its predictions end unscored and
+// no agent's window closes (empty.go). Every open prediction lies within max_prediction_ahead of the
 // last closed block, so one close is bounded at genesis
 // (genesis.GasCloseBytes).
 //
