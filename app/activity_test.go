@@ -26,7 +26,7 @@ func u16Of(t *testing.T, n *node, uid float64) float64 {
 	return 0
 }
 
-// TestInactiveMinerLosesWeight is issue 10's item 4: 997 blocks after its
+// TestInactiveMinerLosesWeight is the activity rule: 997 blocks after its
 // only task a miner still got 9830/65535 of the weight. With the default
 // workflow activity_cutoff_blocks (500) it keeps its weight while its
 // task's score is at most 500 blocks old and has none in the first epoch
@@ -74,7 +74,7 @@ func TestInactiveMinerLosesWeight(t *testing.T) {
 	}
 }
 
-// TestSilentGasAgentScoresBelowHonest is issue 10's item 6 on chain: agent A
+// TestSilentGasAgentScoresBelowHonest is the silent-agent attack on chain: agent A
 // predicts 10^6 gwei for one EVM block and nothing after; agent B predicts
 // every block within ±10% of the truth (9 and 11 against 10: one window in
 // two included, overpayment 0.1). Judged on its last prediction ("carry")

@@ -44,7 +44,7 @@ import (
 // in the expanded-key cache. Without them the first benchmark in a process
 // measured about 1.5× slower than the next ones with the same code
 // (docs/performance.md, "The first run in a process, and the serial
-// path", under issue 13): its heap grew from ~10 MB to ~450 MB during the
+// path"): its heap grew from ~10 MB to ~450 MB during the
 // timed blocks and every fresh page of it was a page fault (36,000–39,000
 // in the timed part, against 1,500 in a later run). A node pays that once,
 // in its first minutes. The timed txs'

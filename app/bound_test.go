@@ -72,7 +72,7 @@ func drained(n *node) bool {
 	return true
 }
 
-// TestArenaFloodCannotHaltCommit is finding 1 of issue 9: reports that
+// TestArenaFloodCannotHaltCommit is the arena flood: reports that
 // complete quorum on many arena submissions are held back and released in
 // one block. Before, the end of block scored every one of them and wrote
 // past badger's transaction limit, so Commit panicked on every node, for
@@ -235,7 +235,7 @@ func maxWritten(n *node) int {
 	return m
 }
 
-// TestTaskFloodAtOneDeadline is finding 2 of issue 9: 3,000 tasks
+// TestTaskFloodAtOneDeadline is the task flood: 3,000 tasks
 // (posted by two validators over several blocks) share one report
 // deadline. Before, settling each looked up every registered miner and
 // every post rewrote the whole due list. Now posting is one keyed entry,

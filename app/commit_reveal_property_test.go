@@ -12,7 +12,7 @@ import (
 	"github.com/scoringsubnet/validatord/x/commit"
 )
 
-// The commit-reveal property (issue 10): over random schedules of commits,
+// The commit-reveal property: over random schedules of commits,
 // reveals (in and out of their window, with wrong salts, another miner's
 // payload, from keys that never committed) and copies of other miners'
 // artifacts, shuffled inside each block, every transaction's verdict and

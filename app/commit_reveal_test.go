@@ -23,7 +23,7 @@ func mustCodes(t *testing.T, resp *abcitypes.ResponseFinalizeBlock, want ...uint
 	}
 }
 
-// TestCopiedArtifactScoresZero is the copying finding of issue 10: before
+// TestCopiedArtifactScoresZero is the copying attack: before
 // commit-reveal two miners who sent one artifact hash both scored 0.8575.
 // Now the copier's commit can only come after it saw the artifact, which
 // is after the commit window: the earlier commit keeps the artifact, and a
@@ -109,7 +109,7 @@ func TestRevealChecks(t *testing.T) {
 	}
 }
 
-// TestCopiedTruthIsLate is the leak of issue 10: a prediction copied from a
+// TestCopiedTruthIsLate is the leak commit-reveal closed: a prediction copied from a
 // validator's truth vote, included in the same block as the vote, counted
 // as a perfect slot because its block time preceded the EVM timestamp. Now
 // the commit must precede the timestamp by commit_margin_seconds (2 s): a

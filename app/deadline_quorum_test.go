@@ -13,7 +13,7 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-// Issue 10, item 3: a minority decided at a deadline. With more than 1/3 of
+// A minority used to decide at a deadline. With more than 1/3 of
 // the power enough to settle a report at its deadline and ties going to the
 // lower value, one validator of 25% and one honest reporter of 25% settled
 // a submission on the dishonest values. The deadline quorum (default 1/2,

@@ -22,7 +22,7 @@ const (
 	// CometBFT replays every block above it). Not the default: CometBFT's
 	// ABCI spec expects the state persisted during Commit
 	// (docs/architecture.md "Durability"; 11–20% faster on back-to-back
-	// blocks, docs/performance.md issue 13).
+	// blocks, docs/performance.md).
 	DurablePipelined
 )
 

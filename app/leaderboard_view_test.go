@@ -11,7 +11,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
-// TestEmptyLeaderboardSaysWhy: a board with no miner says why (issue 15: the
+// TestEmptyLeaderboardSaysWhy: a board with no miner says why (the
 // gas board stayed empty with no word), and every board says what it ranks.
 func TestEmptyLeaderboardSaysWhy(t *testing.T) {
 	n := newNode(t, t.TempDir(), testGenesis(2))

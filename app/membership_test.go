@@ -131,7 +131,7 @@ func squatGenesis() membership.Params {
 	return p
 }
 
-// TestSquatAttack is the regression of issue 11's squat: throw-away keys
+// TestSquatAttack is the squat attack: throw-away keys
 // take all 256 uids from the first block (16 per block, first in every
 // block), then stop; an honest miner tries in every block. It obtains a
 // uid at the bound of docs/membership.md §6, h0 + I + ⌈(k+1)/M⌉ − 1, by

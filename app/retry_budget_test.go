@@ -13,7 +13,7 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-// Issue 10, item 5: the workflow retry budget was the miner's word. With 50
+// The workflow retry budget used to be the miner's word. With 50
 // retries measured, a miner declaring 0 scored 0.7575 and one declaring
 // 10^12 scored 0.8575. The seed derives the budget from the workflow's own
 // retry_count values, which validators read: it is now a measured field of

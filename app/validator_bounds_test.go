@@ -49,7 +49,7 @@ func TestOpenTasksPerValidator(t *testing.T) {
 	mustOK(t, n.block(r.tx(t, msgWorkflowTask(4, 1, 1))))
 }
 
-// TestMinorityCannotFreezeTheGasTrack is the attack of issue 9: one
+// TestMinorityCannotFreezeTheGasTrack is the freeze attack: one
 // validator with a little power opens truth rounds for EVM blocks far
 // ahead. Rounds beyond max_prediction_ahead are refused (44); within it a
 // validator holds at most max_prediction_ahead pending rounds (46); a

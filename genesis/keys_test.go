@@ -10,7 +10,7 @@ import (
 
 // TestGenesisKeysAreSnakeCase: every key the genesis (and so the stored
 // params and a params patch) is written with is snake_case, the chain's,
-// validators' and tracks' as much as the seeds' constants (issue 15: the
+// validators' and tracks' as much as the seeds' constants (the
 // genesis mixed max_tx_bytes with WSuccess).
 func TestGenesisKeysAreSnakeCase(t *testing.T) {
 	g := valid()

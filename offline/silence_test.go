@@ -55,7 +55,7 @@ func finalScores(t *testing.T, events string) map[string]string {
 	return scores
 }
 
-// TestGasSilenceDoesNotPay is issue 10's item 6: one 10^6-gwei prediction
+// TestGasSilenceDoesNotPay is the silence attack: one 10^6-gwei prediction
 // followed by 199 silent windows out-scored an honest agent within ±10%
 // when a silent window was judged on the last prediction ("carry": always
 // included, perfectly stable, only u2 and liveliness lost). Under the

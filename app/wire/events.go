@@ -45,7 +45,7 @@ const (
 // epoch or key. Descriptive attributes (status, track, windows, counts)
 // are still in every event but not indexed: each indexed attribute is one
 // more index write per transaction on every node, and at load those writes
-// were 7% of a node's CPU (docs/performance.md, issue 13). Whether an
+// were 7% of a node's CPU (docs/performance.md). Whether an
 // attribute is indexed is no part of any hash (CometBFT's results hash
 // covers a result's code and data only).
 var IndexedKeys = map[string]bool{

@@ -14,7 +14,7 @@ import (
 const (
 	// envHome overrides the default home directory (like CMTHOME for cometbft).
 	envHome = "VALIDATORD_HOME"
-	// envCrashAt names a crash point for the app (docs/architecture.md, issue 5).
+	// envCrashAt names a crash point for the app (docs/architecture.md).
 	envCrashAt = "VALIDATORD_CRASH_AT"
 	// defaultNode is the RPC address of a node started with the defaults of init.
 	defaultNode = "tcp://127.0.0.1:26657"

@@ -20,7 +20,7 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-// Issue 15, item 6: every missing flag is named in one error, --from among
+// Every missing flag is named in one error, --from among
 // them, with the message's usage line (before: only the first, without
 // usage).
 func TestTxMissingFlagsAtOnce(t *testing.T) {

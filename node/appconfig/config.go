@@ -39,13 +39,13 @@ type Config struct {
 	// it. Off by default: measured on a 2-core machine running 4 validators
 	// it cost 5–11% of the committed tx/s and 30–45% more commit latency,
 	// since CheckTx then takes CPU from consensus and no longer slows
-	// senders down (docs/performance.md, issue 13); a node with cores to
+	// senders down (docs/performance.md); a node with cores to
 	// spare may gain from it.
 	ConcurrentCheckTx bool `mapstructure:"-"`
 	// CheckTxRuns ([abci] check_tx_runs): the mempool's CheckTx requests
 	// are queued and answered in runs whose signatures are verified in one
 	// batch (package mempoolconn), instead of one at a time as they come.
-	// On by default (docs/performance.md, issue 13); false gives CometBFT's
+	// On by default (docs/performance.md); false gives CometBFT's
 	// plain local client.
 	CheckTxRuns bool `mapstructure:"-"`
 	// LeaderboardAddr ([leaderboard] laddr): the loopback host:port the

@@ -139,13 +139,13 @@ func TestAdversaryMinority(t *testing.T) {
 		}
 		if strings.HasSuffix(k, "/expired") && fig.Unconfirmed > 0 {
 			// An expiry the chain could not avoid: a report the load generator sent was
-			// accepted but never seen committed (issue 16: accepted, never included), so
+			// accepted but never seen committed (accepted, never included), so
 			// the honest reports on chain fell to the deadline quorum. Each such
 			// submission must lack a committed honest report in the generator's records.
 			if unexplained := expiredWithAllReports(t, nw, honest, lost); unexplained > 0 {
 				t.Errorf("%d honest submissions expired although every honest validator's report was committed", unexplained)
 			} else {
-				t.Logf("%d honest submissions are %s: each lacks a committed honest report (%d txs unconfirmed by the load generator, issue 16)", n, k, fig.Unconfirmed)
+				t.Logf("%d honest submissions are %s: each lacks a committed honest report (%d txs unconfirmed by the load generator)", n, k, fig.Unconfirmed)
 			}
 			continue
 		}

@@ -1,5 +1,5 @@
-// Package membership owns the rules of a miner uid's lifecycle (issue 11,
-// docs/membership.md): the proof of work a registration pays, the
+// Package membership owns the rules of a miner uid's lifecycle
+// (docs/membership.md): the proof of work a registration pays, the
 // difficulty that follows demand, the per-block cap, immunity, and which uid
 // a registration replaces when every uid is taken. It is pure: it imports
 // only the standard library, takes heights as arguments and never reads

@@ -117,7 +117,7 @@ func TestPropertyPruneKeyOrder(t *testing.T) {
 	}
 }
 
-// chooseNaive is the pruning rule read straight from issue 11: keep the
+// chooseNaive is the pruning rule read straight from docs/membership.md: keep the
 // non-immune uids; if no more than MinNonImmune of them, none; else sort
 // them by (weight, registration height, uid) and take the first.
 func chooseNaive(cands []Candidate, height int64, p Params) (uint32, bool) {

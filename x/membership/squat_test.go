@@ -2,7 +2,7 @@ package membership
 
 import "testing"
 
-// The squat attack of issue 11: at launch an attacker registers throw-away
+// The squat attack: at launch an attacker registers throw-away
 // keys until it holds every uid, then stops; its uids score nothing
 // (weight 0). The attacker's registrations come first in every block (the
 // worst ordering for everyone else). One honest miner tries to register in

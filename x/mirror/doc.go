@@ -1,5 +1,5 @@
-// Package mirror owns the rules of the mirror registration mode (issue 11
-// item 4, docs/mirror.md): a subnet whose miner uids belong to the parent
+// Package mirror owns the rules of the mirror registration mode
+// (docs/mirror.md): a subnet whose miner uids belong to the parent
 // chain (Bittensor). Validators attest the parent chain's metagraph, miners
 // bind their transaction keys to their parent-chain uids with a signature
 // by the uid's hotkey, and a uid whose hotkey changes is reset. It is pure:

@@ -30,7 +30,7 @@ const (
 	// liveliness 0 (GasMissed). The default: silence never pays.
 	StaleMiss StalePolicy = "miss"
 	// StaleCarry judges it on the agent's latest earlier prediction, with
-	// liveliness 0 (the reading before issue 10). One cheap high prediction
+	// liveliness 0 (the reading before the silence fix). One cheap high prediction
 	// then silence out-scores honest agents under it (docs/scoring.md §4).
 	StaleCarry StalePolicy = "carry"
 )

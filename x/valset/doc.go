@@ -1,5 +1,5 @@
 // Package valset owns the rules of validator-set and parameter proposals
-// (issue 11, items 2 and 3): the Set and its invariants, the changes and
+// (docs/governance.md): the Set and its invariants, the changes and
 // their validation, approval by more than 2/3 of the power, the rate at
 // which approved changes reach CometBFT, slashing on misbehaviour, and the
 // sets by height. It is pure: the standard library and x/quorum only; no

@@ -11,7 +11,7 @@ type Params struct {
 	// MinUpgradeDelayBlocks: a params proposal activates at least this many
 	// blocks after its expiry height, so every node learns of an approved
 	// upgrade at least this long before it applies, however late the
-	// approval came (min_upgrade_delay_blocks of issue 11).
+	// approval came (min_upgrade_delay_blocks).
 	MinUpgradeDelayBlocks int64
 	// MaxChanges bounds the changes of one proposal.
 	MaxChanges int

@@ -7,7 +7,7 @@
 //   - --rate R: R transactions a second are offered on a fixed schedule (the i-th at start +
 //     i/R) whether or not the earlier ones committed (open loop);
 //   - --in-flight N: N transactions are outstanding at all times. With --until checktx (the
-//     default, what issue 13's "N in flight (saturated)" rows mean: N concurrent senders) a
+//     default, what docs/performance.md's "N in flight (saturated)" rows mean: N concurrent senders) a
 //     transaction is outstanding until CheckTx answered its broadcast; with --until commit until
 //     it is seen in a block, refused by CheckTx or given up after --tx-timeout.
 //

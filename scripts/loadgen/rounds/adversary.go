@@ -27,7 +27,7 @@ type adversaryOptions struct {
 	wait      time.Duration // how long a burst's blocks are waited for
 }
 
-// adversary is one validator below 1/3 of the power sending the sequences of issue 9 beside
+// adversary is one validator below 1/3 of the power sending the attack sequences (adversary_plan.go) beside
 // the honest load: task floods stacked on one report deadline up to chain.max_open_tasks
 // (then 43), truth floods past the gas window (44), stamped in the future (45) and opening
 // rounds up to its cap (46), and its reports on the honest miners' submissions held back and

@@ -12,7 +12,7 @@ import (
 	"github.com/scoringsubnet/validatord/scripts/loadgen/setup"
 )
 
-// The adversary's sequences (issue 9), as values: what to send given the chain's height, its
+// The adversary's sequences, as values: what to send given the chain's height, its
 // gas window and the clock. Nothing here talks to a node.
 
 // minSpan is the fewest blocks between a task's expected inclusion and its report deadline,

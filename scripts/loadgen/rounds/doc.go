@@ -29,7 +29,7 @@
 //	go run ./scripts/loadgen flood --testnet .localnet --duration 60s --flood-rate 500 --stats stats.json
 //
 // With --adversary I, validator I (its report key from the testnet, less than 1/3 of the
-// power) leaves the honest rounds and attacks beside them for --adversary-duration (issue 9):
+// power) leaves the honest rounds and attacks beside them for --adversary-duration:
 // task floods stacked on one report deadline up to chain.max_open_tasks, truth floods past
 // the gas window and into the future, and its reports on the honest submissions held back and
 // released in one burst. Two miners of its own attack commit-reveal: copies of an honest
