@@ -70,6 +70,17 @@ func ReportArena(submissionID uint64, m *subnetv1.ArenaMeasurement) *subnetv1.Ms
 	return report(&subnetv1.MsgReport{SubmissionId: submissionID, Measurement: &subnetv1.MsgReport_Arena{Arena: m}})
 }
 
+// DuplicateOf sets a report's duplicate_of (ReportWorkflow, ReportArena):
+// the id of an earlier revealed submission of the same task that the
+// validator judges the reported one a near-copy of; 0 names none. It
+// returns m; a message that is not a report is returned unchanged.
+func DuplicateOf(m *subnetv1.Msg, submissionID uint64) *subnetv1.Msg {
+	if r := m.GetReport(); r != nil {
+		r.DuplicateOf = submissionID
+	}
+	return m
+}
+
 func report(m *subnetv1.MsgReport) *subnetv1.Msg {
 	return &subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: m}}
 }

@@ -39,7 +39,7 @@ func decodeAnswer(line []byte, obj jsonObject) (*submissionAnswer, error) {
 func answerFacts(ans *submissionAnswer, track string) (*receipt.Answer, error) {
 	v := &ans.SubmissionView
 	a := &receipt.Answer{Submission: v.ID, Track: v.Track, Status: v.Status, UID: v.UID,
-		CommitHeight: v.Height, RevealHeight: v.RevealHeight, Duplicate: v.Duplicate}
+		CommitHeight: v.Height, RevealHeight: v.RevealHeight, Duplicate: v.Duplicate, NearCopy: v.NearCopy}
 	if v.DuplicateOfUID != nil {
 		a.DuplicateOfUID = *v.DuplicateOfUID
 	}

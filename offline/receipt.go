@@ -32,6 +32,7 @@ type ReceiptLine struct {
 	Duplicate               bool               `json:"duplicate"`
 	DuplicateOfUID          *uint32            `json:"duplicate_of_uid,omitempty"`
 	DuplicateOfCommitHeight *int64             `json:"duplicate_of_commit_height,omitempty"`
+	NearCopy                bool               `json:"near_copy,omitempty"`
 }
 
 // Receipts verifies each line of r, a whole `query submission/<id>` answer or
@@ -97,7 +98,8 @@ func VerifyLine(n int, line []byte, chain *receipt.Chain) (*ReceiptLine, error) 
 	}
 	out := &ReceiptLine{Line: n, Submission: res.Submission, Track: res.Track, Verified: res.Verified,
 		Checked: res.Checked, Mismatches: res.Mismatches, Unchecked: res.Unchecked,
-		CommitHeight: res.Commit.CommitHeight, RevealHeight: res.Commit.RevealHeight, Duplicate: res.Commit.Duplicate}
+		CommitHeight: res.Commit.CommitHeight, RevealHeight: res.Commit.RevealHeight, Duplicate: res.Commit.Duplicate,
+		NearCopy: res.Commit.NearCopy}
 	if res.Commit.Duplicate {
 		uid, h := res.Commit.DuplicateOfUID, res.Commit.DuplicateOfCommitHeight
 		out.DuplicateOfUID, out.DuplicateOfCommitHeight = &uid, &h

@@ -280,7 +280,8 @@ func (q *View) votes(vs []*subnetv1.Vote) []wire.VoteView {
 	out := make([]wire.VoteView, len(vs))
 	for i, v := range vs {
 		out[i] = wire.VoteView{Validator: q.Chain.ValidatorName(int(v.Validator)), Height: v.Height,
-			Workflow: wire.WorkflowMeasurementViewOf(v.Workflow), Arena: wire.ArenaMeasurementViewOf(v.Arena), Truth: wire.TruthViewOf(v.Truth)}
+			Workflow: wire.WorkflowMeasurementViewOf(v.Workflow), Arena: wire.ArenaMeasurementViewOf(v.Arena), Truth: wire.TruthViewOf(v.Truth),
+			DuplicateOf: v.DuplicateOf}
 	}
 	return out
 }
@@ -297,7 +298,7 @@ func (q *View) submission(args []string) (*wire.SubmissionView, *Error) {
 	}
 	out := &wire.SubmissionView{ID: s.Id, Track: s.Track, UID: s.Uid, Height: s.Height, BlockTime: s.BlockTime,
 		Status: s.Status, Votes: q.votes(s.Votes), Receipt: wire.ReceiptViewOf(s.Receipt),
-		Commitment: hex.EncodeToString(s.Commitment), RevealHeight: s.RevealHeight, Duplicate: s.Duplicate}
+		Commitment: hex.EncodeToString(s.Commitment), RevealHeight: s.RevealHeight, Duplicate: s.Duplicate, NearCopy: s.NearCopy}
 	if out.Receipt != nil {
 		out.Receipt.Commit = wire.FieldViews(receipt.CommitFields(s))
 	}

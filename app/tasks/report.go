@@ -51,6 +51,15 @@ func checkReport(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) *wire.TxE
 			return wire.Reject(wire.CodeDuplicateReport, fmt.Sprintf("validator %q already reported on submission %d", env.Chain.ValidatorName(tx.Validator), m.SubmissionId))
 		}
 	}
+	if terr := checkMeasurement(m, sub, task); terr != nil {
+		return terr
+	}
+	return checkDuplicateOf(st, sub, m.DuplicateOf)
+}
+
+// checkMeasurement checks that the report's measurement is of the
+// submission's track and within the task's ranges.
+func checkMeasurement(m *subnetv1.MsgReport, sub *subnetv1.Submission, task *subnetv1.Task) *wire.TxError {
 	switch k := m.Measurement.(type) {
 	case *subnetv1.MsgReport_Workflow:
 		if sub.Track != genesis.TrackWorkflow {
@@ -75,7 +84,7 @@ func checkReport(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) *wire.TxE
 func execReport(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) []abcitypes.Event {
 	st := env.St
 	sub, _ := st.Submission(m.SubmissionId)
-	vote := &subnetv1.Vote{Validator: uint32(tx.Validator), Height: env.Block.Height}
+	vote := &subnetv1.Vote{Validator: uint32(tx.Validator), Height: env.Block.Height, DuplicateOf: m.DuplicateOf}
 	if w := m.GetWorkflow(); w != nil {
 		vote.Workflow = canonicalWorkflowMeasurement(w)
 	} else {
@@ -112,6 +121,7 @@ func aggregate(c *kernel.Chain, votes []*subnetv1.Vote, atDeadline bool) (quorum
 }
 
 // settle aggregates a pending submission's votes and, when they settle,
+// makes it a duplicate if they name it a near-copy (nearCopyOf), or else
 // scores it (workflow), queues it for the end of the block (arena), expires
 // it or ends it contested. The caller saves sub.
 func settle(env kernel.Env, sub *subnetv1.Submission, atDeadline bool) []abcitypes.Event {
@@ -135,6 +145,10 @@ func settle(env kernel.Env, sub *subnetv1.Submission, atDeadline bool) []abcityp
 			"reported_power", kernel.I64s(out.ReportedPower), "total_power", kernel.I64s(out.TotalPower))}
 	case quorum.StatusContested:
 		return contest(env, sub, out)
+	}
+	// the same settled votes that give the score say whether it is a copy
+	if keeper, ok := nearCopyOf(env, sub); ok {
+		return markNearCopy(env, sub, keeper, out)
 	}
 	if sub.Track == genesis.TrackArena {
 		sub.Status = kernel.StatusFinal

@@ -122,23 +122,30 @@ func claim(s *subnetv1.Submission) commit.Claim {
 	return commit.Claim{CommitHeight: s.Height, UID: s.Uid}
 }
 
-// markDuplicate makes d a duplicate of keeper: status duplicate, a receipt
-// with score 0 and the keeper, and a 0 in the miner's window of the track.
-// It is never measured (reports need a pending submission) and, in arena,
-// never joins the task's baseline.
+// markDuplicate makes d a duplicate of keeper by its artifact hash.
 func markDuplicate(env kernel.Env, d, keeper *subnetv1.Submission) []abcitypes.Event {
+	r := &subnetv1.Receipt{Note: fmt.Sprintf("artifact already revealed by uid %d, whose commit (height %d) came first", keeper.Uid, keeper.Height)}
+	return asDuplicate(env, d, keeper, r)
+}
+
+// asDuplicate makes d a duplicate of keeper: status duplicate, the receipt r
+// completed with score 0, and a 0 in the miner's window of the track. It is
+// never measured again (reports need a pending submission) and, in arena,
+// never joins the task's baseline. extra are attributes the event of a
+// near-copy adds after the ones every duplicate's event carries.
+func asDuplicate(env kernel.Env, d, keeper *subnetv1.Submission, r *subnetv1.Receipt, extra ...string) []abcitypes.Event {
 	env.ChargeWork(budget.UnitsDuplicate)
 	d.Status, d.Duplicate = kernel.StatusDuplicate, true
 	d.DuplicateOfUid, d.DuplicateOfHeight = keeper.Uid, keeper.Height
-	r := &subnetv1.Receipt{Height: env.Block.Height, Track: d.Track, Status: kernel.StatusDuplicate, Score: kernel.FmtDec(scoring.Zero),
-		Note: fmt.Sprintf("artifact already revealed by uid %d, whose commit (height %d) came first", keeper.Uid, keeper.Height)}
+	r.Height, r.Track, r.Status, r.Score = env.Block.Height, d.Track, kernel.StatusDuplicate, kernel.FmtDec(scoring.Zero)
 	kernel.Attach(d, r)
 	tb := store.WindowWorkflow
 	if d.Track == genesis.TrackArena {
 		tb = store.WindowArena
 	}
-	evs := []abcitypes.Event{wire.Event(wire.EventSubmissionDuplicate, "submission_id", kernel.U64s(d.Id), "uid", kernel.U64s(uint64(d.Uid)),
-		"task_id", kernel.U64s(d.TaskId), "duplicate_of_uid", kernel.U64s(uint64(keeper.Uid)))}
+	attrs := append([]string{"submission_id", kernel.U64s(d.Id), "uid", kernel.U64s(uint64(d.Uid)),
+		"task_id", kernel.U64s(d.TaskId), "duplicate_of_uid", kernel.U64s(uint64(keeper.Uid))}, extra...)
+	evs := []abcitypes.Event{wire.Event(wire.EventSubmissionDuplicate, attrs...)}
 	wevs, err := pushWindow(env, tb, d, scoring.Zero)
 	if err != nil && !errors.Is(err, kernel.ErrPreviousOwner) {
 		panic("tasks: push of a 0 score: " + err.Error())

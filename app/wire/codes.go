@@ -85,6 +85,7 @@ const (
 	CodeEVMWindowMisaligned     uint32 = 76
 	CodeContested               uint32 = 77
 	CodeEmptyTruthPriced        uint32 = 78
+	CodeBadDuplicateOf          uint32 = 79
 )
 
 // CodeInfo is one row of the code table: the number, the short name used in
@@ -176,6 +177,7 @@ var Codes = []CodeInfo{
 	{CodeEVMWindowMisaligned, "evm_window_misaligned", "a gas commit, reveal or truth whose `evm_block` is not the first block of one of its EVM chain's windows (a multiple of the chain's `window_blocks`, `chain.gas_windows`)"},
 	{CodeContested, "contested", "a report on a submission, or a truth for an EVM block, whose votes were contested at their deadline: enough power reported, but some median had less than 1/3 of the total power at or below it, or at or above it, so a minority could have chosen it; the item ended unscored (status `contested`, docs/scoring.md §6.5)"},
 	{CodeEmptyTruthPriced, "empty_truth_priced", "a truth with `empty` set (the EVM block had no priced transaction) that also carries a `min_price`: an empty truth has no price"},
+	{CodeBadDuplicateOf, "bad_duplicate_of", "a report whose `duplicate_of` names no submission, a submission of another task, one not revealed, the reported submission itself, or one whose commit does not precede the reported one's (commit.Precedes: lower commit height, then lower uid); name an earlier revealed submission of the same task, or 0 for none"},
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).

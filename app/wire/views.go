@@ -184,7 +184,9 @@ type TaskView struct {
 // Height and BlockTime are the commit's; RevealHeight is 0 until the reveal
 // (the artifact hash, or the gas price, is empty until then). A duplicate
 // names the keeper of its artifact: DuplicateOfUID and DuplicateOfHeight
-// (its commit height), nil otherwise.
+// (its commit height), nil otherwise; NearCopy (absent when false) says the
+// duplicate verdict came from the validators' reports, not an equal
+// artifact hash.
 type SubmissionView struct {
 	ArtifactHash      *string         `json:"artifact_hash"`
 	BlockTime         int64           `json:"block_time"`
@@ -195,6 +197,7 @@ type SubmissionView struct {
 	Gas               *GasPredictView `json:"gas"`
 	Height            int64           `json:"height"`
 	ID                uint64          `json:"id"`
+	NearCopy          bool            `json:"near_copy,omitempty"`
 	RevealHeight      int64           `json:"reveal_height"`
 	Receipt           *ReceiptView    `json:"receipt"`
 	ReportDeadline    *int64          `json:"report_deadline"`
@@ -206,12 +209,15 @@ type SubmissionView struct {
 }
 
 // VoteView is one validator's report: the kinds that do not apply are nil.
+// DuplicateOf (absent when 0) is the earlier submission the validator
+// judged the reported one a near-copy of.
 type VoteView struct {
-	Validator string                   `json:"validator"`
-	Height    int64                    `json:"height"`
-	Workflow  *WorkflowMeasurementView `json:"workflow"`
-	Arena     *ArenaMeasurementView    `json:"arena"`
-	Truth     *TruthView               `json:"truth"`
+	Validator   string                   `json:"validator"`
+	Height      int64                    `json:"height"`
+	Workflow    *WorkflowMeasurementView `json:"workflow"`
+	Arena       *ArenaMeasurementView    `json:"arena"`
+	Truth       *TruthView               `json:"truth"`
+	DuplicateOf uint64                   `json:"duplicate_of,omitempty"`
 }
 
 // WindowView answers "window/<uid>": a track is nil before the miner's first

@@ -60,11 +60,11 @@ func TestTxMessagesBuildEveryField(t *testing.T) {
 		{"post-task arena", []string{"--category", "debugging", "--difficulty", "advanced", "--criteria-total", "4"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Arena{Arena: &subnetv1.ArenaTask{
 				Category: "debugging", Difficulty: "advanced", CriteriaTotal: 4, SubmissionBlocks: 300, ReportBlocks: 600}}}}}},
-		{"report workflow", []string{"--submission-id", "4", "--output-quality", "1", "--steps-completed", "0", "--cost", "0", "--latency-seconds", "12.25", "--retries", "1", "--declared-retry-budget", "4", "--timeouts", "2", "--hard-failures", "3"},
-			&subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: 4, Measurement: &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{
+		{"report workflow", []string{"--submission-id", "4", "--output-quality", "1", "--steps-completed", "0", "--cost", "0", "--latency-seconds", "12.25", "--retries", "1", "--declared-retry-budget", "4", "--timeouts", "2", "--hard-failures", "3", "--duplicate-of", "2"},
+			&subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: 4, DuplicateOf: 2, Measurement: &subnetv1.MsgReport_Workflow{Workflow: &subnetv1.WorkflowMeasurement{
 				OutputQuality: "1.000000000000000000", StepsCompleted: 0, Cost: "0.000000000000000000", LatencySeconds: "12.250000000000000000", Retries: 1, DeclaredRetryBudget: 4, Timeouts: 2, HardFailures: 3}}}}}},
-		{"report arena", []string{"--submission-id", "5", "--total-tokens", "100", "--tool-calls", "3", "--iterations", "2", "--execution-time", "4", "--estimated-cost", "0.01", "--criteria-passed", "1"},
-			&subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: 5, Measurement: &subnetv1.MsgReport_Arena{Arena: &subnetv1.ArenaMeasurement{
+		{"report arena", []string{"--submission-id", "5", "--total-tokens", "100", "--tool-calls", "3", "--iterations", "2", "--execution-time", "4", "--estimated-cost", "0.01", "--criteria-passed", "1", "--duplicate-of", "3"},
+			&subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{SubmissionId: 5, DuplicateOf: 3, Measurement: &subnetv1.MsgReport_Arena{Arena: &subnetv1.ArenaMeasurement{
 				TotalTokens: 100, ToolCalls: 3, Iterations: 2, ExecutionTime: "4.000000000000000000", EstimatedCost: "0.010000000000000000", CriteriaPassed: 1}}}}}},
 		{"truth", []string{"--evm-chain-id", "1", "--evm-block", "99", "--min-price", "20.5", "--timestamp", "1700000000"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{EvmChainId: 1, EvmBlock: 99, MinPrice: "20.500000000000000000", Timestamp: 1700000000}}}},

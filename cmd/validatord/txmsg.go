@@ -117,6 +117,7 @@ func defineReportWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	budget := fs.Int64("declared-retry-budget", 0, "sum of the retry_count values in the workflow's error_handling (0 if absent)")
 	timeouts := fs.Int64("timeouts", 0, "timeouts")
 	failures := fs.Int64("hard-failures", 0, "hard failures")
+	dup := defineDuplicateOf(fs)
 	return func() (*subnetv1.Msg, error) {
 		if err := requireSet(fs, "submission-id", "output-quality", "steps-completed", "cost", "latency-seconds"); err != nil {
 			return nil, err
@@ -125,8 +126,8 @@ func defineReportWorkflow(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		return client.ReportWorkflow(*sub, &subnetv1.WorkflowMeasurement{OutputQuality: ds[0], StepsCompleted: *steps, Cost: ds[1],
-			LatencySeconds: ds[2], Retries: *retries, DeclaredRetryBudget: *budget, Timeouts: *timeouts, HardFailures: *failures}), nil
+		return client.DuplicateOf(client.ReportWorkflow(*sub, &subnetv1.WorkflowMeasurement{OutputQuality: ds[0], StepsCompleted: *steps, Cost: ds[1],
+			LatencySeconds: ds[2], Retries: *retries, DeclaredRetryBudget: *budget, Timeouts: *timeouts, HardFailures: *failures}), *dup), nil
 	}
 }
 
@@ -138,6 +139,7 @@ func defineReportArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 	exec := newDecimal(fs, "execution-time", "", "execution time in seconds")
 	cost := newDecimal(fs, "estimated-cost", "", "estimated cost")
 	passed := fs.Int64("criteria-passed", 0, "success criteria passed")
+	dup := defineDuplicateOf(fs)
 	return func() (*subnetv1.Msg, error) {
 		if err := requireSet(fs, "submission-id", "total-tokens", "execution-time", "estimated-cost", "criteria-passed"); err != nil {
 			return nil, err
@@ -146,9 +148,14 @@ func defineReportArena(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
-		return client.ReportArena(*sub, &subnetv1.ArenaMeasurement{TotalTokens: *tokens, ToolCalls: *tools, Iterations: *iters,
-			ExecutionTime: ds[0], EstimatedCost: ds[1], CriteriaPassed: *passed}), nil
+		return client.DuplicateOf(client.ReportArena(*sub, &subnetv1.ArenaMeasurement{TotalTokens: *tokens, ToolCalls: *tools, Iterations: *iters,
+			ExecutionTime: ds[0], EstimatedCost: ds[1], CriteriaPassed: *passed}), *dup), nil
 	}
+}
+
+// defineDuplicateOf is the reports' --duplicate-of flag.
+func defineDuplicateOf(fs *flag.FlagSet) *uint64 {
+	return fs.Uint64("duplicate-of", 0, "id of an earlier revealed submission of the same task that the reported one is a near-copy of (0: none)")
 }
 
 func defineTruth(fs *flag.FlagSet) func() (*subnetv1.Msg, error) {

@@ -17,7 +17,7 @@ import (
 func FromSubmission(sub *subnetv1.Submission, validators []Validator) (Input, error) {
 	a := &Answer{Submission: sub.Id, Track: sub.Track, Status: sub.Status, UID: sub.Uid,
 		CommitHeight: sub.Height, RevealHeight: sub.RevealHeight, Duplicate: sub.Duplicate,
-		DuplicateOfUID: sub.DuplicateOfUid, DuplicateOfHeight: sub.DuplicateOfHeight}
+		DuplicateOfUID: sub.DuplicateOfUid, DuplicateOfHeight: sub.DuplicateOfHeight, NearCopy: sub.NearCopy}
 	if sub.Track == scoring.TrackGas && sub.Gas != nil {
 		d, err := decimalOrZero(sub.Gas.Price)
 		if err != nil {

@@ -42,6 +42,8 @@ type Answer struct {
 	Duplicate         bool
 	DuplicateOfUID    uint32
 	DuplicateOfHeight int64
+	// NearCopy: the duplicate verdict came from the validators' reports.
+	NearCopy bool
 }
 
 // Vote is one validator's measurement: its Values are the median fields of

@@ -40,6 +40,11 @@ func (c *check) duplicate(d doc, cm Commit) error {
 		return fieldErrf("", "a duplicate's receipt lists inputs, params or values (nothing of it is measured)")
 	}
 	c.same("score", d.Score, expDec(scoring.Zero))
+	if cm.NearCopy {
+		// the verdict is the validators' (quorum.Verdict over the votes'
+		// duplicate_of): nothing in the receipt recomputes it
+		c.res.Unchecked = append(c.res.Unchecked, "commit."+NearCopy)
+	}
 	if !cm.Duplicate {
 		return nil // no keeper recorded: commitOrder names the flag
 	}
@@ -73,5 +78,8 @@ func (c *check) answerCommit(cm Commit) {
 	if cm.Duplicate {
 		c.same("submission.duplicate_of_uid", strconv.FormatUint(uint64(cm.DuplicateOfUID), 10), expInt(int64(a.DuplicateOfUID)))
 		c.same("submission.duplicate_of_height", strconv.FormatInt(cm.DuplicateOfCommitHeight, 10), expInt(a.DuplicateOfHeight))
+	}
+	if cm.NearCopy || a.NearCopy {
+		c.same("submission.near_copy", strconv.FormatBool(cm.NearCopy), expBool(a.NearCopy))
 	}
 }
