@@ -166,13 +166,17 @@ func (s *scenario) report(a args) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	of, err := a.int("dup-of", 0)
+	if err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	for _, sub := range a.list("sub", "subs") {
 		id, err := strconv.ParseUint(sub, 10, 64)
 		if err != nil {
 			return "", fmt.Errorf("sub=%q: %v", sub, err)
 		}
-		out, err := s.queueEach(a, "validator", func(string) *subnetv1.Msg { return reportMsg(k, id, v, a) })
+		out, err := s.queueEach(a, "validator", func(string) *subnetv1.Msg { return client.DuplicateOf(reportMsg(k, id, v, a), uint64(of)) })
 		if err != nil {
 			return "", err
 		}

@@ -56,6 +56,8 @@ import (
 //	report workflow validator=|validators= sub=|subs= quality= steps= cost= latency=
 //	       [retries=0] [retry-budget=0] [timeouts=0] [failures=0]
 //	report arena validator=|validators= sub=|subs= tokens= tools= iterations= time= cost= passed=
+//	       either kind: [dup-of=ID] (duplicate_of: the earlier submission the
+//	       reported one is a near-copy of; default 0, none)
 //	truth validator=|validators= chain= block= price= ts=
 //	garbage                          queue bytes that are not a transaction
 //	block [time=unix seconds]        FinalizeBlock + Commit of the queued txs at the
