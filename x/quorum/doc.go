@@ -26,6 +26,12 @@
 //     result is always one of the reported values (never an average).
 //   - Order: votes are sorted by validator address before anything is
 //     computed, so the outcome does not depend on their arrival order.
+//   - Verdict: of settled votes that each name an answer (an earlier
+//     submission the reported one copies, 0 for none), the answer is the
+//     name whose voters hold strictly more than half of the votes' power
+//     and at least 1/3 of the total power, else none. A coalition below 1/3
+//     of the total never names an answer alone, at the early quorum or at a
+//     deadline (where it can be a majority of the reporters).
 //
 // It is pure: it imports only the standard library and shopspring/decimal,
 // never the rest of the module. Every error wraps ErrInvalidInput and names
