@@ -81,7 +81,7 @@ func answerVotes(votes []wire.VoteView, track string, specs []receipt.Median) ([
 		if err != nil {
 			return nil, fmt.Errorf("%s.%w", at, err)
 		}
-		out[i] = receipt.Vote{Validator: vote.Validator, Values: make([]decimal.Decimal, len(specs))}
+		out[i] = receipt.Vote{Validator: vote.Validator, Values: make([]decimal.Decimal, len(specs)), DuplicateOf: vote.DuplicateOf}
 		for j, s := range specs {
 			if out[i].Values[j], err = decimalText(s.Name, fields[s.Name]); err != nil {
 				return nil, fmt.Errorf("%s.%s.%w", at, track, err)

@@ -11,6 +11,7 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/x/commit"
 	"github.com/scoringsubnet/validatord/x/quorum"
+	"github.com/scoringsubnet/validatord/x/receipt"
 )
 
 // Near-copies: an artifact that differs from an earlier one of the same
@@ -80,6 +81,7 @@ func markNearCopy(env kernel.Env, sub, keeper *subnetv1.Submission, out quorum.O
 	}
 	sub.NearCopy = true
 	r := &subnetv1.Receipt{ReportedPower: out.ReportedPower, TotalPower: out.TotalPower,
+		Params: receipt.VotePowers(sub.Votes, env.Chain.Registry()),
 		Note: fmt.Sprintf("near-copy of submission %d (uid %d, commit height %d) by the validators' verdict: power %d of the %d reported named it (more than half, and at least 1/3 of the total %d)",
 			keeper.Id, keeper.Uid, keeper.Height, named, out.ReportedPower, out.TotalPower)}
 	return asDuplicate(env, sub, keeper, r, "near_copy", "true", "duplicate_of", kernel.U64s(keeper.Id))

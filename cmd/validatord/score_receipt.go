@@ -46,7 +46,12 @@ artifact) has nothing to recompute: it verifies when its score is 0 and its
 keeper precedes it, by commit height and then uid (duplicate_of_commit_height
 and duplicate_of_uid against commit_height and the answer's uid; a bare
 receipt whose keeper committed in the same block lists
-commit.duplicate_of_uid under "unchecked").
+commit.duplicate_of_uid under "unchecked"). A near-copy's receipt (a
+duplicate by the validators' verdict, near_copy true in its commit section)
+also lists its votes' powers, which must add up to reported_power; with the
+whole answer its verdict is recomputed from the votes' duplicate_of (more
+than half of the votes' power and at least 1/3 of total_power name one
+submission), a bare one lists commit.near_copy under "unchecked".
 
 A whole answer is also checked against its receipt: track, status, its
 height, reveal_height and duplicate verdict, and the gas prediction (a workflow's declared_retry_budget is a median of the votes,
@@ -61,7 +66,8 @@ Output: one line per input line,
   {"line": N, "submission": id, "track": "...", "verified": true|false,
    "checked": K, "mismatches": [{"name": "...", "receipt": "...", "recomputed": "..."}],
    "unchecked": ["..."], "commit_height": C, "reveal_height": R, "duplicate": false}
-and for a duplicate also "duplicate_of_uid" and "duplicate_of_commit_height".
+and for a duplicate also "duplicate_of_uid" and "duplicate_of_commit_height",
+for a near-copy "near_copy": true.
 "submission" is null for a bare workflow or arena receipt. A malformed line gets
 {"line": N, "error": "..."}. The exit status is 1 if any line is malformed or
 does not verify.`

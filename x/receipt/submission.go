@@ -34,7 +34,7 @@ func FromSubmission(sub *subnetv1.Submission, validators []Validator) (Input, er
 			if err != nil {
 				return Input{}, fmt.Errorf("submission %d: votes[%d]: %w", sub.Id, i, err)
 			}
-			a.Votes = append(a.Votes, Vote{Validator: validators[v.Validator].Name, Values: vals})
+			a.Votes = append(a.Votes, Vote{Validator: validators[v.Validator].Name, Values: vals, DuplicateOf: v.DuplicateOf})
 		}
 	}
 	return Input{Receipt: sub.Receipt, Commit: CommitFields(sub), Answer: a}, nil

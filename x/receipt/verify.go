@@ -51,6 +51,9 @@ type Answer struct {
 type Vote struct {
 	Validator string
 	Values    []decimal.Decimal
+	// DuplicateOf is the submission the validator named the reported one a
+	// near-copy of (0: none).
+	DuplicateOf uint64
 }
 
 // Mismatch is one value the receipt records differently from the recomputation.

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/scoringsubnet/validatord/x/commit"
+	"github.com/scoringsubnet/validatord/x/quorum"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
@@ -36,14 +37,18 @@ func (c *check) duplicate(d doc, cm Commit) error {
 	if d.Track != scoring.TrackWorkflow && d.Track != scoring.TrackArena {
 		return fieldErrf("track", "%q has no duplicate rule (workflow and arena only)", d.Track)
 	}
-	if len(d.inputs)+len(d.params)+len(d.values) > 0 {
-		return fieldErrf("", "a duplicate's receipt lists inputs, params or values (nothing of it is measured)")
+	params, powers, err := takePowers(d.params)
+	if err != nil {
+		return err
+	}
+	if len(d.inputs)+len(params)+len(d.values) > 0 || (len(powers) > 0 && !cm.NearCopy) {
+		return fieldErrf("", "a duplicate's receipt lists inputs, params or values (nothing of it is measured; a near-copy's lists only its votes' powers)")
 	}
 	c.same("score", d.Score, expDec(scoring.Zero))
 	if cm.NearCopy {
-		// the verdict is the validators' (quorum.Verdict over the votes'
-		// duplicate_of): nothing in the receipt recomputes it
-		c.res.Unchecked = append(c.res.Unchecked, "commit."+NearCopy)
+		if err := c.nearCopy(d, powers); err != nil {
+			return err
+		}
 	}
 	if !cm.Duplicate {
 		return nil // no keeper recorded: commitOrder names the flag
@@ -65,6 +70,34 @@ func (c *check) duplicate(d doc, cm Commit) error {
 	default:
 		c.mismatch("commit."+DuplicateOfUID, strconv.FormatUint(uint64(keeper.UID), 10), "< "+strconv.FormatUint(uint64(self.UID), 10))
 	}
+	return nil
+}
+
+// nearCopy checks a near-copy's verdict: its votes' powers add up to the
+// reported power (and, with a chain, are the chain's), and over the
+// answer's votes, weighed by them, quorum.Verdict names a submission. The
+// named submission's uid and commit height are the commit section's, which
+// duplicate checks precede; that the name is the one they belong to needs
+// the named submission's answer, so it is not checked here. A bare receipt
+// lists the verdict as unchecked.
+func (c *check) nearCopy(d doc, powers []votePower) error {
+	if err := c.checkPowers(d, powers); err != nil {
+		return err
+	}
+	if c.answer == nil {
+		c.res.Unchecked = append(c.res.Unchecked, "commit."+NearCopy)
+		return nil
+	}
+	ws, err := voteWeights(c.answer.Votes, powers)
+	if err != nil {
+		return err
+	}
+	cs := make([]quorum.Choice, len(ws))
+	for i, v := range c.answer.Votes {
+		cs[i] = quorum.Choice{Power: ws[i], Name: v.DuplicateOf}
+	}
+	_, named := quorum.Verdict(cs, d.TotalPower)
+	c.same("commit."+NearCopy, "true", expBool(named))
 	return nil
 }
 
