@@ -11,6 +11,7 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/kernel"
+	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/genesis"
@@ -317,4 +318,23 @@ func TestNearCopyBadDuplicateOf(t *testing.T) {
 	}
 	// the same report naming the earlier submission 1 is taken
 	mustOK(t, n.block(r[1].tx(t, client.DuplicateOf(msgWorkflowReport(2, workflowM()), 1))))
+}
+
+// TestNearCopyArtifactIndexCleared: a task's artifact index (hash → keeper)
+// goes at the task's settlement. A near-copy marked early kept its own
+// hash's entry (its hash was nobody else's), and the settlement, which
+// skipped every duplicate, left it in the state for good.
+func TestNearCopyArtifactIndexCleared(t *testing.T) {
+	n, r := nearCopyChain(t, testGenesis(3))
+	reportAll(t, n, r, map[uint64]uint64{2: 1, 3: 1}) // height 5: 2 and 3 are near-copies
+	mustOK(t, n.block())
+	mustOK(t, n.block()) // height 7: task 0's report deadline, its settlement
+	base, _ := n.app.base()
+	st := store.State{O: store.NewOverlay(base)}
+	for id := uint64(0); id < 4; id++ {
+		sub, _ := st.Submission(id)
+		if st.Has(store.KeyTaskArtifact(0, sub.ArtifactHash)) {
+			t.Errorf("submission %d (%s): its artifact index entry outlived the task's settlement", id, sub.Status)
+		}
+	}
 }

@@ -42,8 +42,10 @@ func SettleDue(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried 
 			}
 			sid := st.U64(store.KeyTaskSub(t.Id, j))
 			sub, _ := st.Submission(sid)
-			if sub.RevealHeight > 0 && !sub.Duplicate {
-				// the task takes no more reveals: its artifact index goes
+			if sub.RevealHeight > 0 && (!sub.Duplicate || sub.NearCopy) {
+				// the task takes no more reveals: its artifact index goes.
+				// An exact duplicate's hash is its keeper's entry; a
+				// near-copy's hash was its own, and the entry is its own.
 				st.Delete(store.KeyTaskArtifact(t.Id, sub.ArtifactHash))
 			}
 			switch sub.Status {
