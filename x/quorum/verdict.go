@@ -23,42 +23,34 @@ type Choice struct {
 // coalition below 1/3 can be the majority: the third keeps it from
 // naming an answer that no honest validator gave.
 //
-// The votes are read in order and a name's power summed over all of them,
-// so the result does not depend on their order.
+// One pass finds the only answer that can hold a strict majority (the
+// weighted form of Boyer and Moore's majority vote), a second sums its
+// power: linear in the votes, whatever their number of distinct names.
 func Verdict(choices []Choice, totalPower int64) (name uint64, ok bool) {
-	var reported int64
+	var cand uint64
+	var lead, reported int64
 	for _, c := range choices {
 		reported += c.Power
-	}
-	for i, c := range choices {
-		if c.Name == 0 || named(choices[:i], c.Name) {
-			continue
-		}
-		p := powerOf(choices[i:], c.Name)
-		if mulGreater(p, 2, reported, 1) && atLeastThird(p, totalPower) {
-			return c.Name, true
-		}
-	}
-	return 0, false
-}
-
-// named reports whether some choice gave name.
-func named(choices []Choice, name uint64) bool {
-	for _, c := range choices {
-		if c.Name == name {
-			return true
+		switch {
+		case c.Name == cand:
+			lead += c.Power
+		case lead >= c.Power:
+			lead -= c.Power
+		default:
+			cand, lead = c.Name, c.Power-lead
 		}
 	}
-	return false
-}
-
-// powerOf is the power of the choices that gave name.
-func powerOf(choices []Choice, name uint64) int64 {
+	if cand == 0 {
+		return 0, false
+	}
 	var p int64
 	for _, c := range choices {
-		if c.Name == name {
+		if c.Name == cand {
 			p += c.Power
 		}
 	}
-	return p
+	if mulGreater(p, 2, reported, 1) && atLeastThird(p, totalPower) {
+		return cand, true
+	}
+	return 0, false
 }
