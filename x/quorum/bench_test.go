@@ -39,3 +39,16 @@ func BenchmarkAggregate100x7(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkVerdict100 is the near-copy verdict over 100 validators' votes
+// naming 10 submissions or none.
+func BenchmarkVerdict100(b *testing.B) {
+	choices := make([]Choice, 100)
+	for i := range choices {
+		choices[i] = Choice{Power: int64(1 + i%13), Name: uint64(i * 7 % 11)}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Verdict(choices, 1000)
+	}
+}
