@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -335,6 +337,57 @@ func TestNearCopyArtifactIndexCleared(t *testing.T) {
 		sub, _ := st.Submission(id)
 		if st.Has(store.KeyTaskArtifact(0, sub.ArtifactHash)) {
 			t.Errorf("submission %d (%s): its artifact index entry outlived the task's settlement", id, sub.Status)
+		}
+	}
+}
+
+// TestPropertyNearCopyMinority runs the verdict on real chains: four
+// validators of random powers, a random coalition below 1/3 of the total
+// naming anything (submission 1, 2 or none) in its report of submission 3,
+// the honest validators who report (some stay away) all naming v (1 or
+// none), in a random order. Whatever settles it — the early quorum, at the
+// report that crosses 2/3, or the deadline — submission 3 is a duplicate
+// only if v names 1, and at the early quorum exactly then: the coalition
+// neither marks an honest submission nor blocks the honest reporters.
+func TestPropertyNearCopyMinority(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	for round := 0; round < 24; round++ {
+		powers := make([]int64, 4)
+		var total int64
+		for i := range powers {
+			powers[i] = 1 + rng.Int64N(40)
+			total += powers[i]
+		}
+		var coalition []int
+		var cp int64
+		for i, p := range powers {
+			if rng.IntN(3) == 0 && 3*(cp+p) < total {
+				coalition, cp = append(coalition, i), cp+p
+			}
+		}
+		v := uint64(rng.IntN(2)) // the honest answer: 1, or 0 for none
+		n, r := nearCopyChain(t, powersGenesis(powers...))
+		var txs [][]byte
+		for _, i := range rng.Perm(4) {
+			of := v
+			if slices.Contains(coalition, i) {
+				of = uint64(rng.IntN(3))
+			} else if rng.IntN(4) == 0 {
+				continue // absent
+			}
+			txs = append(txs, nearCopyReport(t, r[i], 3, of))
+		}
+		n.block(txs...)
+		early, _ := status(t, n, 3)
+		n.block()
+		n.block() // height 7: the deadline
+		st, _ := status(t, n, 3)
+		desc := fmt.Sprintf("round %d: powers %v, coalition %v, honest %d", round, powers, coalition, v)
+		if st == kernel.StatusDuplicate && v != 1 {
+			t.Fatalf("%s: submission 3 marked a near-copy the honest validators did not name", desc)
+		}
+		if early != kernel.StatusPending && v == 1 && st != kernel.StatusDuplicate {
+			t.Fatalf("%s: settled early as %s although every honest reporter named 1", desc, st)
 		}
 	}
 }
