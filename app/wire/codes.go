@@ -85,6 +85,11 @@ const (
 	CodeEVMWindowMisaligned     uint32 = 76
 	CodeContested               uint32 = 77
 	CodeEmptyTruthPriced        uint32 = 78
+	// 79 and 80 are assigned on another branch; their rows stand reserved
+	// here until it merges (the table has no gaps).
+	CodeReserved79     uint32 = 79
+	CodeReserved80     uint32 = 80
+	CodeEVMChainPaused uint32 = 81
 )
 
 // CodeInfo is one row of the code table: the number, the short name used in
@@ -176,6 +181,9 @@ var Codes = []CodeInfo{
 	{CodeEVMWindowMisaligned, "evm_window_misaligned", "a gas commit, reveal or truth whose `evm_block` is not the first block of one of its EVM chain's windows (a multiple of the chain's `window_blocks`, `chain.gas_windows`)"},
 	{CodeContested, "contested", "a report on a submission, or a truth for an EVM block, whose votes were contested at their deadline: enough power reported, but some median had less than 1/3 of the total power at or below it, or at or above it, so a minority could have chosen it; the item ended unscored (status `contested`, docs/scoring.md §6.5)"},
 	{CodeEmptyTruthPriced, "empty_truth_priced", "a truth with `empty` set (the EVM block had no priced transaction) that also carries a `min_price`: an empty truth has no price"},
+	{CodeReserved79, "reserved_79", "reserved: assigned on another branch"},
+	{CodeReserved80, "reserved_80", "reserved: assigned on another branch"},
+	{CodeEVMChainPaused, "evm_chain_paused", "a gas commit, reveal or truth for an EVM chain that governance paused (`chain.gas_paused`, resume_block 0): nothing is taken or owed for it until a params proposal resumes it (docs/scoring.md, \"Paused chains\")"},
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).
