@@ -10,6 +10,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/x/budget"
 )
 
 // passParams proposes patch from reporter 0 and has every other reporter
@@ -169,4 +170,54 @@ func TestGasChainPauseResume(t *testing.T) {
 		t.Fatalf("gaschain/1 after block 1000: %v", gc)
 	}
 	replayCompare(t, n, g)
+}
+
+// TestGasPauseSweepSpreads: a pause whose sweep does not fit one block's
+// end-of-block work is spread over blocks, one open block per block here
+// (end work of 1 unit lets only each step's first item run), in order and
+// deterministically: two agents' predictions for 8 open blocks end
+// unscored over 8 blocks, the gas_chain_paused event comes once, with all
+// 16, and a replay reaches the same hashes.
+func TestGasPauseSweepSpreads(t *testing.T) {
+	g := testGenesis(3)
+	g.Governance.MinUpgradeDelayBlocks = 3
+	lim := budget.DefaultLimits()
+	lim.EndWork = 1
+	n := newNodeLimits(t, "", g, lim)
+	ms := []*signer{newMiner("miner-a", 1), newMiner("miner-b", 2)}
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	ts := func() int64 { return blockTime(n.height + 1).Unix() }
+	mustOK(t, n.block(append([][]byte{ms[0].tx(t, msgRegister()), ms[1].tx(t, msgRegister())}, anchorTxs(t, r, 1, 1, ts())...)...))
+	const pausedFrom = 8
+	passParams(t, n, r, `{"chain":{"gas_paused":[{"evm_chain_id":1}]}}`, pausedFrom)
+	var txs [][]byte
+	for b := uint64(2); b <= 9; b++ {
+		for _, m := range ms {
+			txs = append(txs, m.commit(t, gasPayload(1, b, "10")))
+		}
+	}
+	mustOK(t, n.block(txs...))
+	for n.height < pausedFrom-1 {
+		mustOK(t, n.block())
+	}
+	events := 0
+	for i := 0; i < 12; i++ {
+		resp := n.block()
+		mustOK(t, resp)
+		if v, ok := blockEvent(resp, wire.EventGasChainPaused, "unscored_predictions"); ok {
+			events++
+			if v != "16" || n.height < pausedFrom+7 {
+				t.Fatalf("gas_chain_paused at height %d with %s predictions, want 16 after at least 8 blocks", n.height, v)
+			}
+		}
+	}
+	if events != 1 {
+		t.Fatalf("%d gas_chain_paused events, want 1", events)
+	}
+	for id := 0; id < 16; id++ {
+		if s, _ := n.query(fmt.Sprint("submission/", id)); s["status"] != kernel.StatusUnscored {
+			t.Fatalf("submission %d after the sweep: %v", id, s["status"])
+		}
+	}
+	replayOn(t, n, newNodeLimits(t, "", g, lim))
 }
