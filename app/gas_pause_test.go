@@ -10,6 +10,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
 
@@ -220,4 +221,43 @@ func TestGasPauseSweepSpreads(t *testing.T) {
 		}
 	}
 	replayOn(t, n, newNodeLimits(t, "", g, lim))
+}
+
+// TestGasChainResumeWindow: EVM chain 1 has windows of 4 blocks and is
+// paused from genesis, never anchored. A resume at block 400 anchors it
+// at window 396: the truth of window 400 is taken and final, a commit to
+// window 404 is taken, one to 396 refused as closed.
+func TestGasChainResumeWindow(t *testing.T) {
+	g := testGenesis(3)
+	g.Governance.MinUpgradeDelayBlocks = 3
+	g.Chain.GasWindows = []genesis.GasWindow{{EvmChainID: 1, WindowBlocks: 4}}
+	g.Chain.GasPaused = []genesis.GasPause{{EvmChainID: 1}}
+	n := newNode(t, "", g)
+	m := newMiner("miner-w", 1)
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	mustOK(t, n.block(m.tx(t, msgRegister())))
+	if gc, _ := n.query("gaschain/1"); gc["paused"] != true || gc["last_closed_block"] != nil {
+		t.Fatalf("gaschain/1 paused from genesis: %v", gc)
+	}
+	const resumeFrom = 8
+	passParams(t, n, r, `{"chain":{"gas_paused":[{"evm_chain_id":1,"resume_block":400}]}}`, resumeFrom)
+	for n.height < resumeFrom-1 {
+		mustOK(t, n.block())
+	}
+	if gc, _ := n.query("gaschain/1"); fmt.Sprint(gc["last_closed_block"]) != "396" {
+		t.Fatalf("gaschain/1 at the resume: %v, want closed up to window 396", gc)
+	}
+	closed := finalizeOnly(t, n, n.height+1, [][]byte{m.commit(t, gasPayload(1, 396, "10"))})
+	m.nonce--
+	if got := closed.TxResults[0].Code; got != wire.CodeEVMBlockClosed {
+		t.Fatalf("commit to window 396: code %d (%s), want evm_block_closed", got, wire.CodeName(got))
+	}
+	txs := [][]byte{m.commit(t, gasPayload(1, 404, "10"))}
+	for _, v := range r {
+		txs = append(txs, v.tx(t, msgTruth(1, 400, "10", blockTime(n.height+1).Unix())))
+	}
+	mustOK(t, n.block(txs...))
+	if tr, _ := n.query("truth/1/400"); tr["status"] != kernel.StatusFinal {
+		t.Fatalf("truth/1/400: %v", tr)
+	}
 }
