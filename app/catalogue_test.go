@@ -36,10 +36,12 @@ import (
 // EVM chain 1 is closed up to block 100 at 1_700_000_000 (at height 2;
 // max_prediction_ahead 1000); A committed to block 200 (submission 4),
 // whose truth is not final; block 300 has val0's truth; EVM chain 8453 has
-// no closed block.
+// no closed block; EVM chain 10 is paused by governance.
 func catalogueChain(t testing.TB) (*node, map[string]*signer) {
 	g := testGenesis(4)
 	g.Chain.MaxUIDs, g.Chain.MaxPredictionAhead = 2, 1000
+	g.Chain.GasChains = []uint64{1, 10, 8453}
+	g.Chain.GasPaused = []genesis.GasPause{{EvmChainID: 10}}
 	g.Membership = testMembership(2)
 	n := newNode(t, "", g)
 	s := map[string]*signer{"a": newMiner("miner-a", 1), "b": newMiner("miner-b", 2), "c": newMiner("miner-c", 3),
@@ -173,6 +175,9 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"commit too far ahead", crbCommitNext(t, b, gasPayload(1, 100+1001, "5")), wire.CodePredictionTooFar},
 		{"zero price", crbRevealNext(a, gasPayload(1, 200, "0")), wire.CodeDecimalRange},
 		{"commit on a chain with no closed block", crbCommitNext(t, b, gasPayload(8453, 1, "5")), wire.CodeEVMChainUnanchored},
+		{"commit to a paused EVM chain", crbCommitNext(t, a, gasPayload(10, 1, "5")), wire.CodeEVMChainPaused},
+		{"reveal on a paused EVM chain", crbRevealNext(a, gasPayload(10, 1, "5")), wire.CodeEVMChainPaused},
+		{"truth of a paused EVM chain", r1.next(msgTruth(10, 1, "10", 1_700_000_100)), wire.CodeEVMChainPaused},
 		{"register with a validator's report key", r1.next(msgRegister()), wire.CodeValidatorKey},
 		{"duplicate truth", r0.next(msgTruth(1, 300, "10", 1_700_000_050)), wire.CodeDuplicateTruth},
 		{"truth before the last closed timestamp", r1.next(msgTruth(1, 301, "10", 1_699_999_999)), wire.CodeTruthTimeBackwards},

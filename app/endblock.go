@@ -44,6 +44,10 @@ var endBlockSteps = []endStep{
 	// changes (bounded by a third of the power and the changes one step
 	// examines), and the sets and params no coming height needs.
 	{"governance", governance.End},
+	// The EVM chains that an upgrade in force from the next height pauses
+	// (their sweep falls due then) or resumes (closed up to the window
+	// before resume_block now, so the next block takes its truths).
+	{"gas_params", gasParams},
 	// Settled tasks, ended truth rounds and epochs scheduled
 	// chain.retain_state_blocks (in force now) before this height are
 	// deleted, one record per meter check, the rest carried (app/retain,
@@ -62,4 +66,14 @@ func endBlock(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried [
 		}
 	}
 	return evs, carried
+}
+
+// gasParams hands the params an upgrade brings into force at the next
+// height, if any, to gas.Transition.
+func gasParams(env kernel.Env, m *budget.Meter) ([]abcitypes.Event, bool) {
+	next, ok := governance.Activating(env.St, env.Block.Height)
+	if !ok {
+		return nil, false
+	}
+	return gas.Transition(env, m, next.Chain), false
 }

@@ -457,7 +457,13 @@ func arenaPayload(task uint64) *subnetv1.MsgSubmit {
 // requires the same app hash at every height.
 func replayCompare(t testing.TB, n *node, g genesis.AppState) {
 	t.Helper()
-	r := newNode(t, "", g)
+	replayOn(t, n, newNode(t, "", g))
+}
+
+// replayOn is replayCompare on the fresh node r (of n's genesis), e.g. one
+// with n's limits.
+func replayOn(t testing.TB, n, r *node) {
+	t.Helper()
 	ctx := context.Background()
 	for i, b := range n.log {
 		h := int64(i + 1)

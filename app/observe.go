@@ -53,6 +53,7 @@ var DueQueues = []struct {
 	{"gas_close", store.DueGasClose},
 	{"proposals", store.DueProposals},
 	{"retire", store.DueRetire},
+	{"gas_pause", store.DueGasPause},
 }
 
 // QueueBacklog is one schedule's work that is due by the committed height

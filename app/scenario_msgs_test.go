@@ -206,6 +206,25 @@ func (s *scenario) truth(a args) (string, error) {
 	return s.queueEach(a, "validator", func(string) *subnetv1.Msg { return m })
 }
 
+// proposeParams queues by's params proposal of the patch in the input.
+func (s *scenario) proposeParams(td *datadriven.TestData, a args) (string, error) {
+	v, err := a.ints([]string{"activation", "expires"}, []int64{0, 0})
+	if err != nil {
+		return "", err
+	}
+	m := client.ProposeParams([]byte(strings.TrimSpace(td.Input)), v[0], v[1])
+	return s.enqueue(a.str("by", "v1"), a, m)
+}
+
+// approve queues each validator's approval of the proposal.
+func (s *scenario) approve(a args) (string, error) {
+	id, err := a.int("proposal", 0)
+	if err != nil {
+		return "", err
+	}
+	return s.queueEach(a, "validator", func(string) *subnetv1.Msg { return client.Approve(uint64(id)) })
+}
+
 // query prints the answer flattened to sorted "path = value" lines.
 func (s *scenario) query(td *datadriven.TestData, a args) (string, error) {
 	if len(td.CmdArgs) == 0 {

@@ -37,6 +37,7 @@ import (
 //	     [reveal=R (every track's reveal_blocks; default 1)]
 //	     [margin=S (the gas track's commit_margin_seconds; default 2)]
 //	     [gas-windows=C:K,... (chain.gas_windows: EVM chain C has windows of K blocks)]
+//	     [upgrade-delay=D (governance.min_upgrade_delay_blocks)]
 //	register miner=m1 | miners=m1,m2,...
 //	post-task workflow [by=v1] steps= budget= latency= [submit=3] [report=3]
 //	post-task arena [by=v1] criteria= [category=] [difficulty=] [submit=3] [report=3]
@@ -59,6 +60,9 @@ import (
 //	       either kind: [dup-of=ID] (duplicate_of: the earlier submission the
 //	       reported one is a near-copy of; default 0, none)
 //	truth validator=|validators= chain= block= price= ts=
+//	propose-params by=v1 activation=H expires=H
+//	<JSON merge patch>               a MsgParamsProposal of the patch (the input)
+//	approve validator=|validators= proposal=N
 //	garbage                          queue bytes that are not a transaction
 //	block [time=unix seconds]        FinalizeBlock + Commit of the queued txs at the
 //	                                 next height (default time 1700000000 + 6 × height);
@@ -117,6 +121,10 @@ func (s *scenario) run(td *datadriven.TestData) (string, error) {
 		return s.report(a)
 	case "truth":
 		return s.truth(a)
+	case "propose-params":
+		return s.proposeParams(td, a)
+	case "approve":
+		return s.approve(a)
 	case "garbage":
 		s.queue, s.refused = append(s.queue, []byte("not a transaction")), append(s.refused, nil)
 		return fmt.Sprintf("queued tx %d\n", len(s.queue)-1), nil
@@ -273,6 +281,9 @@ func scenarioParams(g *genesis.AppState, a args) error {
 		g.Gas.StalePrediction = scoring.StalePolicy(sp)
 	}
 	if err := scenarioGasWindows(g, a); err != nil {
+		return err
+	}
+	if g.Governance.MinUpgradeDelayBlocks, err = a.int("upgrade-delay", g.Governance.MinUpgradeDelayBlocks); err != nil {
 		return err
 	}
 	if c, ok := a["cap"]; ok {

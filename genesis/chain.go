@@ -82,6 +82,10 @@ type ChainParams struct {
 	// block, ascending by chain id (gaswindow.go); absent, every chain's
 	// window is one block.
 	GasWindows []GasWindow `json:"gas_windows,omitempty"`
+	// GasPaused are the EVM chains governance paused (resume_block 0) or
+	// paused and resumed, ascending by chain id (gaspause.go); absent, no
+	// chain was ever paused.
+	GasPaused []GasPause `json:"gas_paused,omitempty"`
 }
 
 // DefaultChainParams: 16 KiB transactions, 256 uids, tasks open for up to
@@ -143,7 +147,10 @@ func (c ChainParams) Validate() error {
 	if err := validateGasChains(c.GasChains); err != nil {
 		return err
 	}
-	return c.validateGasWindows()
+	if err := c.validateGasWindows(); err != nil {
+		return err
+	}
+	return c.validateGasPaused()
 }
 
 // validateDeadlineQuorum applies quorum.NewRule, the one check of the range.

@@ -110,6 +110,9 @@ func CheckTransition(old, next AppState) error {
 	if err := checkGasWindows(old.Chain, next.Chain); err != nil {
 		return err
 	}
+	if err := checkGasPaused(old.Chain, next.Chain); err != nil {
+		return err
+	}
 	for _, t := range old.Tracks {
 		if !next.HasTrack(t.Name) {
 			return fieldErr("params.tracks", t.Name, "drops a track: tracks may be added, not removed")

@@ -32,7 +32,14 @@ func fakeRPC(t *testing.T, head uint64, blocks map[uint64]string) *httptest.Serv
 
 // fakeHandler is fakeRPC's handler.
 func fakeHandler(head uint64, blocks map[uint64]string) http.HandlerFunc {
+	return fakeHandlerOf(func() (uint64, map[uint64]string) { return head, blocks })
+}
+
+// fakeHandlerOf serves the head and blocks that view answers at each call
+// (an endpoint whose chain moves or reorganises).
+func fakeHandlerOf(view func() (uint64, map[uint64]string)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		head, blocks := view()
 		var req struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
@@ -94,12 +101,23 @@ type fakeChain struct {
 	mu      sync.Mutex
 	dropped map[uint64]int
 	closed  *uint64 // the last closed block, when set
+	// paused: governance paused the EVM chain; onPaused, when set, is
+	// called (under mu) with each answer given while paused.
+	paused   bool
+	resume   *uint64
+	onPaused func(c *fakeChain, answers int)
+	answers  int
 }
 
 func (c *fakeChain) GasChain(context.Context, uint64) (*wire.GasChainView, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return &wire.GasChainView{EvmChainID: 10, WindowBlocks: c.k, LastClosedBlock: c.closed}, nil
+	gc := &wire.GasChainView{EvmChainID: 10, WindowBlocks: c.k, LastClosedBlock: c.closed, Paused: c.paused, ResumeBlock: c.resume}
+	if c.paused && c.onPaused != nil {
+		c.answers++
+		c.onPaused(c, c.answers)
+	}
+	return gc, nil
 }
 
 // Params: the gas track follows EVM chains 1 and 10.

@@ -88,6 +88,11 @@ func (o *Oracle) retry(ctx context.Context, l *link, what string, f func() error
 			return ctx.Err()
 		}
 		o.fail(l, what, err)
+		if l == &o.evm && o.running && o.pausedNow(ctx) {
+			// an EVM chain whose endpoints are gone is what governance
+			// pauses: its blocks are owed no more
+			return errPaused
+		}
 		if err := b.wait(ctx); err != nil {
 			return err
 		}

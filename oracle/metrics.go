@@ -22,6 +22,7 @@ type Metrics struct {
 	rpcErrors  *prometheus.CounterVec // evm_chain_id, endpoint, kind
 	endpointUp *prometheus.GaugeVec   // evm_chain_id, endpoint
 	windows    *prometheus.CounterVec // evm_chain_id, outcome
+	deepReorgs *prometheus.CounterVec // evm_chain_id
 }
 
 // metricsNamespace is the node's (node/metrics.Namespace): one prefix for
@@ -44,8 +45,9 @@ func NewMetrics() *Metrics {
 		rpcErrors:  cv("rpc_errors_total", "Failed calls by endpoint (evm, node) and kind (timeout, refused, garbage, wrong_chain, rpc_error, other).", "evm_chain_id", "endpoint", "kind"),
 		endpointUp: gv("endpoint_up", "1 while the endpoint's last call answered, 0 while it fails.", "evm_chain_id", "endpoint"),
 		windows:    cv("windows_total", "Windows finished, by outcome (sent, already_reported, closed, empty, refused, resent).", "evm_chain_id", "outcome"),
+		deepReorgs: cv("deep_reorgs_total", "Reorgs of the EVM chain that replaced blocks this oracle had reported (deeper than --confirmations); their truths are not sent again.", "evm_chain_id"),
 	}
-	m.reg.MustRegister(m.evmHead, m.lastTruth, m.lagBlocks, m.rpcErrors, m.endpointUp, m.windows)
+	m.reg.MustRegister(m.evmHead, m.lastTruth, m.lagBlocks, m.rpcErrors, m.endpointUp, m.windows, m.deepReorgs)
 	return m
 }
 
@@ -119,6 +121,13 @@ func (m *Metrics) window(id uint64, r Report) {
 	}
 	if last := r.Truth.Window.Last(); r.Head >= last {
 		m.lagBlocks.WithLabelValues(l).Set(float64(r.Head - last))
+	}
+}
+
+// deepReorg counts a reorg past the blocks the oracle reported.
+func (m *Metrics) deepReorg(id uint64) {
+	if m != nil {
+		m.deepReorgs.WithLabelValues(chainLabel(id)).Inc()
 	}
 }
 

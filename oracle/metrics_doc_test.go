@@ -16,6 +16,7 @@ func TestMetricsDocumented(t *testing.T) {
 	m.rpcError(1, "evm", KindTimeout)
 	m.up(1, "evm", true)
 	m.window(1, Report{Truth: Truth{Window: Window{First: 4, K: 1}}, Outcome: Sent, Head: 5})
+	m.deepReorg(1)
 	fams, err := m.Registry().Gather()
 	if err != nil {
 		t.Fatal(err)

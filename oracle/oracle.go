@@ -137,6 +137,13 @@ type Oracle struct {
 	// that stops moving gets a line).
 	seenHead   uint64
 	seenHeadAt time.Time
+	// running is set once the first window is known: from then on a failing
+	// EVM endpoint makes the oracle ask the chain whether the EVM chain was
+	// paused (retry).
+	running bool
+	// reported are the blocks of the windows this oracle reported last,
+	// ascending, at most ReorgMemory (reorg.go).
+	reported []Block
 }
 
 // DefaultHeadStill is Config.HeadStill's default.
@@ -189,30 +196,48 @@ func (o *Oracle) Run(ctx context.Context) error {
 		return ignoreDone(ctx, err)
 	}
 	o.cfg.Logf("oracle gas: EVM chain %d, windows of %d blocks, %d confirmations: starting at %s", o.cfg.EvmChainID, k, o.cfg.Confirmations, Window{next, k})
+	o.running = true
 	for {
-		w := Window{First: next, K: k}
-		head, err := o.waitConfirmed(ctx, w)
+		after, err := o.window(ctx, Window{First: next, K: k})
+		if errors.Is(err, errPaused) {
+			// the pause dropped the rounds of the truths sent: none is
+			// sent again, and the chain says where to go on
+			o.open = nil
+			after, err = o.afterPause(ctx, next)
+		}
 		if err != nil {
 			return ignoreDone(ctx, err)
-		}
-		t, err := o.readWindow(ctx, w)
-		if err != nil {
-			return ignoreDone(ctx, err)
-		}
-		r, after, err := o.report(ctx, t)
-		if err != nil {
-			return ignoreDone(ctx, err)
-		}
-		r.Head = head
-		o.done(r)
-		if r.Outcome == Sent {
-			o.open = append(o.open, t)
 		}
 		next = after
-		if err := o.recheck(ctx); err != nil {
-			return ignoreDone(ctx, err)
-		}
 	}
+}
+
+// window waits for w to be confirmed, reads and reports it, then rechecks
+// the open truths; it returns the next window's first block.
+func (o *Oracle) window(ctx context.Context, w Window) (uint64, error) {
+	head, err := o.waitConfirmed(ctx, w)
+	if err != nil {
+		return 0, err
+	}
+	t, blocks, err := o.readWindow(ctx, w)
+	if err != nil {
+		return 0, err
+	}
+	o.checkReorg(ctx, blocks)
+	r, after, err := o.report(ctx, t)
+	if err != nil {
+		return 0, err
+	}
+	r.Head = head
+	o.done(r)
+	switch r.Outcome {
+	case Sent:
+		o.open = append(o.open, t)
+		o.remember(blocks)
+	case AlreadyReported:
+		o.remember(blocks)
+	}
+	return after, o.recheck(ctx)
 }
 
 // done logs a window's outcome, records it and hands it to OnReport.
@@ -229,7 +254,8 @@ func (o *Oracle) done(r Report) {
 
 // recheck forgets the sent truths of windows the chain has closed, and
 // sends again the truth of a window whose round was dropped at its
-// deadline while the window is still open: with several validators, a
+// deadline while the window is still open, unless a reorg deeper than
+// --confirmations replaced its blocks since (reorged): with several validators, a
 // round that too few of them reported in time is dropped and must be
 // opened again, or the window would never close. Errors of the queries
 // leave the list for the next call.
@@ -241,10 +267,13 @@ func (o *Oracle) recheck(ctx context.Context) error {
 	if err != nil {
 		return nil
 	}
-	keep := o.open[:0]
+	keep, cut := o.open[:0], uint64(0)
 	for _, t := range o.open {
 		if gc.LastClosedBlock != nil && t.Window.First <= *gc.LastClosedBlock {
 			continue
+		}
+		if cut > 0 && t.Window.Last() >= cut {
+			continue // replaced by a deep reorg
 		}
 		var r *wire.TruthRoundView
 		err := o.timed(ctx, func(ctx context.Context) (err error) {
@@ -254,6 +283,10 @@ func (o *Oracle) recheck(ctx context.Context) error {
 		var qe *client.QueryError
 		switch {
 		case errors.As(err, &qe) && qe.Code == wire.QueryNotFound:
+			if from, ok := o.reorged(ctx); ok && t.Window.Last() >= from {
+				cut = from // the blocks it reported are gone: never sent again
+				continue
+			}
 			rep, _, err := o.report(ctx, t)
 			if err != nil {
 				return err
@@ -271,6 +304,9 @@ func (o *Oracle) recheck(ctx context.Context) error {
 		}
 	}
 	o.open = keep
+	if cut > 0 {
+		o.open = openBefore(o.open, cut)
+	}
 	return nil
 }
 
@@ -283,10 +319,11 @@ func ignoreDone(ctx context.Context, err error) error {
 
 // readWindow reads the window's blocks and folds them (retrying until the
 // reads agree with each other).
-func (o *Oracle) readWindow(ctx context.Context, w Window) (Truth, error) {
+func (o *Oracle) readWindow(ctx context.Context, w Window) (Truth, []Block, error) {
 	var t Truth
+	var blocks []Block
 	err := o.retry(ctx, &o.evm, "read "+w.String(), func() error {
-		blocks := make([]Block, 0, w.K)
+		blocks = make([]Block, 0, w.K)
 		for n := w.First; n <= w.Last(); n++ {
 			var b Block
 			err := o.timed(ctx, func(ctx context.Context) (err error) {
@@ -302,7 +339,7 @@ func (o *Oracle) readWindow(ctx context.Context, w Window) (Truth, error) {
 		t, err = WindowTruth(w, blocks)
 		return err
 	})
-	return t, err
+	return t, blocks, err
 }
 
 // report sends the window's truth until the chain has it (or has moved
@@ -338,6 +375,8 @@ func (o *Oracle) report(ctx context.Context, t Truth) (Report, uint64, error) {
 			case wire.CodeEVMBlockClosed:
 				r.Outcome, r.Log = Closed, te.Log
 				return r, o.afterClosed(ctx, w), nil
+			case wire.CodeEVMChainPaused:
+				return r, 0, errPaused
 			case wire.CodeTruthTooFar, wire.CodeTooManyOpenRounds, wire.CodeTruthTimeFuture:
 				// the chain has not caught up with this window yet
 				o.note("chain", wire.CodeName(te.Code), "oracle gas: %s: not yet (code %d, %s): %s; retrying quietly until the chain takes it", w, te.Code, wire.CodeName(te.Code), te.Log)

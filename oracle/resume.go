@@ -26,6 +26,9 @@ func (o *Oracle) resume(ctx context.Context) (k, next uint64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
+	if gc, err = o.waitResumed(ctx, gc); err != nil {
+		return 0, 0, err
+	}
 	k = max(gc.WindowBlocks, 1)
 	switch {
 	case gc.LastClosedBlock != nil:

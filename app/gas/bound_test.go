@@ -57,6 +57,29 @@ func measureClose(t *testing.T, g genesis.AppState, outcome string) int {
 // close's own writes (an overlay above the staged state).
 func worstClose(t *testing.T, g genesis.AppState, outcome string) store.State {
 	t.Helper()
+	chain, setup := stageClose(t, g, outcome)
+	const first = uint64(1) << 62
+	const ts = int64(1) << 40
+	ahead := g.Chain.MaxPredictionAhead
+	close := store.State{O: store.NewOverlay(setup.O)}
+	r := &subnetv1.TruthRound{EvmChainId: 1, EvmBlock: first + ahead, Status: kernel.StatusFinal, MinPrice: minAmount,
+		Timestamp: ts, ReportedPower: math.MaxInt64, ClosedHeight: int64(first)}
+	env := kernel.Env{Chain: chain, St: close, Block: &kernel.Block{Height: int64(first), Time: ts}}
+	closeGasBlock(env, r)
+	for _, p := range setup.Predictions(1, first+ahead).Items { // the close deleted the set, above setup
+		sub, _ := close.Submission(p.SubmissionId)
+		if want := map[string]string{outcomeCounted: kernel.StatusScored, outcomeLate: kernel.StatusLate, outcomeUnrevealed: kernel.StatusUnrevealed}[outcome]; sub.Status != want {
+			t.Fatalf("%s close: submission %d is %s, want %s", outcome, sub.Id, sub.Status, want)
+		}
+	}
+	return close
+}
+
+// stageClose stages, in a state of its own, what worstClose closes: EVM
+// chain 1 closed up to block 2^62 with max_prediction_ahead open blocks,
+// each with every agent's prediction, and every agent's full record.
+func stageClose(t *testing.T, g genesis.AppState, outcome string) (*kernel.Chain, store.State) {
+	t.Helper()
 	chain, err := kernel.NewChain("bound", g)
 	if err != nil {
 		t.Fatal(err)
@@ -104,18 +127,7 @@ func worstClose(t *testing.T, g genesis.AppState, outcome string) store.State {
 		}
 		setup.Save(store.KeyGasAgent(1, uid), pa)
 	}
-	close := store.State{O: store.NewOverlay(setup.O)}
-	r := &subnetv1.TruthRound{EvmChainId: 1, EvmBlock: first + ahead, Status: kernel.StatusFinal, MinPrice: minAmount,
-		Timestamp: ts, ReportedPower: math.MaxInt64, ClosedHeight: int64(first)}
-	env := kernel.Env{Chain: chain, St: close, Block: &kernel.Block{Height: int64(first), Time: ts}}
-	closeGasBlock(env, r)
-	for _, p := range setup.Predictions(1, first+ahead).Items { // the close deleted the set, above setup
-		sub, _ := close.Submission(p.SubmissionId)
-		if want := map[string]string{outcomeCounted: kernel.StatusScored, outcomeLate: kernel.StatusLate, outcomeUnrevealed: kernel.StatusUnrevealed}[outcome]; sub.Status != want {
-			t.Fatalf("%s close: submission %d is %s, want %s", outcome, sub.Id, sub.Status, want)
-		}
-	}
-	return close
+	return chain, setup
 }
 
 // TestGasCloseWithinGenesisBound: the largest close a genesis allows writes
@@ -178,3 +190,30 @@ func testGenesis(n int) genesis.AppState {
 type emptyState struct{}
 
 func (emptyState) Get([]byte) ([]byte, bool) { return nil, false }
+
+// TestPauseSweepWithinCloseBound: one piece of a pause's sweep (one open
+// block's predictions ended unscored with the pause note) writes no more
+// than the largest close of the same genesis, so the sweep's first piece
+// always fits where a close does, and later pieces wait for later blocks
+// (pauseItem); its last piece, dropping the pending rounds within reach,
+// only deletes.
+func TestPauseSweepWithinCloseBound(t *testing.T) {
+	for _, shape := range []struct{ uids, ahead int }{{4, 8}, {16, 4}, {256, 8}} {
+		t.Run(fmt.Sprint(shape), func(t *testing.T) {
+			g := testGenesis(3)
+			g.Chain.MaxUIDs, g.Chain.MaxPredictionAhead = shape.uids, uint64(shape.ahead)
+			close := measureWorstClose(t, g)
+			chain, setup := stageClose(t, g, outcomeCounted)
+			gc := setup.GasChain(1)
+			piece := store.State{O: store.NewOverlay(setup.O)}
+			env := kernel.Env{Chain: chain, St: piece, Block: &kernel.Block{Height: 1 << 62, Time: 1 << 40}}
+			if n := endOpenBlock(env, gc, 0); n != uint64(shape.uids) {
+				t.Fatalf("the piece ended %d predictions, want %d", n, shape.uids)
+			}
+			if got := piece.O.Size(); got > close {
+				t.Fatalf("a sweep piece wrote %d bytes, more than the worst close's %d", got, close)
+			}
+			t.Logf("sweep piece %d bytes, worst close %d", piece.O.Size(), close)
+		})
+	}
+}

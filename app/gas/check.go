@@ -12,7 +12,7 @@ import (
 	"github.com/scoringsubnet/validatord/x/commit"
 )
 
-// checkCommit: gas track on, known EVM chain, a chain anchored by a closed
+// checkCommit: gas track on, known EVM chain not paused, a chain anchored by a closed
 // block, a block whose truth is not final and not too far ahead, a 32-byte
 // commitment, one commit per agent per block. The price is in the reveal.
 func checkCommit(env kernel.Env, g *subnetv1.GasTarget, commitment []byte, uid uint32) *wire.TxError {
@@ -22,6 +22,9 @@ func checkCommit(env kernel.Env, g *subnetv1.GasTarget, commitment []byte, uid u
 	}
 	if !env.Chain.HasGasChain(g.EvmChainId) {
 		return wire.Reject(wire.CodeUnknownEVMChain, fmt.Sprintf("evm_chain_id = %d: not in chain.gas_chains", g.EvmChainId))
+	}
+	if terr := checkPaused(env, g.EvmChainId); terr != nil {
+		return terr
 	}
 	if terr := checkWindow(env, g.EvmChainId, g.EvmBlock); terr != nil {
 		return terr
@@ -71,7 +74,8 @@ func RevealWindow(r *subnetv1.TruthRound) (w commit.Window, ok bool) {
 	return commit.Window{First: r.ClosedHeight + 1, Last: r.RevealDeadline}, true
 }
 
-// checkReveal, in order: track and EVM chain (24, 32), the price (14–16),
+// checkReveal, in order: track and EVM chain (24, 32), not paused (80),
+// the price (14–16),
 // the salt (47), an empty block or a window already closed (49: the close
 // swept the block's commits), the sender's commit for the block (48), the window open (49),
 // not yet revealed (28), and last the opening (50).
@@ -82,6 +86,9 @@ func checkReveal(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReveal) *wire.TxE
 	}
 	if !env.Chain.HasGasChain(g.EvmChainId) {
 		return wire.Reject(wire.CodeUnknownEVMChain, fmt.Sprintf("evm_chain_id = %d: not in chain.gas_chains", g.EvmChainId))
+	}
+	if terr := checkPaused(env, g.EvmChainId); terr != nil {
+		return terr
 	}
 	if terr := checkWindow(env, g.EvmChainId, g.EvmBlock); terr != nil {
 		return terr
@@ -119,7 +126,7 @@ func checkReveal(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReveal) *wire.TxE
 	return env.CheckOpens(tx, sub, m.Submit, m.Salt)
 }
 
-// checkTruth: a validator, gas track on, known EVM chain, a block not yet
+// checkTruth: a validator, gas track on, known EVM chain not paused, a block not yet
 // closed and, once the chain has a closed block, at most
 // max_prediction_ahead past it; a round still pending, one truth per
 // validator; a positive price, or none for an empty truth; a timestamp not before the last closed
@@ -138,6 +145,9 @@ func checkTruth(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgTruth) *wire.TxErr
 	}
 	if !env.Chain.HasGasChain(m.EvmChainId) {
 		return wire.Reject(wire.CodeUnknownEVMChain, fmt.Sprintf("evm_chain_id = %d: not in chain.gas_chains", m.EvmChainId))
+	}
+	if terr := checkPaused(env, m.EvmChainId); terr != nil {
+		return terr
 	}
 	if terr := checkWindow(env, m.EvmChainId, m.EvmBlock); terr != nil {
 		return terr
@@ -192,6 +202,17 @@ func checkTruthPrice(m *subnetv1.MsgTruth) *wire.TxError {
 	}
 	if m.MinPrice != "" {
 		return wire.Reject(wire.CodeEmptyTruthPriced, fmt.Sprintf("min_price = %q: an empty truth (no priced transaction in the EVM block) has no price", m.MinPrice))
+	}
+	return nil
+}
+
+// checkPaused: governance has not paused the EVM chain (chain.gas_paused).
+// A paused chain takes no commit, reveal or truth: its open predictions
+// ended unscored when the pause came into force, and nothing is owed for
+// the EVM blocks it produces until a params proposal resumes it.
+func checkPaused(env kernel.Env, chain uint64) *wire.TxError {
+	if env.Chain.Gen.Chain.IsGasPaused(chain) {
+		return wire.Reject(wire.CodeEVMChainPaused, fmt.Sprintf("evm_chain_id = %d: paused by governance (chain.gas_paused); a params proposal that sets its resume_block resumes it", chain))
 	}
 	return nil
 }

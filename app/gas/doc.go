@@ -7,9 +7,13 @@
 // closes the chain like a priced one, but its predictions end unscored and
 // no agent's window closes (empty.go). Every open prediction lies within max_prediction_ahead of the
 // last closed block, so one close is bounded at genesis
-// (genesis.GasCloseBytes).
+// (genesis.GasCloseBytes). Governance may pause an EVM chain
+// (chain.gas_paused): its messages are refused, its open predictions end
+// unscored block by block, and a resume closes it up to the window before
+// its resume block (pause.go, Transition at the block before a change).
 //
 //	terr := gas.Check(env, tx)                 // a gas Submit or a Truth
 //	evs := gas.Execute(env, tx)
 //	evs := gas.SettleDueTruths(env, due, meter) // end of block
+//	evs = gas.Transition(env, meter, next.Chain)  // params in force next block
 package gas

@@ -54,7 +54,8 @@ func Execute(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 // SettleDueTruths runs the gas track's end of block: first the closes of
 // the EVM blocks whose reveal window ends (DueGasClose: every agent of the
 // chain judged with the revealed predictions), then the truth rounds whose
-// deadline has come (DueTruths), each item in a child overlay: an item
+// deadline has come (DueTruths), then the pauses that came into force
+// (DueGasPause: the paused chains' open predictions end), each item in a child overlay: an item
 // after the first that would take the block past the end-of-block limit
 // waits, with the rest, for the next block (carried). The first always
 // fits: this step runs first in the end of block, and genesis bounds one
@@ -62,16 +63,24 @@ func Execute(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 func SettleDueTruths(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) {
 	done := 0
 	for _, kind := range []byte{store.DueGasClose, store.DueTruths} {
-		e, c := settleDue(env, m, kind, &done)
+		e, c := eachDue(env, m, kind, &done, func(due store.Due, it store.DueItem) ([]abcitypes.Event, bool) {
+			return settleItem(env, m, kind, due, it, &done)
+		})
 		evs = append(evs, e...)
 		if c {
 			return evs, true
 		}
 	}
-	return evs, false
+	e, c := eachDue(env, m, store.DueGasPause, &done, func(due store.Due, it store.DueItem) ([]abcitypes.Event, bool) {
+		return pauseItem(env, m, due, it, &done)
+	})
+	return append(evs, e...), c
 }
 
-func settleDue(env kernel.Env, m *budget.Meter, kind byte, done *int) (evs []abcitypes.Event, carried bool) {
+// eachDue hands every entry of the schedule kind due by this height to
+// item, charged one due item each, until item carries or the meter stops
+// the scan.
+func eachDue(env kernel.Env, m *budget.Meter, kind byte, done *int, item func(store.Due, store.DueItem) ([]abcitypes.Event, bool)) (evs []abcitypes.Event, carried bool) {
 	due := store.Due{St: env.St, Kind: kind}
 	look := m.Looker(done, &carried)
 	for {
@@ -80,26 +89,40 @@ func settleDue(env kernel.Env, m *budget.Meter, kind byte, done *int) (evs []abc
 			return evs, carried
 		}
 		m.ChargeEnd(budget.UnitsDueItem)
-		child := env
-		child.St = store.State{O: store.NewOverlay(env.St.O)}
-		child.Charge = m.ChargeEnd
-		r, ok := child.St.Truth(it.IDs[0], it.IDs[1])
-		var e []abcitypes.Event
-		switch {
-		case !ok:
-		case kind == store.DueTruths && r.Status == kernel.StatusPending:
-			e = settleTruth(child, r, true)
-		case kind == store.DueGasClose && r.Status == kernel.StatusFinal:
-			e = closeGasBlock(child, r)
-		}
-		if *done > 0 && !m.EndFits(child.St.O.Size()) {
+		e, c := item(due, it)
+		evs = append(evs, e...)
+		if c {
 			return evs, true
 		}
-		child.St.O.MergeInto(env.St.O)
-		due.Done(it)
-		evs = append(evs, e...)
-		*done++
 	}
+}
+
+// settleItem runs one close (DueGasClose) or one round at its deadline
+// (DueTruths) in a child overlay; after the step's first item it must fit
+// the block, else it waits (carried).
+func settleItem(env kernel.Env, m *budget.Meter, kind byte, due store.Due, it store.DueItem, done *int) (evs []abcitypes.Event, carried bool) {
+	child := env
+	child.St = store.State{O: store.NewOverlay(env.St.O)}
+	child.Charge = m.ChargeEnd
+	r, ok := child.St.Truth(it.IDs[0], it.IDs[1])
+	switch {
+	case !ok:
+	case kind == store.DueTruths && r.Status == kernel.StatusPending && env.Chain.Gen.Chain.IsGasPaused(r.EvmChainId):
+		dropRound(child, r) // no vote could join it since the pause
+	case kind == store.DueTruths && r.Status == kernel.StatusPending:
+		evs = settleTruth(child, r, true)
+	case kind == store.DueGasClose && r.Status == kernel.StatusFinal && endedByPause(child, r):
+		evs = closePaused(child, r)
+	case kind == store.DueGasClose && r.Status == kernel.StatusFinal:
+		evs = closeGasBlock(child, r)
+	}
+	if *done > 0 && !m.EndFits(child.St.O.Size()) {
+		return nil, true
+	}
+	child.St.O.MergeInto(env.St.O)
+	due.Done(it)
+	*done++
+	return evs, false
 }
 
 // Track is the gas track: a miner's aggregate is the mean of its latest

@@ -54,6 +54,21 @@ func ParamsAt(entries []*subnetv1.ParamsEntry, h int64) *subnetv1.ParamsEntry {
 	return inForce(entries, h)
 }
 
+// Activating returns the params an upgrade brings into force at h + 1,
+// if one does (an entry from h + 1 > the initial height is an upgrade's,
+// whatever its proposal id, 0 included).
+func Activating(st store.State, h int64) (genesis.AppState, bool) {
+	e := ParamsAt(LoadParams(st).Entries, h+1)
+	if e == nil || e.From != h+1 {
+		return genesis.AppState{}, false
+	}
+	params, err := genesis.DecodeParams(e.AppState)
+	if err != nil {
+		panic(fmt.Sprintf("app: stored params from height %d: %v", e.From, err))
+	}
+	return params, true
+}
+
 // Init writes the genesis registry, set and params.
 func Init(st store.State, gen genesis.AppState, initialHeight int64) error {
 	reg, members, err := kernel.GenesisValidators(gen)

@@ -120,7 +120,9 @@ func End(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried bool) 
 		}
 		st.Save(store.KeyParams, ph)
 	}
-	if next := ParamsAt(ph.Entries, h+1); next != nil && next.From == h+1 && next.ProposalId > 0 {
+	// An entry from h + 1 (> the initial height) is an upgrade's, the
+	// chain's first proposal (id 0) included.
+	if next := ParamsAt(ph.Entries, h+1); next != nil && next.From == h+1 {
 		evs = append(evs, wire.Event(wire.EventParamsActivated, "proposal_id", kernel.U64s(next.ProposalId), "from_height", kernel.I64s(h+1)))
 	}
 	return evs, stopped

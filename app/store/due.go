@@ -17,6 +17,10 @@ const (
 	// this height (the height it was settled, closed or written); entry
 	// (tag, ids…), app/retain.
 	DueRetire byte = 6
+	// DueGasPause: an EVM chain whose pause comes into force at the height:
+	// entry (EVM chain id); its resume index counts the predictions ended
+	// so far.
+	DueGasPause byte = 7
 )
 
 // Due is a schedule of work that falls due at a height: keyed entries in

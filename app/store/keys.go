@@ -46,6 +46,7 @@ const (
 	PrefixProposal      byte = 0x20 // Proposal by id
 	PrefixMisbehaviour  byte = 0x21 // Misbehaviour by sequence number
 	PrefixOpenProposals byte = 0x22 // validator index → its open proposals (u64)
+	PrefixGasPausedAt   byte = 0x23 // EVM chain id → the height its latest pause came into force (u64)
 	// 0x28–0x2f: mirror mode (docs/mirror.md §4).
 	PrefixMirrorState byte = 0x28 // MirrorState: the last final parent block and digest, open and touched parent blocks
 	PrefixMirrorUID   byte = 0x29 // MirrorEntry by uid: the final snapshot, one entry per uid
@@ -121,6 +122,7 @@ var Layout = []Prefix{
 	{Byte: PrefixProposal, Name: "proposal", Kind: KindProto, New: func() proto.Message { return &subnetv1.Proposal{} }},
 	{Byte: PrefixMisbehaviour, Name: "misbehaviour", Kind: KindProto, New: func() proto.Message { return &subnetv1.Misbehaviour{} }},
 	{Byte: PrefixOpenProposals, Name: "open_proposals", Kind: KindU64},
+	{Byte: PrefixGasPausedAt, Name: "gas_paused_at", Kind: KindU64},
 	{Byte: PrefixMirrorState, Name: "mirror_state", Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorState{} }},
 	{Byte: PrefixMirrorUID, Name: "mirror_uid", Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorEntry{} }},
 	{Byte: PrefixMirrorBind, Name: "mirror_bind", Kind: KindProto, New: func() proto.Message { return &subnetv1.MirrorBinding{} }},
@@ -225,6 +227,11 @@ func KeyWindow(track byte, uid uint32) []byte { return key(PrefixWindow, uint64(
 
 // KeyBaseline is an arena task's baseline state.
 func KeyBaseline(task uint64) []byte { return key(PrefixBaseline, task) }
+
+// KeyGasPausedAt is the height an EVM chain's latest pause came into force:
+// a close of a block whose truth became final before it judges nobody (the
+// pause ended the block's predictions).
+func KeyGasPausedAt(chain uint64) []byte { return key(PrefixGasPausedAt, chain) }
 
 // KeyGasChain is an EVM chain's close state.
 func KeyGasChain(chain uint64) []byte { return key(PrefixGasChain, chain) }

@@ -86,6 +86,7 @@ const (
 	CodeContested               uint32 = 77
 	CodeEmptyTruthPriced        uint32 = 78
 	CodeBadDuplicateOf          uint32 = 79
+	CodeEVMChainPaused          uint32 = 80
 )
 
 // CodeInfo is one row of the code table: the number, the short name used in
@@ -178,6 +179,7 @@ var Codes = []CodeInfo{
 	{CodeContested, "contested", "a report on a submission, or a truth for an EVM block, whose votes were contested at their deadline: enough power reported, but some median had less than 1/3 of the total power at or below it, or at or above it, so a minority could have chosen it; the item ended unscored (status `contested`, docs/scoring.md §6.5)"},
 	{CodeEmptyTruthPriced, "empty_truth_priced", "a truth with `empty` set (the EVM block had no priced transaction) that also carries a `min_price`: an empty truth has no price"},
 	{CodeBadDuplicateOf, "bad_duplicate_of", "a report whose `duplicate_of` names no submission, a submission of another task, one not revealed, the reported submission itself, or one whose commit does not precede the reported one's (commit.Precedes: lower commit height, then lower uid); name an earlier revealed submission of the same task, or 0 for none"},
+	{CodeEVMChainPaused, "evm_chain_paused", "a gas commit, reveal or truth for an EVM chain that governance paused (`chain.gas_paused`, resume_block 0): nothing is taken or owed for it until a params proposal resumes it (docs/scoring.md, \"Paused chains\")"},
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).

@@ -23,6 +23,8 @@ const (
 	EventGasTruthFinal       = "gas_truth_final"     // the EVM block's truth is final: its reveal window opens the next block
 	EventGasTruthContested   = "gas_truth_contested" // the round's deadline came with a median not bracketed: the block does not close
 	EventGasWindowClosed     = "gas_window_closed"
+	EventGasChainPaused      = "gas_chain_paused"  // a pause of an EVM chain came into force: its open predictions ended unscored, its open rounds dropped
+	EventGasChainResumed     = "gas_chain_resumed" // a resume of an EVM chain comes into force next block: the chain is closed up to the window before resume_block
 	EventEpochWeights        = "epoch_weights"
 	EventProposalSubmitted   = "proposal_submitted" // a validator or params proposal (its proposer's approval included)
 	EventProposalApproved    = "proposal_approved"  // a validator approved a proposal (not yet decided)

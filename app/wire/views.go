@@ -352,11 +352,16 @@ type MirrorView struct {
 // closed an EVM chain of the gas track. LastClosedBlock (the first block of
 // the last closed window), LastMinPrice and LastTimestamp are null before the
 // first close; WindowBlocks is the chain's window size k in force. A truth
-// oracle resumes from LastClosedBlock + WindowBlocks.
+// oracle resumes from LastClosedBlock + WindowBlocks. Paused is set while
+// governance has paused the chain (chain.gas_paused: nothing is taken or
+// owed for it); ResumeBlock is the EVM block a resumed chain restarted
+// from. Both are omitted for a chain never paused.
 type GasChainView struct {
 	EvmChainID      uint64  `json:"evm_chain_id"`
 	WindowBlocks    uint64  `json:"window_blocks"`
 	LastClosedBlock *uint64 `json:"last_closed_block"`
 	LastMinPrice    *string `json:"last_min_price"`
 	LastTimestamp   *int64  `json:"last_timestamp"`
+	Paused          bool    `json:"paused,omitempty"`
+	ResumeBlock     *uint64 `json:"resume_block,omitempty"`
 }

@@ -53,15 +53,29 @@ func runOracleGas(ctx context.Context, env Env, args []string) error {
 	if *perTx {
 		evm.ForcePerTx()
 	}
-	openCtx, cancel := context.WithTimeout(ctx, *rpcTimeout) // the node's chain id, when not given
-	s, err := openTx(openCtx, f)
-	cancel()
-	if err != nil {
-		return oneLine(err)
-	}
 	logger := log.New(env.Stderr, "", log.LstdFlags|log.LUTC)
 	conf := oracle.Config{EvmChainID: *evmChain, Confirmations: *depth, Poll: *poll, RPCTimeout: *rpcTimeout, Logf: logger.Printf,
 		StartBlock: uint64(max(*start, 0)), HasStart: *start >= 0}
+	if *f.chainID == "" {
+		// the node may not be up yet: wait for it (one line per change)
+		c, err := dialNode(*f.node)
+		if err != nil {
+			return oneLine(err)
+		}
+		if *f.chainID, err = oracle.NodeChainID(ctx, conf, func(ctx context.Context) (string, error) {
+			st, err := c.NodeStatus(ctx)
+			return st.ChainID, err
+		}); err != nil {
+			if ctx.Err() != nil {
+				return nil // interrupted while waiting
+			}
+			return oneLine(err)
+		}
+	}
+	s, err := openTx(ctx, f)
+	if err != nil {
+		return oneLine(err)
+	}
 	if *metricsAddr != "" {
 		ln, err := net.Listen("tcp", *metricsAddr)
 		if err != nil {

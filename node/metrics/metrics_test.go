@@ -161,7 +161,7 @@ func TestNodeMetricsScrape(t *testing.T) {
 		`validatord_checktx_batches_total{result="failed"}`:                       0,
 		fmt.Sprintf(`validatord_truth_final_evm_block{evm_chain_id="%s"}`, chain): float64(d.EVMBlock),
 	}
-	for _, q := range []string{"tasks", "truths", "arena", "gas_close", "proposals", "retire"} {
+	for _, q := range []string{"tasks", "truths", "arena", "gas_close", "proposals", "retire", "gas_pause"} {
 		exact[fmt.Sprintf(`validatord_carryover_queue_items{queue="%s"}`, q)] = 0
 	}
 	for s, want := range exact {
