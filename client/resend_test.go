@@ -274,6 +274,47 @@ func TestSignerKeepsWhatRecoverCouldNotSend(t *testing.T) {
 	}
 }
 
+// TestWaitTxReturnsARefusal: a truth CheckTx took is lost from the
+// mempool, and meanwhile the same key's truth of a later EVM block closes
+// the chain past it, so the app refuses the lost one when Recover sends it
+// again (code 33 evm_block_closed). WaitTx returns that refusal (the
+// caller, e.g. the oracle, then moves on) rather than polling for a
+// transaction that can no longer be in any block until its timeout.
+func TestWaitTxReturnsARefusal(t *testing.T) {
+	n := testnode.Start(t, testnode.Options{ChainID: testChainID, Config: func(c *cfg.Config) {
+		c.RPC.Unsafe = true
+		c.Consensus.TimeoutCommit = time.Second
+	}})
+	ctx := testnode.Ctx(t)
+	a := client.NewSigner(n.Client, testChainID, n.ReportKey)
+	a.LostAfter = 2
+	now := time.Now().Unix()
+	lost, err := a.Send(ctx, client.Truth(1, 5, "1", now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flushMempool(t, n.Addr)
+	h, err := n.Client.Height(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.WaitHeight(t, h+1) // the check state, which still counted the lost one, is reset
+	b := client.NewSigner(n.Client, testChainID, n.ReportKey)
+	later, err := b.SendWait(ctx, client.Truth(1, 6, "1", now), time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.WaitHeight(t, later.Height+1)
+	_, err = a.WaitTx(ctx, lost.Hash, 30*time.Second)
+	var te *client.TxError
+	if !errors.As(err, &te) || te.Code != wire.CodeEVMBlockClosed {
+		t.Fatalf("WaitTx of the lost truth: %v, want its refusal (code %d)", err, wire.CodeEVMBlockClosed)
+	}
+	if got := a.InFlight(); got != 0 {
+		t.Fatalf("in flight after the refusal: %d", got)
+	}
+}
+
 func btoi(b bool) int {
 	if b {
 		return 1
