@@ -1,6 +1,7 @@
 // Package e2e is the reliability harness of `make e2e`: real validatord processes on
 // 127.0.0.1 under the load of scripts/loadgen, with validators killed and restarted, crash
-// points injected, a validator below 1/3 of the power attacking (loadgen --adversary), and
+// points injected, a validator below 1/3 of the power attacking (loadgen --adversary), the gas
+// track's oracles against a real EVM dev node (ganache) with one of them lied to, and
 // `validatord replay` run over the resulting block stores.
 //
 // The tests carry the build tag e2e and expect built binaries (make e2e builds them):
@@ -17,6 +18,8 @@
 // E2E_ADVERSARY_SECONDS (the adversary's attack, default 60),
 // E2E_VALSET_LOAD_SECONDS (the validator-change scenario's load, default 60),
 // E2E_STATESYNC_LOAD_SECONDS (the state-sync scenario's load, default 240),
-// E2E_REPORT (a JSON file for the figures of the run, default $E2E_BIN_DIR/e2e-report.json).
+// E2E_REPORT (a JSON file for the figures of the run, default $E2E_BIN_DIR/e2e-report.json),
+// GANACHE_BIN (the ganache TestGasOnGanache runs, default ../../build/npm/node_modules/.bin/ganache,
+// which `make ganache` installs), E2E_REQUIRE_GANACHE=1 (fail, not skip, without it: CI).
 // docs/reliability.md describes each scenario and the figures of the last run.
 package e2e
