@@ -272,6 +272,55 @@ func TestOracleResendsWhileWaiting(t *testing.T) {
 	}
 }
 
+// TestOracleLagAfterAClose: the chain closes past block 4 up to block 9
+// while the oracle sends block 4, and the head is 10: the oracle waits for
+// block 10 and owes nothing before it, so lag_blocks is 10 − 9 = 1 (it
+// read 6, from block 4, until the next window finished).
+func TestOracleLagAfterAClose(t *testing.T) {
+	blocks := map[uint64]string{}
+	for n := 1; n <= 10; n++ {
+		blocks[uint64(n)] = fakeBlock(n, 100+n)
+	}
+	srv := fakeRPC(t, 10, blocks)
+	chain := &fakeChain{k: 1}
+	closed := uint64(9)
+	sender := &fakeSender{refuse: func(m *subnetv1.MsgTruth) error {
+		chain.mu.Lock()
+		defer chain.mu.Unlock()
+		chain.closed = &closed
+		return &client.TxError{Code: wire.CodeEVMBlockClosed, Name: wire.CodeName(wire.CodeEVMBlockClosed), Log: "closed (test)"}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m := oracle.NewMetrics()
+	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
+		Logf: t.Logf, Metrics: m}, dialFake(t, srv), chain, sender)
+	go func() { _ = o.Run(ctx) }()
+	lag := -1.0
+	for ctx.Err() == nil {
+		if lag = gauge(t, m, "validatord_oracle_lag_blocks"); lag == 1 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("lag_blocks %v, want 1 (head 10, the chain closed up to 9)", lag)
+}
+
+// gauge is the value of a gauge of m (-1 while it has none).
+func gauge(t *testing.T, m *oracle.Metrics, name string) float64 {
+	t.Helper()
+	mfs, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name && len(mf.GetMetric()) > 0 {
+			return mf.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	return -1
+}
+
 // TestOracleRefusals: what each refusal of a truth makes of its window.
 // Too far ahead or too many open rounds (the chain has not caught up) is
 // tried again, never skipped; already reported counts as done; closed by

@@ -215,6 +215,11 @@ func (o *Oracle) Run(ctx context.Context) error {
 			o.open = append(o.open, t)
 		}
 		next = after
+		if last := next - 1; last > *o.lastDone {
+			// the chain closed past the window: the windows up to its last
+			// closed one are finished too (lag_blocks counts from there)
+			o.lastDone = &last
+		}
 		if err := o.recheck(ctx); err != nil {
 			return ignoreDone(ctx, err)
 		}
