@@ -457,26 +457,17 @@ type closedWatch struct {
 	stopped bool
 }
 
+// watchClosed polls c every interval until finish.
 func watchClosed(c *client.Client, every time.Duration) *closedWatch {
 	w := &closedWatch{closed: map[uint64]time.Time{}, stop: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(w.done)
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-w.stop:
-				return
-			case <-tick.C:
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			gc, err := c.GasChain(ctx, ganacheChainID)
-			cancel()
-			if err == nil && gc.LastClosedBlock != nil {
-				w.saw(*gc.LastClosedBlock, time.Now())
-			}
+	go pollEvery(every, w.stop, w.done, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		gc, err := c.GasChain(ctx, ganacheChainID)
+		cancel()
+		if err == nil && gc.LastClosedBlock != nil {
+			w.saw(*gc.LastClosedBlock, time.Now())
 		}
-	}()
+	})
 	return w
 }
 
