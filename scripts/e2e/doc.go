@@ -8,7 +8,7 @@
 //
 //	go build -o bin/validatord ./cmd/validatord
 //	go build -o bin/loadgen ./scripts/loadgen
-//	go test -tags e2e -count=1 -v -timeout 20m ./scripts/e2e/
+//	go test -tags e2e -count=1 -v -timeout 30m ./scripts/e2e/
 //
 // Environment: E2E_BIN_DIR (default ../../bin), E2E_PORT (first port, default 24000: below the kernel's ephemeral range, so a test elsewhere on the machine cannot hold one of them),
 // E2E_LOAD_SECONDS (kill/restart phase, default 130, at least 120 for the bar),
