@@ -11,7 +11,7 @@ TEST_TIMEOUT ?= 20m
 LONG_TESTS := ^(TestPagesInChromium|TestReadmeUsingIt|TestRetentionBoundsState|TestTutorial)$$
 LONG_PKGS  := ./app/ ./cmd/validatord/ ./node/leaderboard/
 
-.PHONY: all build test test-short test-long verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e e2e-load bench-localnet test-arm64 clean
+.PHONY: all build test test-short test-long verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e e2e-load ganache bench-localnet test-arm64 clean
 
 all: build
 
@@ -107,13 +107,28 @@ test-arm64:
 	cd app/store && qemu-aarch64-static ../../bin/store-arm64.test -test.count 1
 
 ## e2e: reliability under SIGKILL of validators, crash points inside FinalizeBlock/Commit, a
-## validator below 1/3 attacking (loadgen adversary), replay. The kill-and-restart scenario
+## validator below 1/3 attacking (loadgen adversary), the gas track's oracles on a real EVM dev
+## node (ganache from `make ganache`; skipped without it unless E2E_REQUIRE_GANACHE=1, as in
+## CI), replay. The kill-and-restart scenario
 ## runs with a short flood (100 commits/s from 32 miners; E2E_FLOOD_RATE=0 turns it off) so CI
 ## checks every accepted commit is committed and no sender stays stuck; e2e-load is the full rate.
 e2e: test-long
 	$(GO) build -o bin/validatord ./cmd/validatord
 	$(GO) build -o bin/loadgen ./scripts/loadgen
-	E2E_FLOOD_RATE=$${E2E_FLOOD_RATE:-100} E2E_FLOOD_MINERS=$${E2E_FLOOD_MINERS:-32} $(GO) test -tags e2e -count=1 -v -timeout 25m ./scripts/e2e/
+	E2E_FLOOD_RATE=$${E2E_FLOOD_RATE:-100} E2E_FLOOD_MINERS=$${E2E_FLOOD_MINERS:-32} $(GO) test -tags e2e -count=1 -v -timeout 30m ./scripts/e2e/
+
+## ganache: the pinned EVM dev node (npm) that the e2e gas scenario (TestGasOnGanache) runs its
+## oracles against, installed into $(NPM_DIR) (gitignored); it needs Node.js and npm (Debian:
+## apt-get install nodejs npm; .ci/run installs them). Reinstalled only when the version differs.
+GANACHE_VERSION := 7.9.2
+NPM_DIR         := build/npm
+ganache:
+	@command -v npm >/dev/null || { echo "ganache: npm is not installed (Debian: apt-get install nodejs npm)"; exit 1; }
+	@if [ "$$(node -p 'require("./$(NPM_DIR)/node_modules/ganache/package.json").version' 2>/dev/null)" != "$(GANACHE_VERSION)" ]; then \
+		echo "npm install ganache@$(GANACHE_VERSION) into $(NPM_DIR)"; \
+		mkdir -p $(NPM_DIR) && npm install --no-audit --no-fund --save-exact --prefix $(NPM_DIR) ganache@$(GANACHE_VERSION); \
+	fi
+	@$(NPM_DIR)/node_modules/.bin/ganache --version
 
 ## e2e-load: the kill-and-restart scenario under `loadgen flood` (issue 16 item 3;
 ## not in CI): E2E_FLOOD_RATE commits/s (default 500) beside the honest rounds, a validator

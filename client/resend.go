@@ -164,8 +164,10 @@ const waitSlice = time.Second
 // WaitTx waits up to timeout for the block of a transaction Send sent and
 // returns the block's result (a *TxError when it failed there). Between
 // polls it runs Recover, so a lost transaction is sent again and waited
-// for under its new hash if it was re-signed. When no block shows it in
-// time the outcome is unknown and the nonce is re-read next time.
+// for under its new hash if it was re-signed; one the app refuses when it
+// is sent again (its message is no longer valid: a window closed) ends the
+// wait with that refusal, a *TxError. When no block shows it in time the
+// outcome is unknown and the nonce is re-read next time.
 func (s *Signer) WaitTx(ctx context.Context, hash string, timeout time.Duration) (TxResult, error) {
 	deadline := time.Now().Add(timeout)
 	for {
@@ -186,9 +188,18 @@ func (s *Signer) WaitTx(ctx context.Context, hash string, timeout time.Duration)
 			s.Resync()
 			return res, err
 		}
-		if _, rerr := s.Recover(ctx); rerr != nil && ctx.Err() != nil {
+		rec, rerr := s.Recover(ctx)
+		if rerr != nil && ctx.Err() != nil {
 			s.Resync()
 			return TxResult{}, rerr
+		}
+		for _, f := range rec.Refused {
+			if f.Hash == hash || f.Hash == cur {
+				// sent again, the app refused it (its message is no longer
+				// valid): it can never be in a block, so that is the answer
+				s.Resync()
+				return f.Err.Result, f.Err
+			}
 		}
 	}
 }

@@ -36,6 +36,15 @@ func flushMempool(t *testing.T, addr string) {
 	}
 }
 
+// flushableNode starts a node whose mempool a test can flush (rpc.unsafe)
+// and whose blocks come a second apart: room to flush between two blocks.
+func flushableNode(t *testing.T) *testnode.Node {
+	return testnode.Start(t, testnode.Options{ChainID: testChainID, Config: func(c *cfg.Config) {
+		c.RPC.Unsafe = true
+		c.Consensus.TimeoutCommit = time.Second
+	}})
+}
+
 // TestSignerRecoversLostTxs: a key's transactions are taken by CheckTx and
 // then dropped from the mempool before a block could include them (three
 // flushed, a fourth sent after the flush on the count the check state still
@@ -44,10 +53,7 @@ func flushMempool(t *testing.T, addr string) {
 // nonce on, and every one of them is committed, in nonce order (task ids 0
 // to 3), under its first hash. Without Recover, WaitTx would wait in vain.
 func TestSignerRecoversLostTxs(t *testing.T) {
-	n := testnode.Start(t, testnode.Options{ChainID: testChainID, Config: func(c *cfg.Config) {
-		c.RPC.Unsafe = true
-		c.Consensus.TimeoutCommit = time.Second // room to flush between two blocks
-	}})
+	n := flushableNode(t)
 	ctx := testnode.Ctx(t)
 	val := client.NewSigner(n.Client, testChainID, n.ReportKey)
 	val.LostAfter = 2
@@ -120,10 +126,7 @@ func TestSignerRecoversLostTxs(t *testing.T) {
 // signs the lost message again at the next nonce, and WaitTx follows it to
 // its block under the new hash: the message runs once.
 func TestSignerResignsWhenNonceTaken(t *testing.T) {
-	n := testnode.Start(t, testnode.Options{ChainID: testChainID, Config: func(c *cfg.Config) {
-		c.RPC.Unsafe = true
-		c.Consensus.TimeoutCommit = time.Second
-	}})
+	n := flushableNode(t)
 	ctx := testnode.Ctx(t)
 	a := client.NewSigner(n.Client, testChainID, n.ReportKey)
 	a.LostAfter = 2
@@ -212,10 +215,7 @@ func TestSignerKeepsWhatRecoverCouldNotSend(t *testing.T) {
 	for _, c := range []struct{ behind, delivered bool }{{false, false}, {true, false}, {false, true}} {
 		behind := c.behind
 		t.Run(fmt.Sprintf("behind=%v,delivered=%v", c.behind, c.delivered), func(t *testing.T) {
-			n := testnode.Start(t, testnode.Options{ChainID: testChainID, Config: func(c *cfg.Config) {
-				c.RPC.Unsafe = true
-				c.Consensus.TimeoutCommit = time.Second
-			}})
+			n := flushableNode(t)
 			ctx := testnode.Ctx(t)
 			node := &flakyNode{Client: n.Client}
 			a := client.NewSigner(node, testChainID, n.ReportKey)
@@ -271,6 +271,44 @@ func TestSignerKeepsWhatRecoverCouldNotSend(t *testing.T) {
 				t.Fatalf("committed nonce %d, %v; want %d", got, err, 2+btoi(behind))
 			}
 		})
+	}
+}
+
+// TestWaitTxReturnsARefusal: a truth CheckTx took is lost from the
+// mempool, and meanwhile the same key's truth of a later EVM block closes
+// the chain past it, so the app refuses the lost one when Recover sends it
+// again (code 33 evm_block_closed). WaitTx returns that refusal (the
+// caller, e.g. the oracle, then moves on) rather than polling for a
+// transaction that can no longer be in any block until its timeout.
+func TestWaitTxReturnsARefusal(t *testing.T) {
+	n := flushableNode(t)
+	ctx := testnode.Ctx(t)
+	a := client.NewSigner(n.Client, testChainID, n.ReportKey)
+	a.LostAfter = 2
+	now := time.Now().Unix()
+	lost, err := a.Send(ctx, client.Truth(1, 5, "1", now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flushMempool(t, n.Addr)
+	h, err := n.Client.Height(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.WaitHeight(t, h+1) // the check state, which still counted the lost one, is reset
+	b := client.NewSigner(n.Client, testChainID, n.ReportKey)
+	later, err := b.SendWait(ctx, client.Truth(1, 6, "1", now), time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.WaitHeight(t, later.Height+1)
+	_, err = a.WaitTx(ctx, lost.Hash, 30*time.Second)
+	var te *client.TxError
+	if !errors.As(err, &te) || te.Code != wire.CodeEVMBlockClosed {
+		t.Fatalf("WaitTx of the lost truth: %v, want its refusal (code %d)", err, wire.CodeEVMBlockClosed)
+	}
+	if got := a.InFlight(); got != 0 {
+		t.Fatalf("in flight after the refusal: %d", got)
 	}
 }
 

@@ -58,6 +58,7 @@ func (o *Oracle) checkSender(ctx context.Context) error {
 		if a.Validator == nil {
 			return fmt.Errorf("%w: %w: key %x; the chain takes truths only from the report keys of the validators in force (query validators lists them)", ErrFatal, ErrNotValidator, []byte(pub))
 		}
+		o.validator = *a.Validator
 		return nil
 	})
 }

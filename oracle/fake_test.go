@@ -93,14 +93,17 @@ func dialFake(t *testing.T, srv *httptest.Server) *oracle.EVM {
 	return evm
 }
 
-// fakeChain closes nothing; its rounds stay pending, but the first
-// `dropped` answers for a block are "not found" (a round dropped at its
-// deadline). fakeSender records the truths and accepts them.
+// fakeChain closes nothing; its rounds stay pending with the oracle's
+// vote, but the first `dropped` answers for a block are "not found" (a
+// round dropped at its deadline) and the first `reopened` a pending round
+// without it (opened again by another validator after a drop).
+// fakeSender records the truths and accepts them.
 type fakeChain struct {
-	k       uint64
-	mu      sync.Mutex
-	dropped map[uint64]int
-	closed  *uint64 // the last closed block, when set
+	k        uint64
+	mu       sync.Mutex
+	dropped  map[uint64]int
+	reopened map[uint64]int
+	closed   *uint64 // the last closed block, when set
 	// paused: governance paused the EVM chain; onPaused, when set, is
 	// called (under mu) with each answer given while paused.
 	paused   bool
@@ -145,7 +148,12 @@ func (c *fakeChain) Truth(_ context.Context, chain, block uint64) (*wire.TruthRo
 		c.dropped[block]--
 		return nil, &client.QueryError{Code: wire.QueryNotFound, Log: "no truth round"}
 	}
-	return &wire.TruthRoundView{EvmChainID: chain, EvmBlock: block, Status: "pending"}, nil
+	voter := "validator"
+	if c.reopened[block] > 0 {
+		c.reopened[block]--
+		voter = "another"
+	}
+	return &wire.TruthRoundView{EvmChainID: chain, EvmBlock: block, Status: "pending", Votes: []wire.VoteView{{Validator: voter}}}, nil
 }
 
 type fakeSender struct {
@@ -243,6 +251,92 @@ func TestOracleResendsDroppedRound(t *testing.T) {
 	if len(sender.truths) != 3 || sender.truths[1].EvmBlock != 4 || sender.truths[1].MinPrice != "0.0000001" {
 		t.Fatalf("truths %v", sender.truths)
 	}
+}
+
+// TestOracleVotesInReopenedRound: the round of block 4 was dropped and
+// opened again by another validator, so it is pending without this
+// oracle's vote: the oracle votes in it again, once.
+func TestOracleVotesInReopenedRound(t *testing.T) {
+	srv := fakeRPC(t, 6, map[uint64]string{4: fakeBlock(4, 100), 5: fakeBlock(5, 101)})
+	sender := &fakeSender{}
+	if got := runReports(t, srv, &fakeChain{k: 1, reopened: map[uint64]int{4: 1}}, sender, 3); got != "4 sent, 4 resent, 5 sent" {
+		t.Fatalf("outcomes %q, want block 4 sent, then resent, then block 5", got)
+	}
+}
+
+// TestOracleResendsWhileWaiting: block 5 is too far ahead until block 4
+// closes, and block 4's round is dropped while the oracle waits to send
+// block 5: the oracle sends block 4 again during that wait, which is what
+// lets the chain close it (before, it only retried block 5, and the
+// validators that had sent block 4 before its drop waited for good).
+func TestOracleResendsWhileWaiting(t *testing.T) {
+	srv := fakeRPC(t, 6, map[uint64]string{4: fakeBlock(4, 100), 5: fakeBlock(5, 101)})
+	chain := &fakeChain{k: 1, dropped: map[uint64]int{}}
+	sent4 := 0
+	sender := &fakeSender{refuse: func(m *subnetv1.MsgTruth) error {
+		chain.mu.Lock()
+		defer chain.mu.Unlock()
+		switch {
+		case m.EvmBlock == 4:
+			sent4++
+		case m.EvmBlock == 5 && sent4 < 2:
+			chain.dropped[4] = 1 // the round of block 4 is dropped at its deadline
+			return &client.TxError{Code: wire.CodeTruthTooFar, Name: wire.CodeName(wire.CodeTruthTooFar), Log: "too far (test)"}
+		}
+		return nil
+	}}
+	if got := runReports(t, srv, chain, sender, 3); got != "4 sent, 4 resent, 5 sent" {
+		t.Fatalf("outcomes %q, want block 4 sent, resent while block 5 waited, then block 5", got)
+	}
+}
+
+// TestOracleLagAfterAClose: the chain closes past block 4 up to block 9
+// while the oracle sends block 4, and the head is 10: the oracle waits for
+// block 10 and owes nothing before it, so lag_blocks is 10 − 9 = 1 (it
+// read 6, from block 4, until the next window finished).
+func TestOracleLagAfterAClose(t *testing.T) {
+	blocks := map[uint64]string{}
+	for n := 1; n <= 10; n++ {
+		blocks[uint64(n)] = fakeBlock(n, 100+n)
+	}
+	srv := fakeRPC(t, 10, blocks)
+	chain := &fakeChain{k: 1}
+	closed := uint64(9)
+	sender := &fakeSender{refuse: func(m *subnetv1.MsgTruth) error {
+		chain.mu.Lock()
+		defer chain.mu.Unlock()
+		chain.closed = &closed
+		return &client.TxError{Code: wire.CodeEVMBlockClosed, Name: wire.CodeName(wire.CodeEVMBlockClosed), Log: "closed (test)"}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m := oracle.NewMetrics()
+	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
+		Logf: t.Logf, Metrics: m}, dialFake(t, srv), chain, sender)
+	go func() { _ = o.Run(ctx) }()
+	lag := -1.0
+	for ctx.Err() == nil {
+		if lag = gauge(t, m, "validatord_oracle_lag_blocks"); lag == 1 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("lag_blocks %v, want 1 (head 10, the chain closed up to 9)", lag)
+}
+
+// gauge is the value of a gauge of m (-1 while it has none).
+func gauge(t *testing.T, m *oracle.Metrics, name string) float64 {
+	t.Helper()
+	mfs, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name && len(mf.GetMetric()) > 0 {
+			return mf.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	return -1
 }
 
 // TestOracleRefusals: what each refusal of a truth makes of its window.

@@ -122,8 +122,14 @@ type Oracle struct {
 	chain  Chain
 	sender Sender
 	// open are the truths this oracle sent whose windows the chain has not
-	// closed yet, oldest first (recheck).
-	open []Truth
+	// closed yet, oldest first (recheck); rechecking is set while recheck
+	// runs (a send it makes that must wait for the chain does not recheck
+	// again).
+	open       []Truth
+	rechecking bool
+	// validator is the name of the validator whose report key signs (the
+	// votes of a round that are this oracle's).
+	validator string
 	// evm and node are the health of the two endpoints; states the last
 	// state of each logged topic (note).
 	evm, node link
@@ -209,6 +215,11 @@ func (o *Oracle) Run(ctx context.Context) error {
 			return ignoreDone(ctx, err)
 		}
 		next = after
+		if last := next - 1; next > 0 && (o.lastDone == nil || last > *o.lastDone) {
+			// the chain closed past the window: the windows up to its last
+			// closed one are finished too (lag_blocks counts from there)
+			o.lastDone = &last
+		}
 	}
 }
 
@@ -254,15 +265,18 @@ func (o *Oracle) done(r Report) {
 
 // recheck forgets the sent truths of windows the chain has closed, and
 // sends again the truth of a window whose round was dropped at its
-// deadline while the window is still open, unless a reorg deeper than
-// --confirmations replaced its blocks since (reorged): with several validators, a
-// round that too few of them reported in time is dropped and must be
-// opened again, or the window would never close. Errors of the queries
-// leave the list for the next call.
+// deadline while the window is still open, or was opened again without
+// this validator's vote, unless a reorg deeper than --confirmations
+// replaced its blocks since (reorged): with several validators, a round
+// that too few of them reported in time is dropped and must be opened
+// again, and the others must vote in the new round, or the window would
+// never close. Errors of the queries leave the list for the next call.
 func (o *Oracle) recheck(ctx context.Context) error {
-	if len(o.open) == 0 {
+	if len(o.open) == 0 || o.rechecking {
 		return nil
 	}
+	o.rechecking = true
+	defer func() { o.rechecking = false }()
 	gc, err := o.gasChain(ctx)
 	if err != nil {
 		return nil
@@ -282,7 +296,7 @@ func (o *Oracle) recheck(ctx context.Context) error {
 		})
 		var qe *client.QueryError
 		switch {
-		case errors.As(err, &qe) && qe.Code == wire.QueryNotFound:
+		case errors.As(err, &qe) && qe.Code == wire.QueryNotFound, err == nil && r.Status == "pending" && !o.votedIn(r):
 			if from, ok := o.reorged(ctx); ok && t.Window.Last() >= from {
 				cut = from // the blocks it reported are gone: never sent again
 				continue
@@ -308,6 +322,16 @@ func (o *Oracle) recheck(ctx context.Context) error {
 		o.open = openBefore(o.open, cut)
 	}
 	return nil
+}
+
+// votedIn reports whether a round holds this validator's vote.
+func (o *Oracle) votedIn(r *wire.TruthRoundView) bool {
+	for _, v := range r.Votes {
+		if v.Validator == o.validator {
+			return true
+		}
+	}
+	return false
 }
 
 func ignoreDone(ctx context.Context, err error) error {
@@ -378,8 +402,21 @@ func (o *Oracle) report(ctx context.Context, t Truth) (Report, uint64, error) {
 			case wire.CodeEVMChainPaused:
 				return r, 0, errPaused
 			case wire.CodeTruthTooFar, wire.CodeTooManyOpenRounds, wire.CodeTruthTimeFuture:
-				// the chain has not caught up with this window yet
+				// the chain has not caught up with this window yet: it waits
+				// for the earlier windows, whose rounds this oracle keeps
+				// alive meanwhile (one dropped at its deadline, or opened
+				// again by another validator, needs this vote again), and
+				// the chain is asked again at the poll interval, so that the
+				// oracles of a round reopened by one of them meet in it
+				// before its deadline
 				o.note("chain", wire.CodeName(te.Code), "oracle gas: %s: not yet (code %d, %s): %s; retrying quietly until the chain takes it", w, te.Code, wire.CodeName(te.Code), te.Log)
+				if err := o.recheck(ctx); err != nil {
+					return r, 0, err
+				}
+				if err := sleep(ctx, o.cfg.Poll); err != nil {
+					return r, 0, err
+				}
+				continue
 			case wire.CodeUnknownEVMChain:
 				return r, 0, fmt.Errorf("%w: %s: code %d (%s): %s; %s", ErrFatal, w, te.Code, wire.CodeName(te.Code), te.Log, o.allowedLine(ctx))
 			case wire.CodeNotValidator, wire.CodeTrackDisabled, wire.CodeEVMWindowMisaligned:

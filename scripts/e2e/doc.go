@@ -1,13 +1,14 @@
 // Package e2e is the reliability harness of `make e2e`: real validatord processes on
 // 127.0.0.1 under the load of scripts/loadgen, with validators killed and restarted, crash
-// points injected, a validator below 1/3 of the power attacking (loadgen --adversary), and
+// points injected, a validator below 1/3 of the power attacking (loadgen --adversary), the gas
+// track's oracles against a real EVM dev node (ganache) with one of them lied to, and
 // `validatord replay` run over the resulting block stores.
 //
 // The tests carry the build tag e2e and expect built binaries (make e2e builds them):
 //
 //	go build -o bin/validatord ./cmd/validatord
 //	go build -o bin/loadgen ./scripts/loadgen
-//	go test -tags e2e -count=1 -v -timeout 20m ./scripts/e2e/
+//	go test -tags e2e -count=1 -v -timeout 30m ./scripts/e2e/
 //
 // Environment: E2E_BIN_DIR (default ../../bin), E2E_PORT (first port, default 24000: below the kernel's ephemeral range, so a test elsewhere on the machine cannot hold one of them),
 // E2E_LOAD_SECONDS (kill/restart phase, default 130, at least 120 for the issue's bar),
@@ -17,6 +18,8 @@
 // E2E_ADVERSARY_SECONDS (the adversary's attack, default 60),
 // E2E_VALSET_LOAD_SECONDS (the validator-change scenario's load, default 60),
 // E2E_STATESYNC_LOAD_SECONDS (the state-sync scenario's load, default 240),
-// E2E_REPORT (a JSON file for the figures of the run, default $E2E_BIN_DIR/e2e-report.json).
+// E2E_REPORT (a JSON file for the figures of the run, default $E2E_BIN_DIR/e2e-report.json),
+// GANACHE_BIN (the ganache TestGasOnGanache runs, default ../../build/npm/node_modules/.bin/ganache,
+// which `make ganache` installs), E2E_REQUIRE_GANACHE=1 (fail, not skip, without it: CI).
 // docs/reliability.md describes each scenario and the figures of the last run.
 package e2e

@@ -22,20 +22,23 @@ type monitor struct {
 // watch polls nw every interval until stopped.
 func watch(nw *network, interval time.Duration) *monitor {
 	m := &monitor{lastUp: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(m.done)
-		tick := time.NewTicker(interval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-m.stop:
-				return
-			case <-tick.C:
-				m.observe(nw.maxHeight(), time.Now())
-			}
-		}
-	}()
+	go pollEvery(interval, m.stop, m.done, func() { m.observe(nw.maxHeight(), time.Now()) })
 	return m
+}
+
+// pollEvery calls f every interval until stop is closed, then closes done.
+func pollEvery(interval time.Duration, stop <-chan struct{}, done chan<- struct{}, f func()) {
+	defer close(done)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			f()
+		}
+	}
 }
 
 // observe records the top height h seen at time now.

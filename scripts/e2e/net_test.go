@@ -120,6 +120,23 @@ func (nw *network) maxHeight() int64 {
 	return m
 }
 
+// minHeight is the lowest height the nodes report: every node's block store has it (a replay
+// after stopAll can go that far on each).
+func (nw *network) minHeight() int64 {
+	nw.t.Helper()
+	var m int64 = -1
+	for i := range nw.clients {
+		h, err := nw.height(i)
+		if err != nil {
+			nw.t.Fatalf("node%d: %v", i, err)
+		}
+		if m < 0 || h < m {
+			m = h
+		}
+	}
+	return m
+}
+
 // stopAll stops every node gracefully (the stores must be released before a replay).
 func (nw *network) stopAll() {
 	for _, p := range nw.nodes {
@@ -131,9 +148,10 @@ func (nw *network) stopAll() {
 	}
 }
 
-// setChainParam sets app_state.chain.<name> in every node's genesis.json (before any node
-// starts: the nodes must share one genesis). Numbers are kept as written (json.Number).
-func (nw *network) setChainParam(name string, v int64) {
+// setChainParam sets app_state.chain.<name> to v (a number, or a list such as gas_chains) in
+// every node's genesis.json (before any node starts: the nodes must share one genesis). The
+// other numbers are kept as written (json.Number).
+func (nw *network) setChainParam(name string, v any) {
 	nw.t.Helper()
 	for _, home := range nw.homes {
 		path := filepath.Join(home, "config", "genesis.json")
@@ -163,9 +181,10 @@ func (nw *network) setChainParam(name string, v int64) {
 	}
 }
 
-// keepLogs copies the nodes' logs of a failed test to $E2E_BIN_DIR/e2e-logs/<test>/ (the temp
-// dir that holds them is removed when the test ends): a node that exits during a run must
-// leave its reason behind.
+// keepLogs copies the logs of a failed test to $E2E_BIN_DIR/e2e-logs/<test>/ (the temp dir
+// that holds them is removed when the test ends): a node that exits during a run must leave
+// its reason behind. Node i's node.log becomes nodeI.log, its sidecars' logs (oracle.log)
+// nodeI-oracle.log, and logs at the top of the dir (ganache.log) keep their names.
 func keepLogs(t *testing.T, dir string, n int) {
 	if !t.Failed() {
 		return
@@ -175,13 +194,21 @@ func keepLogs(t *testing.T, dir string, n int) {
 		t.Logf("keeping logs: %v", err)
 		return
 	}
-	for i := 0; i < n; i++ {
-		bz, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("node%d", i), "node.log"))
+	keep := func(from, to string) {
+		bz, err := os.ReadFile(from)
 		if err != nil {
-			continue
+			return
 		}
-		if err := os.WriteFile(filepath.Join(out, fmt.Sprintf("node%d.log", i)), bz, 0o644); err == nil {
-			t.Logf("node%d's log kept in %s", i, filepath.Join(out, fmt.Sprintf("node%d.log", i)))
+		if err := os.WriteFile(filepath.Join(out, to), bz, 0o644); err == nil {
+			t.Logf("%s kept in %s", from, filepath.Join(out, to))
 		}
+	}
+	for i := 0; i < n; i++ {
+		keep(filepath.Join(dir, fmt.Sprintf("node%d", i), "node.log"), fmt.Sprintf("node%d.log", i))
+		keep(filepath.Join(dir, fmt.Sprintf("node%d", i), "oracle.log"), fmt.Sprintf("node%d-oracle.log", i))
+	}
+	top, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	for _, f := range top {
+		keep(f, filepath.Base(f))
 	}
 }
