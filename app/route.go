@@ -39,7 +39,7 @@ func routeOf(msg *subnetv1.Msg) route {
 		return route{unit: mirror.Unit}
 	case *subnetv1.Msg_ValidatorProposal, *subnetv1.Msg_ParamsProposal, *subnetv1.Msg_ApproveProposal:
 		return route{unit: governance.Unit}
-	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report:
+	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report, *subnetv1.Msg_ReportBatch:
 		return route{unit: tasks.Unit}
 	case *subnetv1.Msg_Truth:
 		return route{unit: gas.Unit}

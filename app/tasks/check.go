@@ -13,7 +13,7 @@ var Unit kernel.Unit = &kernel.UnitFuncs{CheckFunc: Check, ExecuteFunc: Execute}
 
 // Check validates the task tracks' messages: PostTask, a Commit to a task
 // and a workflow or arena Reveal (the shell checked that the sender is a
-// miner), and Report.
+// miner), Report and a report batch.
 func Check(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_PostTask:
@@ -24,6 +24,8 @@ func Check(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 		return checkReveal(env, tx, m.Reveal)
 	case *subnetv1.Msg_Report:
 		return checkReport(env, tx, m.Report)
+	case *subnetv1.Msg_ReportBatch:
+		return checkReportBatch(env, tx, m.ReportBatch)
 	}
 	panic("tasks: Check called on a message of another unit")
 }
@@ -39,6 +41,8 @@ func Execute(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 		return execReveal(env, tx, m.Reveal)
 	case *subnetv1.Msg_Report:
 		return execReport(env, tx, m.Report)
+	case *subnetv1.Msg_ReportBatch:
+		return execReportBatch(env, tx, m.ReportBatch)
 	}
 	panic("tasks: Execute called on a message of another unit")
 }
