@@ -18,7 +18,7 @@ import (
 // signature. It refuses what the chain would refuse whole
 // (wire.CheckReportBatchShape: 1 to wire.MaxReportBatch entries, no
 // submission twice) and a message that is not a report. Each entry then
-// succeeds or fails on its own (docs/commit-reveal.md, "Report batches").
+// succeeds or fails on its own (docs/commit-reveal.md §13).
 func ReportBatch(reports ...*subnetv1.Msg) (*subnetv1.Msg, error) {
 	entries := make([]*subnetv1.MsgReport, len(reports))
 	for i, m := range reports {
