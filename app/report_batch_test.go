@@ -131,9 +131,10 @@ func TestReportBatchSameAsSingleReports(t *testing.T) {
 }
 
 // TestReportBatchChargedPerEntry: a batch of N entries is charged N ×
-// budget.UnitsTx, refused entries included; a block whose transaction work
-// has room for one entry fewer refuses it with block_full (40), and the
-// refused batch leaves no vote behind.
+// budget.UnitsTx, refused entries included, before its signature is
+// verified; a block whose transaction work has room for one entry fewer
+// refuses it with block_full (40) having charged and run nothing, and
+// CheckTx refuses it when no block's budget could pay for it.
 func TestReportBatchChargedPerEntry(t *testing.T) {
 	n, r := batchChain(t)
 	reps := batchReports(0)
@@ -145,32 +146,30 @@ func TestReportBatchChargedPerEntry(t *testing.T) {
 	raw := r[0].tx(t, b)
 	want := int64(len(reps)) * budget.UnitsTx
 	for _, tc := range []struct {
-		work int64
-		code uint32
-	}{{want, wire.CodeOK}, {want - 1, wire.CodeBlockFull}} {
+		work    int64
+		mempool bool
+		code    uint32
+	}{{want, false, wire.CodeOK}, {want - 1, false, wire.CodeBlockFull}, {want, true, wire.CodeOK}, {want - 1, true, wire.CodeBlockFull}} {
 		base, _ := n.app.base()
 		bo := store.NewOverlay(base)
-		blk := &kernel.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix(), Chain: n.app.chain}
+		blk := &kernel.Block{Height: n.height + 1, Time: blockTime(n.height + 1).Unix(), Chain: n.app.chain, Mempool: tc.mempool}
 		lim := n.app.limits
 		lim.TxWork = tc.work
 		meter := budget.NewMeter(lim, bo)
 		res := n.app.deliverTx(bo, raw, blk, meter)
 		if res.Code != tc.code {
-			t.Fatalf("tx work limit %d: code %d (%s), want %d", tc.work, res.Code, res.Log, tc.code)
+			t.Fatalf("tx work limit %d, mempool %v: code %d (%s), want %d", tc.work, tc.mempool, res.Code, res.Log, tc.code)
 		}
-		st := store.State{O: bo}
-		sub, _ := st.Submission(0)
-		if tc.code == wire.CodeOK {
-			if meter.TxWork() != want {
-				t.Fatalf("a batch of %d entries charged %d units, want %d", len(reps), meter.TxWork(), want)
-			}
-			if len(sub.Votes) != 1 {
-				t.Fatalf("submission 0 has %d votes after the batch, want 1", len(sub.Votes))
-			}
-			continue
+		sub, _ := store.State{O: bo}.Submission(0)
+		charged := want
+		if tc.mempool || tc.code != wire.CodeOK {
+			charged = 0 // CheckTx charges no block; a refused batch is charged nothing
 		}
-		if len(sub.Votes) != 0 || meter.TxWork() > tc.work {
-			t.Fatalf("a batch refused for the work budget left %d votes, %d units charged", len(sub.Votes), meter.TxWork())
+		if meter.TxWork() != charged {
+			t.Fatalf("tx work limit %d, mempool %v: %d units charged, want %d", tc.work, tc.mempool, meter.TxWork(), charged)
+		}
+		if votes := len(sub.Votes); (tc.code == wire.CodeOK) != (votes == 1) || votes > 1 {
+			t.Fatalf("tx work limit %d, mempool %v: submission 0 has %d votes after code %d", tc.work, tc.mempool, votes, res.Code)
 		}
 	}
 }

@@ -106,12 +106,18 @@ func execute(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 }
 
 // msgUnits is the work a valid message adds to budget.UnitsTx before its
-// signatures are verified: its unit's, when the unit is a kernel.Verifier.
+// signatures are verified: its unit's, when the unit is a kernel.Verifier
+// (its own signatures) or a kernel.Charger (a batch's entries).
 func msgUnits(tx *kernel.Tx) int64 {
-	if v, ok := routeOf(tx.Body.Msg).unit.(kernel.Verifier); ok {
-		return v.SigUnits(tx)
+	u := routeOf(tx.Body.Msg).unit
+	var n int64
+	if v, ok := u.(kernel.Verifier); ok {
+		n += v.SigUnits(tx)
 	}
-	return 0
+	if c, ok := u.(kernel.Charger); ok {
+		n += c.MsgUnits(tx)
+	}
+	return n
 }
 
 // verifyMsg verifies the signatures a valid message carries besides the

@@ -9,7 +9,6 @@ import (
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
-	"github.com/scoringsubnet/validatord/x/budget"
 )
 
 // A report batch is many MsgReports under one signature. Its entries are
@@ -53,11 +52,9 @@ func checkReportBatch(env kernel.Env, tx *kernel.Tx, b *subnetv1.MsgReportBatch)
 // execReportBatch applies each entry that the single report's check
 // accepts in the state its predecessors left, and emits a report_entry
 // event per entry (its index, submission, code and code name; a refused
-// entry's message as log) before the entry's own events. Every entry after
-// the first is charged budget.UnitsTx, as the transaction it replaces would
-// be (the envelope's charge pays for the first).
+// entry's message as log) before the entry's own events. Its entries were
+// charged before the signature was verified (MsgUnits).
 func execReportBatch(env kernel.Env, tx *kernel.Tx, b *subnetv1.MsgReportBatch) []abcitypes.Event {
-	env.ChargeWork(int64(len(b.Entries)-1) * budget.UnitsTx)
 	var evs []abcitypes.Event
 	for i, e := range b.Entries {
 		if terr := checkReport(env, tx, e); terr != nil {
