@@ -69,7 +69,10 @@ func batchReports(v int) []*subnetv1.Msg {
 // TestReportBatchSameAsSingleReports: the same reports sent as one batch
 // per validator or as one transaction each leave the same submissions
 // (votes, statuses, receipts), windows, leaderboards and score digest, and
-// the block is charged the same work: a batch is charged per entry. The
+// the block is charged the same work: a batch is charged per entry. Each
+// validator also reports a submission that does not exist: refused alone
+// as a transaction (charged nothing: refused before the budget) and as an
+// entry (charged, as every entry is), it changes nothing either way. The
 // reports come in two blocks (validators 0 and 1, then 2), so every
 // submission settles in the second by validator 2's report (30 of 40 >
 // 2/3), the workflow ones at once and the arena ones at the end of the
@@ -80,7 +83,7 @@ func TestReportBatchSameAsSingleReports(t *testing.T) {
 	for _, vs := range [][]int{{0, 1}, {2}} {
 		var one, many [][]byte
 		for _, v := range vs {
-			reps := batchReports(v)
+			reps := append(batchReports(v), msgWorkflowReport(99, workflowM())) // refused: no such submission
 			for _, m := range reps {
 				one = append(one, rs[v].tx(t, m))
 			}
@@ -90,17 +93,25 @@ func TestReportBatchSameAsSingleReports(t *testing.T) {
 			}
 			many = append(many, rb[v].tx(t, b))
 		}
-		mustOK(t, single.block(one...))
+		for i, r := range single.block(one...).TxResults {
+			if want := map[bool]uint32{false: wire.CodeOK, true: wire.CodeUnknownSubmission}[i%11 == 10]; r.Code != want {
+				t.Fatalf("single report %d: code %d (%s), want %d", i, r.Code, r.Log, want)
+			}
+		}
 		resp := batched.block(many...)
 		mustOK(t, resp)
 		for i, r := range resp.TxResults {
-			if got := countEvents(r.Events, wire.EventReportEntry); got != 10 {
-				t.Fatalf("batch %d: %d report_entry events, want 10", i, got)
+			if got := countEvents(r.Events, wire.EventReportEntry); got != 11 {
+				t.Fatalf("batch %d: %d report_entry events, want 11", i, got)
+			}
+			if last := r.Events[len(r.Events)-1]; last.Type != wire.EventReportEntry || last.Attributes[3].Value != "unknown_submission" {
+				t.Fatalf("batch %d: last event %v, want entry 10 refused as unknown_submission", i, last)
 			}
 		}
 		s, b := single.stats[len(single.stats)-1], batched.stats[len(batched.stats)-1]
-		if s.txWork != b.txWork || s.endWork != b.endWork {
-			t.Fatalf("height %d: work %d + %d as single reports, %d + %d as batches", single.height, s.txWork, s.endWork, b.txWork, b.endWork)
+		if s.txWork+int64(len(vs))*budget.UnitsTx != b.txWork || s.endWork != b.endWork {
+			t.Fatalf("height %d: work %d + %d as single reports, %d + %d as batches (want %d more units of tx work: the refused entries')",
+				single.height, s.txWork, s.endWork, b.txWork, b.endWork, int64(len(vs))*budget.UnitsTx)
 		}
 	}
 	paths := []string{"digest", "leaderboard/workflow", "leaderboard/arena", "baseline/1", "task/0/results", "task/1/results"}
