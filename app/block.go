@@ -113,7 +113,7 @@ func (a *App) env(o *store.Overlay, blk *kernel.Block) kernel.Env {
 // then, in a block, the transaction's units are charged before its
 // signature is verified, so a block can make a node verify no more
 // signatures than its work budget pays for (a message's own signature too:
-// a binding's sr25519, msgUnits); then the signature, then the message's
+// a binding's sr25519; and a report batch's entries: msgUnits); then the signature, then the message's
 // (verifyMsg); then
 // execution, whose writes and own work (an EVM block close) must still fit
 // the block's budgets. In CheckTx a transaction that could fit no block is
@@ -131,7 +131,11 @@ func (a *App) deliverTxPre(bo *store.Overlay, raw []byte, blk *kernel.Block, m *
 	if terr != nil {
 		return txResult(terr)
 	}
-	if !blk.Mempool && !m.ChargeTx(budget.UnitsTx+msgUnits(tx)) {
+	units := budget.UnitsTx + msgUnits(tx)
+	if blk.Mempool && !m.TxWorkAlone(units) {
+		return txResult(wire.Reject(wire.CodeBlockFull, fmt.Sprintf("the transaction's %d units of work are more than a block's %d; no block can include it (send fewer entries)", units, m.Limits().TxWork)))
+	}
+	if !blk.Mempool && !m.ChargeTx(units) {
 		return txResult(wire.Reject(wire.CodeBlockFull, "the block's work budget is spent; send the transaction again"))
 	}
 	hash := txHash(raw)

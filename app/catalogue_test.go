@@ -72,6 +72,17 @@ func catalogueChain(t testing.TB) (*node, map[string]*signer) {
 	return n, s
 }
 
+// rawBatch is a MsgReportBatch of the reports as they are, without the
+// client's shape check (client.ReportBatch), so that a test can send one
+// the chain refuses.
+func rawBatch(reports ...*subnetv1.Msg) *subnetv1.Msg {
+	b := &subnetv1.MsgReportBatch{}
+	for _, m := range reports {
+		b.Entries = append(b.Entries, m.GetReport())
+	}
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_ReportBatch{ReportBatch: b}}
+}
+
 // signAt signs body fields freely (for malformed envelopes).
 func signAt(chainID string, key ed25519.PrivateKey, sender []byte, nonce uint64, msg *subnetv1.Msg) []byte {
 	body := &subnetv1.TxBody{ChainId: chainID, Sender: sender, Nonce: nonce, Msg: msg}
@@ -169,6 +180,10 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"duplicate_of names no submission", r1.next(client.DuplicateOf(msgWorkflowReport(0, workflowM()), 999)), wire.CodeBadDuplicateOf},
 		{"duplicate_of names another task's submission", r1.next(client.DuplicateOf(msgWorkflowReport(0, workflowM()), 1)), wire.CodeBadDuplicateOf},
 		{"duplicate_of names the reported submission", r1.next(client.DuplicateOf(msgArenaReport(1, arenaM()), 1)), wire.CodeBadDuplicateOf},
+		{"report batch with no entries", r1.next(rawBatch()), wire.CodeBatchSize},
+		{"report batch naming a submission twice", r1.next(rawBatch(msgWorkflowReport(0, workflowM()), msgArenaReport(1, arenaM()), msgWorkflowReport(0, workflowM()))), wire.CodeDuplicateBatchEntry},
+		{"report batch whose every entry is refused (the first entry's code)", r1.next(rawBatch(msgWorkflowReport(99, workflowM()), msgWorkflowReport(2, workflowM()))), wire.CodeUnknownSubmission},
+		{"report batch by a miner", a.next(rawBatch(msgWorkflowReport(0, workflowM()))), wire.CodeNotValidator},
 		{"commit to an unknown EVM chain", crbCommitNext(t, a, gasPayload(999, 200, "5")), wire.CodeUnknownEVMChain},
 		{"reveal on an unknown EVM chain", crbRevealNext(a, gasPayload(999, 200, "5")), wire.CodeUnknownEVMChain},
 		{"commit for a closed block", crbCommitNext(t, b, gasPayload(1, 100, "5")), wire.CodeEVMBlockClosed},

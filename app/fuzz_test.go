@@ -27,6 +27,7 @@ func FuzzDecodeTx(f *testing.F) {
 	f.Add(crbField3Tx(f, a, &subnetv1.Msg{}, wfPayload(3)))
 	f.Add(reporter(0).tx(f, msgArenaReport(4, arenaM())))
 	f.Add(reporter(0).tx(f, msgTruth(1, 2, "3.5", 4)))
+	f.Add(reporter(0).tx(f, rawBatch(msgArenaReport(4, arenaM()), msgWorkflowReport(5, workflowM()))))
 	f.Add([]byte{0x0a, 0x02, 0x22, 0x00, 0x12, 0x00})
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		d, terr := wire.DecodeTx(raw)
@@ -62,7 +63,9 @@ func FuzzValidity(f *testing.F) {
 		f.Add(b.next(m))
 	}
 	for _, m := range []*subnetv1.Msg{msgWorkflowReport(0, workflowM()), msgArenaReport(1, arenaM()),
-		msgTruth(1, 300, "11", 1_700_000_060), msgWorkflowTask(3, 2, 2), msgArenaTask(2, 2, 2), msgWorkflowReport(0, twoSteps())} {
+		msgTruth(1, 300, "11", 1_700_000_060), msgWorkflowTask(3, 2, 2), msgArenaTask(2, 2, 2), msgWorkflowReport(0, twoSteps()),
+		rawBatch(msgWorkflowReport(0, workflowM()), msgArenaReport(1, arenaM())), rawBatch(msgWorkflowReport(99, workflowM()), msgArenaReport(1, arenaM())),
+		rawBatch(msgWorkflowReport(0, workflowM()), msgWorkflowReport(0, twoSteps())), rawBatch()} {
 		f.Add(r1.next(m))
 	}
 	f.Add([]byte("junk"))

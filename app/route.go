@@ -39,7 +39,7 @@ func routeOf(msg *subnetv1.Msg) route {
 		return route{unit: mirror.Unit}
 	case *subnetv1.Msg_ValidatorProposal, *subnetv1.Msg_ParamsProposal, *subnetv1.Msg_ApproveProposal:
 		return route{unit: governance.Unit}
-	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report:
+	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report, *subnetv1.Msg_ReportBatch:
 		return route{unit: tasks.Unit}
 	case *subnetv1.Msg_Truth:
 		return route{unit: gas.Unit}
@@ -106,12 +106,18 @@ func execute(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 }
 
 // msgUnits is the work a valid message adds to budget.UnitsTx before its
-// signatures are verified: its unit's, when the unit is a kernel.Verifier.
+// signatures are verified: its unit's, when the unit is a kernel.Verifier
+// (its own signatures) or a kernel.Charger (a batch's entries).
 func msgUnits(tx *kernel.Tx) int64 {
-	if v, ok := routeOf(tx.Body.Msg).unit.(kernel.Verifier); ok {
-		return v.SigUnits(tx)
+	u := routeOf(tx.Body.Msg).unit
+	var n int64
+	if v, ok := u.(kernel.Verifier); ok {
+		n += v.SigUnits(tx)
 	}
-	return 0
+	if c, ok := u.(kernel.Charger); ok {
+		n += c.MsgUnits(tx)
+	}
+	return n
 }
 
 // verifyMsg verifies the signatures a valid message carries besides the

@@ -161,12 +161,7 @@ func (s *scenario) report(a args) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	v, err := a.ints([]string{"sub", "steps", "retries", "timeouts", "failures", "tokens", "tools", "iterations", "passed", "retry-budget"},
-		[]int64{0, 0, 0, 0, 0, 0, 0, 1, 0, 0})
-	if err != nil {
-		return "", err
-	}
-	of, err := a.int("dup-of", 0)
+	v, of, err := reportInts(a)
 	if err != nil {
 		return "", err
 	}
@@ -183,6 +178,50 @@ func (s *scenario) report(a args) (string, error) {
 		b.WriteString(out)
 	}
 	return b.String(), nil
+}
+
+// reportInts reads a report's integer arguments, in the order reportMsg
+// takes them, and its dup-of.
+func reportInts(a args) (v []int64, dupOf int64, err error) {
+	v, err = a.ints([]string{"sub", "steps", "retries", "timeouts", "failures", "tokens", "tools", "iterations", "passed", "retry-budget"},
+		[]int64{0, 0, 0, 0, 0, 0, 0, 1, 0, 0})
+	if err != nil {
+		return nil, 0, err
+	}
+	dupOf, err = a.int("dup-of", 0)
+	return v, dupOf, err
+}
+
+// reportBatch queues one MsgReportBatch signed by validator=, an entry per
+// input line in report's arguments ("workflow sub=0 quality=0.9 ..."),
+// without the client's shape check, so that a scenario can send what the
+// chain must refuse.
+func (s *scenario) reportBatch(td *datadriven.TestData, a args) (string, error) {
+	b := &subnetv1.MsgReportBatch{}
+	for _, line := range strings.Split(strings.TrimSpace(td.Input), "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		cmd, cargs, err := datadriven.ParseLine(line)
+		if err != nil {
+			return "", err
+		}
+		la := args{cmd: ""}
+		for _, c := range cargs {
+			la[c.Key] = strings.Join(c.Vals, ",")
+		}
+		k, err := la.kind("workflow", "arena")
+		if err != nil {
+			return "", err
+		}
+		v, of, err := reportInts(la)
+		if err != nil {
+			return "", err
+		}
+		m := client.DuplicateOf(reportMsg(k, uint64(v[0]), v, la), uint64(of))
+		b.Entries = append(b.Entries, m.GetReport())
+	}
+	return s.enqueue(a.str("validator", "v1"), a, &subnetv1.Msg{Sum: &subnetv1.Msg_ReportBatch{ReportBatch: b}})
 }
 
 // reportMsg builds a report of kind k from the integer arguments v (in the

@@ -59,6 +59,9 @@ import (
 //	report arena validator=|validators= sub=|subs= tokens= tools= iterations= time= cost= passed=
 //	       either kind: [dup-of=ID] (duplicate_of: the earlier submission the
 //	       reported one is a near-copy of; default 0, none)
+//	report-batch validator=          one MsgReportBatch of the input's entries,
+//	<workflow|arena sub= ... per line>  each line a report's arguments (one sub=);
+//	                                 built as written, duplicates included
 //	truth validator=|validators= chain= block= price= ts=
 //	propose-params by=v1 activation=H expires=H
 //	<JSON merge patch>               a MsgParamsProposal of the patch (the input)
@@ -119,6 +122,8 @@ func (s *scenario) run(td *datadriven.TestData) (string, error) {
 		return s.reveal(a)
 	case "report":
 		return s.report(a)
+	case "report-batch":
+		return s.reportBatch(td, a)
 	case "truth":
 		return s.truth(a)
 	case "propose-params":

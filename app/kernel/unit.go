@@ -26,6 +26,16 @@ type Verifier interface {
 	VerifySigs(env Env, tx *Tx) *wire.TxError
 }
 
+// Charger is a Unit whose messages may carry more work than one
+// transaction's and say how much before anything of them runs (a report
+// batch: one budget.UnitsTx per entry after the first). The shell charges
+// MsgUnits to the block's work budget with the transaction's own units,
+// before the signature is verified, so that a transaction the block cannot
+// pay for costs no more than a refused one.
+type Charger interface {
+	MsgUnits(tx *Tx) int64
+}
+
 // EndStep is one step of the end of block, as the shell's ordered list of
 // named steps references it. It asks m before it spends, returns its events,
 // and whether it carried work over to the next block (queued in state, so
@@ -38,10 +48,20 @@ type EndStep func(env Env, m *budget.Meter) (evs []abcitypes.Event, carried bool
 type UnitFuncs struct {
 	CheckFunc   func(env Env, tx *Tx) *wire.TxError
 	ExecuteFunc func(env Env, tx *Tx) []abcitypes.Event
+	// UnitsFunc, when set, is MsgUnits (Charger); nil charges nothing more.
+	UnitsFunc func(tx *Tx) int64
 }
 
 // Check calls CheckFunc.
 func (u UnitFuncs) Check(env Env, tx *Tx) *wire.TxError { return u.CheckFunc(env, tx) }
+
+// MsgUnits calls UnitsFunc, or returns 0 without one.
+func (u UnitFuncs) MsgUnits(tx *Tx) int64 {
+	if u.UnitsFunc == nil {
+		return 0
+	}
+	return u.UnitsFunc(tx)
+}
 
 // Execute calls ExecuteFunc.
 func (u UnitFuncs) Execute(env Env, tx *Tx) []abcitypes.Event { return u.ExecuteFunc(env, tx) }

@@ -15,6 +15,7 @@ const (
 	EventSubmissionRevealed  = "submission_revealed"
 	EventSubmissionDuplicate = "submission_duplicate"
 	EventReportReceived      = "report_received"
+	EventReportEntry         = "report_entry" // one entry of a report batch: its index, submission, code and code name
 	EventTruthReceived       = "truth_received"
 	EventSubmissionScored    = "submission_scored"
 	EventSubmissionExpired   = "submission_expired"

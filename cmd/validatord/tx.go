@@ -53,8 +53,11 @@ func init() {
 type txMessage struct {
 	summary string
 	define  func(fs *flag.FlagSet) func() (*subnetv1.Msg, error)
-	flow    func(fs *flag.FlagSet) txFlow
-	wait    string
+	// defineIO is define for a message whose flags may read the command's
+	// standard input (a file argument of "-").
+	defineIO func(fs *flag.FlagSet, env Env) func() (*subnetv1.Msg, error)
+	flow     func(fs *flag.FlagSet) txFlow
+	wait     string
 }
 
 // txFlow runs a commit-reveal step: it checks its flags, opens the key's
@@ -79,6 +82,7 @@ var txMessages = []struct {
 	{"reveal", txMessage{summary: "reveal a stored commit: --task N, or --evm-chain-id C --evm-block B (miners)", flow: defineReveal, wait: waitReveal}},
 	{"report workflow", txMessage{summary: "report the measurements of a workflow submission (validators)", define: defineReportWorkflow}},
 	{"report arena", txMessage{summary: "report the measurements of an arena submission (validators)", define: defineReportArena}},
+	{"report batch", txMessage{summary: "report the measurements of many submissions in one transaction, JSON lines from --batch FILE or - (validators)", defineIO: defineReportBatch}},
 	{"truth", txMessage{summary: "report an EVM block's minimum gas price and timestamp (validators)", define: defineTruth}},
 	{"attest-metagraph", txMessage{summary: "attest the parent chain's metagraph at a parent block from a snapshot file (validators, mirror mode)", define: defineAttestMetagraph}},
 	{"bind-hotkey", txMessage{summary: "bind the --from key to a parent uid with its hotkey's signature (miners, mirror mode)", define: defineBindHotkey}},
@@ -138,9 +142,12 @@ func runTxMessage(ctx context.Context, env Env, name string, m txMessage, rest [
 	common := defineTxFlags(fs, m.wait)
 	var build func() (*subnetv1.Msg, error)
 	var flow txFlow
-	if m.flow != nil {
+	switch {
+	case m.flow != nil:
 		flow = m.flow(fs)
-	} else {
+	case m.defineIO != nil:
+		build = m.defineIO(fs, env)
+	default:
 		build = m.define(fs)
 	}
 	pos, ok, err := parseFlags(env, fs, usage, rest)

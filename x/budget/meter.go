@@ -35,6 +35,10 @@ func (m *Meter) EndWork() int64 { return m.endWork }
 // included in some block at all (CheckTx).
 func (m *Meter) TxAlone(txBytes int) bool { return txBytes <= m.lim.TxWrites }
 
+// TxWorkAlone reports whether a transaction whose units are known before
+// it runs could be paid for by some block at all (CheckTx).
+func (m *Meter) TxWorkAlone(units int64) bool { return units <= m.lim.TxWork }
+
 // ChargeTx charges a transaction's units; false (and nothing charged) when
 // the block's transaction work is spent.
 func (m *Meter) ChargeTx(units int64) bool {
