@@ -3,6 +3,7 @@ package simsubnet
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/scoringsubnet/validatord/x/commit"
@@ -107,6 +108,8 @@ type Config struct {
 	Seed string
 	// Dir is the badger directory (it must not exist or be empty).
 	Dir string
+	// Progress, when set, gets a line after each state sample.
+	Progress io.Writer
 }
 
 // FullConfig is the subnet at a real Bittensor shape: 64 validators with

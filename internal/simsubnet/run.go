@@ -2,6 +2,7 @@ package simsubnet
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 )
@@ -51,6 +52,9 @@ func (s *sim) sample(h int64) error {
 		return err
 	}
 	s.stats.Samples = append(s.stats.Samples, Sample{Height: h, Keys: keys, Bytes: bytes, DiskBytes: disk})
+	if s.cfg.Progress != nil {
+		fmt.Fprintf(s.cfg.Progress, "height %d of %d: %d keys, %s of state\n", h, s.cfg.Blocks, keys, mib(bytes))
+	}
 	return nil
 }
 

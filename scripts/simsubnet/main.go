@@ -55,7 +55,7 @@ func run(args []string) error {
 	for _, m := range ms {
 		cfg := simsubnet.Config{Validators: *v, Miners: *n, Blocks: *blocks, TaskEvery: *taskEvery, EVMEvery: *evmEvery,
 			EpochBlocks: *epoch, RetainStateBlocks: *retain, SampleEvery: *sample, Mode: m, Seed: *seed,
-			Dir: fmt.Sprintf("%s/%s", parent, m)}
+			Dir: fmt.Sprintf("%s/%s", parent, m), Progress: os.Stderr}
 		start := time.Now()
 		res, err := simsubnet.Run(context.Background(), cfg)
 		if err != nil {
