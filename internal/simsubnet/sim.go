@@ -1,6 +1,7 @@
 package simsubnet
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -118,7 +119,7 @@ func (s *sim) run(ctx context.Context) error {
 		}
 		msgs := append(again, s.due[h]...)
 		delete(s.due, h)
-		slices.SortStableFunc(msgs[len(again):], func(a, b message) int { return compareOrder(a.order, b.order) })
+		slices.SortStableFunc(msgs[len(again):], func(a, b message) int { return bytes.Compare(a.order[:], b.order[:]) })
 		for _, m := range msgs {
 			if err := s.chain.send(ctx, m); err != nil {
 				return err
@@ -138,15 +139,6 @@ func (s *sim) run(ctx context.Context) error {
 		}
 	}
 	return s.settleOutcomes(ctx)
-}
-
-func compareOrder(a, b [32]byte) int {
-	for i := range a {
-		if a[i] != b[i] {
-			return int(a[i]) - int(b[i])
-		}
-	}
-	return 0
 }
 
 // plan adds the messages that height h's schedule makes: registrations at
