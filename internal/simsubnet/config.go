@@ -11,7 +11,9 @@ import (
 
 // Mode is how the simulated actors package their messages. Only ModeOff
 // exists today: one transaction per commit, reveal, report and truth. The
-// batching work adds its mode here, and the table gets a column for it.
+// batching work adds its mode here and packages a height's messages of one
+// sender (sim.run hands them to chain.send in order) into its batches; the
+// table gets a column for it, and its rows count the batches' transactions.
 type Mode string
 
 // ModeOff: batching off, every message its own signed transaction.
