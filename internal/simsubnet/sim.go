@@ -80,7 +80,8 @@ func newSim(ctx context.Context, cfg Config) (*sim, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	a, err := app.New(app.Config{DataDir: cfg.Dir})
+	// a node's default: the state of the last 14,400 heights stays readable
+	a, err := app.New(app.Config{DataDir: cfg.Dir, KeepVersions: app.DefaultKeepVersions})
 	if err != nil {
 		return nil, err
 	}
