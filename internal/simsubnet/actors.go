@@ -11,12 +11,11 @@ import (
 	"github.com/scoringsubnet/validatord/scripts/loadgen/setup"
 )
 
-// validator is one validator's report key, power, and whether it is the
+// validator is one validator's report key and whether it is the
 // adversary.
 type validator struct {
 	*actor
 	index     int
-	power     int64
 	adversary bool
 }
 

@@ -94,10 +94,10 @@ func newSim(ctx context.Context, cfg Config) (*sim, error) {
 	}
 	powers := Powers(cfg.Validators)
 	adv := Adversary(powers)
-	for i, p := range powers {
+	for i := range powers {
 		_, rep := validatorKeys(cfg.Seed, i)
 		s.validators = append(s.validators, &validator{actor: newActor(fmt.Sprintf("val%02d", i), client.NewSigner(nil, ChainID, rep)),
-			index: i, power: p, adversary: i == adv})
+			index: i, adversary: i == adv})
 	}
 	for i := range cfg.Miners {
 		s.miners = append(s.miners, &miner{actor: newActor(fmt.Sprintf("miner%d", i), client.NewSigner(nil, ChainID, minerKey(cfg.Seed, i))), index: i})
