@@ -11,7 +11,7 @@ TEST_TIMEOUT ?= 20m
 LONG_TESTS := ^(TestPagesInChromium|TestReadmeUsingIt|TestRetentionBoundsState|TestTutorial)$$
 LONG_PKGS  := ./app/ ./cmd/validatord/ ./node/leaderboard/
 
-.PHONY: all build test test-short test-long verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e e2e-load ganache bench-localnet test-arm64 clean
+.PHONY: all build test test-short test-long verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e e2e-load ganache bench-localnet sim-subnet test-arm64 clean
 
 all: build
 
@@ -94,6 +94,14 @@ localnet-stop:
 ## open-loop load levels (issue 13; QUICK=1 for a smoke run; not part of `make test`).
 bench-localnet:
 	bash scripts/bench-localnet.sh
+
+## sim-subnet: the subnet at its real shape in one process (internal/simsubnet): 64 validators,
+## 256 miners, all three tracks, 3,000 blocks; prints transactions, bytes and signature checks
+## per scored submission, block times, epoch blocks and the state's size (docs/performance.md).
+## SIM_FLAGS sets a smaller run, e.g. SIM_FLAGS="-blocks 720".
+SIM_FLAGS ?=
+sim-subnet:
+	$(GO) run ./scripts/simsubnet $(SIM_FLAGS)
 
 ## test-arm64: the recorded chain (every app hash and query answer of its golden file, block and
 ## pipelined) by an arm64 build under qemu-user-static: a second architecture, where the app-hash

@@ -3,19 +3,14 @@
 package app
 
 import (
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/scoringsubnet/validatord/internal/cpuclock"
 )
 
 // processCPU is the CPU time (user and system) the process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func processCPU() time.Duration { return cpuclock.Process() }
 
 // reportCPU adds to a benchmark the CPU its timed part used (every
 // goroutine of the process: block execution, signature workers, badger's

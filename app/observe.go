@@ -1,6 +1,8 @@
 package app
 
 import (
+	"github.com/dgraph-io/badger/v4"
+
 	"github.com/scoringsubnet/validatord/app/store"
 )
 
@@ -115,5 +117,27 @@ func backlogOf(st store.State, name string, kind byte, height int64, limit int) 
 		}
 		b.Items++
 		due.Done(it)
+	}
+}
+
+// WalkState calls fn with every entry of the committed state in key order,
+// the meta entries excluded (what a snapshot of the height carries): its
+// key, valid only during the call, and the value's length. It reads every
+// key, so it is for a tool that samples the state's size now and then (the
+// subnet simulation, internal/simsubnet; the retention tests), never for
+// block execution.
+func (a *App) WalkState(fn func(key []byte, valueSize int64)) {
+	q, done := a.committedView()
+	defer done()
+	if q.Snap == nil {
+		return
+	}
+	it := q.Snap.Txn.NewIterator(badger.DefaultIteratorOptions)
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		item := it.Item()
+		if k := item.Key(); len(k) == 0 || k[0] != store.PrefixMeta {
+			fn(k, item.ValueSize())
+		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
-	"github.com/dgraph-io/badger/v4"
 	"github.com/shopspring/decimal"
 
 	"github.com/scoringsubnet/validatord/app/store"
@@ -34,7 +33,7 @@ func retentionGenesis(r int64) genesis.AppState {
 }
 
 // stateSize counts the committed state's keys and bytes (key + value) by
-// prefix name, through badger, as a snapshot would see it (meta excluded).
+// prefix name, through the app's WalkState, as a snapshot would see it (meta excluded).
 type stateSize struct {
 	keys, bytes int64
 	byPrefix    map[string]int64 // keys per prefix name
@@ -44,26 +43,13 @@ type stateSize struct {
 func measureState(t testing.TB, a *App) stateSize {
 	t.Helper()
 	out := stateSize{byPrefix: map[string]int64{}, bytesBy: map[string]int64{}}
-	err := a.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.DefaultIteratorOptions)
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			item := it.Item()
-			k := item.Key()
-			if len(k) > 0 && k[0] == store.PrefixMeta {
-				continue
-			}
-			out.keys++
-			out.bytes += int64(len(k)) + item.ValueSize()
-			p, _ := store.PrefixOf(k)
-			out.byPrefix[p.Name]++
-			out.bytesBy[p.Name] += int64(len(k)) + item.ValueSize()
-		}
-		return nil
+	a.WalkState(func(k []byte, valueSize int64) {
+		out.keys++
+		out.bytes += int64(len(k)) + valueSize
+		p, _ := store.PrefixOf(k)
+		out.byPrefix[p.Name]++
+		out.bytesBy[p.Name] += int64(len(k)) + valueSize
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return out
 }
 

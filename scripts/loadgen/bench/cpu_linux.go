@@ -4,19 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 )
-
-// ownCPU is the CPU time (user and system) this process has used: the load generator's own
-// share of the machine it shares with the nodes.
-func ownCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // machineCPU is the busy and total CPU time of the whole machine so far, in clock ticks, from
 // /proc/stat's first line (busy: every field but idle and iowait).

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
+
+	"github.com/scoringsubnet/validatord/internal/cpuclock"
 )
 
 // txState is one sent transaction.
@@ -245,7 +247,7 @@ func measure(ctx context.Context, o options, rpcs []string, src source) (*Summar
 	}
 	start := time.Now()
 	end := start.Add(o.duration)
-	cpu0 := ownCPU()
+	cpu0 := cpuclock.Process()
 	busy0, total0 := machineCPU()
 	s.StartUTC = start.UTC().Format(time.RFC3339)
 	endTimer := time.NewTimer(o.duration)
@@ -298,7 +300,7 @@ dispatch:
 		case <-time.After(d):
 		}
 	}
-	cpuWindow := ownCPU() - cpu0
+	cpuWindow := cpuclock.Process() - cpu0
 	busy1, total1 := machineCPU()
 	busyWindow, totalWindow := busy1-busy0, total1-total0
 	// Drain: wait for the outstanding transactions' blocks.

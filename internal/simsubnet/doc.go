@@ -1,0 +1,27 @@
+// Package simsubnet simulates a scoring subnet at a real Bittensor shape in
+// one process: V validators, N miners and the three tracks drive the App
+// (app/) directly through CheckTx, PrepareProposal, ProcessProposal,
+// FinalizeBlock and Commit, with no CometBFT networking, and count what it
+// costs: transactions, bytes and signature checks per scored submission and
+// per counted gas prediction, block execution time, epoch blocks and the
+// state's size. It is the instrument that compares today's packaging of
+// messages (one transaction each, Mode "off") with a batched one to come.
+//
+// The run is deterministic: keys, salts and measurements come from
+// Config.Seed, block times and hashes from the height, and the actors see
+// only the committed blocks' events, so two runs of one Config give the same
+// app hash at every height (the test checks it at ReducedConfig's size).
+// Times and CPU are measured, never asserted.
+//
+// Actors build and sign real transactions with client/ (client.Signer,
+// client.Commit, client.Reveal, client.RegisterWork, the report and truth
+// builders) and the load tool's shapes (scripts/loadgen/setup: tasks,
+// payloads, gas bids, keys from seeds). The mempool is modelled as
+// CometBFT's: CheckTx as each transaction is sent, the proposal reaped up to
+// the block's bytes, the rest rechecked after Commit.
+//
+//	cfg := simsubnet.FullConfig()
+//	cfg.Dir = dir
+//	res, err := simsubnet.Run(ctx, cfg)
+//	err = simsubnet.WriteTable(os.Stdout, []*simsubnet.Result{res})
+package simsubnet

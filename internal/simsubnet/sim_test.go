@@ -1,0 +1,126 @@
+package simsubnet
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/internal/testmain"
+)
+
+func TestMain(m *testing.M) { testmain.Run(m) }
+
+// reducedRun runs ReducedConfig in a fresh directory.
+func reducedRun(t *testing.T) *Result {
+	t.Helper()
+	cfg := ReducedConfig()
+	cfg.Dir = t.TempDir()
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestReducedRun runs the reduced subnet twice: every app hash must be the
+// same, and each run must keep the invariants of checkRun.
+func TestReducedRun(t *testing.T) {
+	a, b := reducedRun(t), reducedRun(t)
+	if len(a.AppHashes) != len(b.AppHashes) {
+		t.Fatalf("%d and %d heights", len(a.AppHashes), len(b.AppHashes))
+	}
+	for h := range a.AppHashes {
+		if !bytes.Equal(a.AppHashes[h], b.AppHashes[h]) {
+			t.Fatalf("height %d: app hash %X, then %X", h, a.AppHashes[h], b.AppHashes[h])
+		}
+	}
+	checkRun(t, a)
+	if os.Getenv("SIMSUBNET_PRINT") != "" {
+		if err := WriteTable(os.Stdout, []*Result{a}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkRun: every task submission is scored or has a stated outcome (the
+// honest majority reports each in time, so none may expire, be contested
+// or be left without an event), gas predictions were counted and each
+// close counted exactly the reveals of its EVM block, epochs and retention
+// ran, and nothing was refused but reports and truths after their quorum.
+func checkRun(t *testing.T, r *Result) {
+	t.Helper()
+	o := r.Outcomes
+	for _, track := range []string{genesis.TrackWorkflow, genesis.TrackArena} {
+		got := o.Tasks[track]
+		if got["scored"] == 0 {
+			t.Errorf("%s: nothing scored: %v", track, got)
+		}
+		for st := range got {
+			if st != "scored" && st != "open" {
+				t.Errorf("%s: %d submissions %s: want every one scored or still open at the end", track, got[st], st)
+			}
+		}
+		if c := r.Stats.Count(track, KindCommit); c.Included != got["scored"]+got["open"] {
+			t.Errorf("%s: %d commits in blocks, %d outcomes", track, c.Included, got["scored"]+got["open"])
+		}
+	}
+	if o.GasCounted == 0 || o.GasMismatch != 0 || o.GasCounted > o.GasRevealed || o.GasRevealed > o.GasCommitted {
+		t.Errorf("gas: %d counted, %d revealed, %d committed, %d closes counting other than the reveals", o.GasCounted, o.GasRevealed, o.GasCommitted, o.GasMismatch)
+	}
+	if want := int(r.Config.Blocks / r.Config.EpochBlocks); o.Epochs != want {
+		t.Errorf("%d epochs, want %d", o.Epochs, want)
+	}
+	if o.Retirements == 0 {
+		t.Error("retention never ran")
+	}
+	if other := otherRefusals(r.Stats); other != "none" {
+		t.Errorf("unexpected refusals: %s", other)
+	}
+	if len(r.Stats.Samples) == 0 || r.Stats.Samples[0].Keys == 0 {
+		t.Errorf("state samples: %+v", r.Stats.Samples)
+	}
+}
+
+// TestPowers: the Zipf stake at V = 64 puts 21.1% on the heaviest, which
+// is the adversary (below 1/3), and 13 validators are the first to pass
+// 2/3; at V = 8 the heaviest holds more than 1/3, so the adversary is the
+// second.
+func TestPowers(t *testing.T) {
+	p := Powers(64)
+	var total int64
+	for _, x := range p {
+		total += x
+	}
+	if a := Adversary(p); a != 0 || 1000*p[0]/total != 210 {
+		t.Errorf("V=64: adversary %d with %d‰", a, 1000*p[0]/total)
+	}
+	var sum int64
+	n := 0
+	for 3*sum <= 2*total {
+		sum += p[n]
+		n++
+	}
+	if n != 13 {
+		t.Errorf("V=64: %d validators pass 2/3, want 13", n)
+	}
+	if a := Adversary(Powers(8)); a != 1 {
+		t.Errorf("V=8: adversary %d, want 1", a)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	c := ReducedConfig()
+	c.Dir = "x"
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	c.Mode = "on"
+	if err := c.Validate(); err == nil {
+		t.Error("mode on: want an error until batching exists")
+	}
+	if _, err := ParseModes("off,on"); err == nil {
+		t.Error("ParseModes(off,on): want an error")
+	}
+}

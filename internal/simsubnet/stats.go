@@ -1,0 +1,116 @@
+package simsubnet
+
+import (
+	"slices"
+	"time"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+)
+
+// Kind is the kind of a message.
+type Kind int
+
+// The kinds of messages the sim sends.
+const (
+	KindRegister Kind = iota
+	KindPostTask
+	KindCommit
+	KindReveal
+	KindReport
+	KindTruth
+	kindCount
+)
+
+var kindNames = [kindCount]string{"register", "post_task", "commit", "reveal", "report", "truth"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// TxCount counts one kind of message of one track: sent (signed and given
+// to CheckTx), Checked (CheckTx took it: one signature verified on the
+// node, which block execution then finds in its cache), Included in a block
+// with its Bytes, and refused by CheckTx or evicted at a recheck, by code
+// name.
+type TxCount struct {
+	Sent, Checked, Included int
+	Bytes                   int64
+	Refused, Evicted        map[string]int
+}
+
+// BlockStat is one height: its transactions and bytes, the proposer's
+// PrepareProposal, and ProcessProposal + FinalizeBlock + Commit (what every
+// validator runs) in wall time and in the process' CPU time.
+type BlockStat struct {
+	Height     int64
+	Txs, Bytes int
+	Prepare    time.Duration
+	Wall, CPU  time.Duration
+	Epoch      bool
+}
+
+// Sample is the state's size after a height: the app's entries and their
+// bytes (App.StateSize) and badger's directory on disk.
+type Sample struct {
+	Height      int64
+	Keys, Bytes int64
+	DiskBytes   int64
+}
+
+// Stats is what one run counted.
+type Stats struct {
+	counts map[string]*[kindCount]TxCount
+	Blocks []BlockStat
+	// Samples of the state's size.
+	Samples []Sample
+}
+
+func newStats() *Stats { return &Stats{counts: map[string]*[kindCount]TxCount{}} }
+
+// Count is the count of one track's (or "" for none: registrations) kind.
+func (s *Stats) Count(track string, k Kind) TxCount {
+	if c, ok := s.counts[track]; ok {
+		return c[k]
+	}
+	return TxCount{}
+}
+
+func (s *Stats) count(track string, k Kind) *TxCount {
+	c, ok := s.counts[track]
+	if !ok {
+		c = new([kindCount]TxCount)
+		s.counts[track] = c
+	}
+	return &c[k]
+}
+
+func (s *Stats) refuse(track string, k Kind, code uint32) {
+	c := s.count(track, k)
+	if c.Refused == nil {
+		c.Refused = map[string]int{}
+	}
+	c.Refused[wire.CodeName(code)]++
+}
+
+func (s *Stats) evict(track string, k Kind, code uint32) {
+	c := s.count(track, k)
+	if c.Evicted == nil {
+		c.Evicted = map[string]int{}
+	}
+	c.Evicted[wire.CodeName(code)]++
+}
+
+func (s *Stats) include(track string, k Kind, bytes int) {
+	c := s.count(track, k)
+	c.Included++
+	c.Bytes += int64(bytes)
+}
+
+// percentiles are p50, p99 and the max of ds (nearest rank).
+func percentiles(ds []time.Duration) (p50, p99, max time.Duration) {
+	if len(ds) == 0 {
+		return 0, 0, 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	rank := func(p int) time.Duration { return s[(len(s)*p+99)/100-1] }
+	return rank(50), rank(99), s[len(s)-1]
+}

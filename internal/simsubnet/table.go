@@ -1,0 +1,187 @@
+package simsubnet
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/scoringsubnet/validatord/genesis"
+	"github.com/scoringsubnet/validatord/internal/cpuclock"
+)
+
+// WriteTable prints the runs side by side, one column per mode (the runs
+// must share their shape): the shape, then the rows of Rows as a Markdown
+// table.
+func WriteTable(w io.Writer, runs []*Result) error {
+	if len(runs) == 0 {
+		return nil
+	}
+	c := runs[0].Config
+	fmt.Fprintf(w, "subnet: V = %d validators (Zipf stake: validator i holds %d/(i+1); adversary val%02d with %.1f%% of the power reports skewed measurements), N = %d miners\n",
+		c.Validators, PowerScale, runs[0].Adversary, float64(runs[0].AdversaryPPM)/1e4, c.Miners)
+	fmt.Fprintf(w, "load: a workflow and an arena task every %d blocks of %d s, every miner commits to both; an EVM block every %d blocks, every miner predicts it, every validator sends its truth\n",
+		c.TaskEvery, BlockSeconds, c.EVMEvery)
+	fmt.Fprintf(w, "chain: %d blocks, epoch every %d blocks, retain_state_blocks %d, windows: commit %d, reveal %d, reports %d blocks\n\n",
+		c.Blocks, c.EpochBlocks, c.RetainStateBlocks, SubmissionBlocks, RevealBlocks, ReportBlocks)
+	header, rule := "| metric |", "|---|"
+	for _, r := range runs {
+		header += " batching " + string(r.Config.Mode) + " |"
+		rule += "---|"
+	}
+	fmt.Fprintln(w, header)
+	fmt.Fprintln(w, rule)
+	for _, row := range Rows(runs[0]) {
+		line := "| " + row.Name + " |"
+		for _, r := range runs {
+			line += " " + rowOf(r, row.Name) + " |"
+		}
+		if _, err := fmt.Fprintln(w, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Row is one line of the table: a name and one run's value.
+type Row struct{ Name, Value string }
+
+func rowOf(r *Result, name string) string {
+	for _, row := range Rows(r) {
+		if row.Name == name {
+			return row.Value
+		}
+	}
+	return "-"
+}
+
+// Rows are a run's figures, in the table's order.
+func Rows(r *Result) []Row {
+	st, o := r.Stats, r.Outcomes
+	var rows []Row
+	add := func(name, format string, a ...any) { rows = append(rows, Row{name, fmt.Sprintf(format, a...)}) }
+	for _, track := range []string{genesis.TrackWorkflow, genesis.TrackArena} {
+		scored := o.Tasks[track]["scored"]
+		var txs, sigs, refused int
+		var bytes int64
+		for _, k := range []Kind{KindCommit, KindReveal, KindReport} {
+			c := st.Count(track, k)
+			txs += c.Included
+			bytes += c.Bytes
+			sigs += c.Checked
+		}
+		rep := st.Count(track, KindReport)
+		refused = rep.Sent - rep.Checked
+		add(track+": submissions scored", "%d", scored)
+		add(track+": txs in blocks / scored (commit + reveal + reports)", "%s", per(txs, scored))
+		add(track+": reports in blocks / scored", "%s", per(rep.Included, scored))
+		add(track+": bytes in blocks / scored", "%s", per(int(bytes), scored))
+		add(track+": signature checks / scored", "%s", per(sigs, scored))
+		add(track+": reports refused by CheckTx / scored", "%s", per(refused, scored))
+		add(track+": outcomes", "%s", statuses(o.Tasks[track]))
+	}
+	gc, gr, tr := st.Count(genesis.TrackGas, KindCommit), st.Count(genesis.TrackGas, KindReveal), st.Count(genesis.TrackGas, KindTruth)
+	add("gas: predictions counted", "%d (of %d committed, %d revealed)", o.GasCounted, o.GasCommitted, o.GasRevealed)
+	add("gas: txs in blocks / counted (commit + reveal)", "%s", per(gc.Included+gr.Included, o.GasCounted))
+	add("gas: bytes in blocks / counted", "%s", per(int(gc.Bytes+gr.Bytes), o.GasCounted))
+	add("gas: signature checks / counted", "%s", per(gc.Checked+gr.Checked, o.GasCounted))
+	add("gas: EVM blocks closed", "%d (%d with a count other than the reveals)", o.GasClosed, o.GasMismatch)
+	add("gas: truths in blocks / closed EVM block", "%s", per(tr.Included, o.GasClosed))
+	add("gas: truths refused by CheckTx / closed EVM block", "%s", per(tr.Sent-tr.Checked, o.GasClosed))
+	add("refused or evicted otherwise", "%s", otherRefusals(st))
+	var txs, bytes []int
+	var wall, cpu, prep, epochWall, epochCPU []time.Duration
+	for _, b := range st.Blocks {
+		txs, bytes = append(txs, b.Txs), append(bytes, b.Bytes)
+		wall, cpu, prep = append(wall, b.Wall), append(cpu, b.CPU), append(prep, b.Prepare)
+		if b.Epoch {
+			epochWall, epochCPU = append(epochWall, b.Wall), append(epochCPU, b.CPU)
+		}
+	}
+	add("blocks", "%d", len(st.Blocks))
+	add("txs per block p50 / p99 / max", "%s", intPercentiles(txs))
+	add("bytes per block p50 / p99 / max", "%s", intPercentiles(bytes))
+	add("ProcessProposal+FinalizeBlock+Commit wall ms p50 / p99 / max", "%s", msPercentiles(wall))
+	cpuRow := "n/a"
+	if cpuclock.Measured {
+		cpuRow = msPercentiles(cpu)
+	}
+	add("ProcessProposal+FinalizeBlock+Commit CPU ms p50 / p99 / max", "%s", cpuRow)
+	add("PrepareProposal wall ms p50 / p99 / max (proposer)", "%s", msPercentiles(prep))
+	add("epoch blocks", "%d (%d epochs)", len(epochWall), o.Epochs)
+	add("epoch block wall ms p50 / max", "%s", msPair(epochWall))
+	if cpuclock.Measured {
+		add("epoch block CPU ms p50 / max", "%s", msPair(epochCPU))
+	}
+	add("blocks with state retired", "%d", o.Retirements)
+	for _, s := range st.Samples {
+		add(fmt.Sprintf("state after block %d: keys / app bytes / badger on disk", s.Height), "%d / %s / %s", s.Keys, mib(s.Bytes), mib(s.DiskBytes))
+	}
+	return rows
+}
+
+func per(n, d int) string {
+	if d == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f", float64(n)/float64(d))
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.2f MiB", float64(b)/(1<<20)) }
+
+// statuses lists a count map as "k1 n1, k2 n2", keys sorted; "none" when
+// empty.
+func statuses(m map[string]int) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// otherRefusals lists every refusal by CheckTx that is not a report or a
+// truth coming after its quorum, and every eviction at a recheck.
+func otherRefusals(st *Stats) string {
+	m := map[string]int{}
+	for _, track := range []string{"", genesis.TrackWorkflow, genesis.TrackArena, genesis.TrackGas} {
+		for k := range kindCount {
+			c := st.Count(track, k)
+			for code, n := range c.Refused {
+				if (k == KindReport && code == "submission_final") || (k == KindTruth && code == "evm_block_closed") {
+					continue
+				}
+				m[fmt.Sprintf("%s %s %s refused", track, k, code)] += n
+			}
+			for code, n := range c.Evicted {
+				m[fmt.Sprintf("%s %s %s evicted", track, k, code)] += n
+			}
+		}
+	}
+	return statuses(m)
+}
+
+func intPercentiles(v []int) string {
+	ds := make([]time.Duration, len(v))
+	for i, x := range v {
+		ds[i] = time.Duration(x)
+	}
+	a, b, c := percentiles(ds)
+	return fmt.Sprintf("%d / %d / %d", a, b, c)
+}
+
+func msPercentiles(ds []time.Duration) string {
+	a, b, c := percentiles(ds)
+	return fmt.Sprintf("%s / %s / %s", ms(a), ms(b), ms(c))
+}
+
+func msPair(ds []time.Duration) string {
+	a, _, c := percentiles(ds)
+	return fmt.Sprintf("%s / %s", ms(a), ms(c))
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/float64(time.Millisecond)) }
