@@ -120,11 +120,7 @@ func parseTxMessageFlags(t *testing.T, name string, m txMessage, flagArg, value 
 	t.Helper()
 	fs := newFlags("tx " + name)
 	defineTxFlags(fs, m.wait)
-	if m.flow != nil {
-		m.flow(fs)
-	} else {
-		m.define(fs)
-	}
+	m.defineOn(fs, Env{})
 	canonical := canonicalFlag(strings.TrimPrefix(flagArg, "--"))
 	if fs.Lookup(canonical) == nil {
 		return nil, false

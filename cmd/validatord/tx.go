@@ -134,22 +134,26 @@ func (f txFlags) check() error {
 	return nil
 }
 
+// defineOn defines m's flags on fs: a commit-reveal step's flow, or else
+// the builder of its message.
+func (m txMessage) defineOn(fs *flag.FlagSet, env Env) (build func() (*subnetv1.Msg, error), flow txFlow) {
+	switch {
+	case m.flow != nil:
+		return nil, m.flow(fs)
+	case m.defineIO != nil:
+		return m.defineIO(fs, env), nil
+	default:
+		return m.define(fs), nil
+	}
+}
+
 // runTxMessage is `tx <message>`: its flags, then the message built and
 // sent (or its commit-reveal flow run).
 func runTxMessage(ctx context.Context, env Env, name string, m txMessage, rest []string) error {
 	usage := "tx " + name + " --from KEY [flags]"
 	fs := newFlags("tx " + name)
 	common := defineTxFlags(fs, m.wait)
-	var build func() (*subnetv1.Msg, error)
-	var flow txFlow
-	switch {
-	case m.flow != nil:
-		flow = m.flow(fs)
-	case m.defineIO != nil:
-		build = m.defineIO(fs, env)
-	default:
-		build = m.define(fs)
-	}
+	build, flow := m.defineOn(fs, env)
 	pos, ok, err := parseFlags(env, fs, usage, rest)
 	if !ok || err != nil {
 		return err
