@@ -218,7 +218,7 @@ func (c *chain) take(kept [][]byte, results []*abcitypes.ExecTxResult, d *decide
 // refused, by their report_entry events.
 func (c *chain) countEntries(m message, res *abcitypes.ExecTxResult) {
 	for _, ev := range res.Events {
-		if ev.Type == wire.EventReportEntry && attr(ev, "code") != "0" {
+		if ev.Type == wire.EventReportEntry && attr(ev, "name") != wire.CodeName(wire.CodeOK) {
 			c.stats.refuseEntry(m.track, m.kind, attr(ev, "name"))
 		}
 	}
