@@ -115,13 +115,16 @@ func (c *chain) send(ctx context.Context, m message) error {
 	if err != nil {
 		return fmt.Errorf("CheckTx: %w", err)
 	}
-	c.stats.count(m.track, m.kind).Sent++
+	n := c.stats.count(m.track, m.kind)
+	n.Sent++
+	n.Entries.Sent += entries(m)
 	if res.Code != wire.CodeOK {
 		c.stats.refuse(m.track, m.kind, res.Code)
 		a.signer.SetNonce(a.next)
 		return nil
 	}
-	c.stats.count(m.track, m.kind).Checked++
+	n.Checked++
+	n.Entries.Checked += entries(m)
 	c.mempool = append(c.mempool, pooled{m: m, tx: tx, nonce: a.next})
 	a.next++
 	return nil
@@ -200,7 +203,8 @@ func (c *chain) take(kept [][]byte, results []*abcitypes.ExecTxResult, d *decide
 			d.txs = append(d.txs, included{p: p, res: results[k]})
 			d.stat.Txs++
 			d.stat.Bytes += len(p.tx)
-			c.stats.include(p.m.track, p.m.kind, len(p.tx))
+			c.stats.include(p.m.track, p.m.kind, len(p.tx), entries(p.m))
+			c.countEntries(p.m, results[k])
 			p.m.from.committed++
 			k++
 			continue
@@ -208,6 +212,16 @@ func (c *chain) take(kept [][]byte, results []*abcitypes.ExecTxResult, d *decide
 		rest = append(rest, p)
 	}
 	return rest
+}
+
+// countEntries counts the entries of an included batch that execution
+// refused, by their report_entry events.
+func (c *chain) countEntries(m message, res *abcitypes.ExecTxResult) {
+	for _, ev := range res.Events {
+		if ev.Type == wire.EventReportEntry && attr(ev, "name") != wire.CodeName(wire.CodeOK) {
+			c.stats.refuseEntry(m.track, m.kind, attr(ev, "name"))
+		}
+	}
 }
 
 // recheck runs CometBFT's recheck over what stayed in the mempool, in

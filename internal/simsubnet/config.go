@@ -9,18 +9,23 @@ import (
 	"github.com/scoringsubnet/validatord/x/commit"
 )
 
-// Mode is how the simulated actors package their messages. Only ModeOff
-// exists today: one transaction per commit, reveal, report and truth. The
-// batching work adds its mode here and packages a height's messages of one
-// sender (sim.run hands them to chain.send in order) into its batches; the
-// table gets a column for it, and its rows count the batches' transactions.
+// Mode is how the simulated actors package their messages: ModeOff sends
+// each message as its own transaction; ModeBatch packs a validator's
+// reports into MsgReportBatch transactions (batch.go). Commits, reveals,
+// truths and the rest are single transactions in every mode.
 type Mode string
 
-// ModeOff: batching off, every message its own signed transaction.
-const ModeOff Mode = "off"
+const (
+	// ModeOff: batching off, every message its own signed transaction.
+	ModeOff Mode = "off"
+	// ModeBatch: at each height, a validator's reports of one track that
+	// are due then go out as one MsgReportBatch (split at
+	// wire.MaxReportBatch entries and at max_tx_bytes).
+	ModeBatch Mode = "batch"
+)
 
 // Modes are the modes that exist, in the table's column order.
-var Modes = []Mode{ModeOff}
+var Modes = []Mode{ModeOff, ModeBatch}
 
 // ParseModes reads a comma-separated list of modes; each must exist.
 func ParseModes(s string) ([]Mode, error) {
@@ -33,6 +38,14 @@ func ParseModes(s string) ([]Mode, error) {
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// column is the mode's heading in the table.
+func (m Mode) column() string {
+	if m == ModeBatch {
+		return "batching on (report batches)"
+	}
+	return "batching " + string(m)
 }
 
 func (m Mode) exists() bool {
@@ -103,7 +116,7 @@ type Config struct {
 	// SampleEvery: the state's size is read after every SampleEvery blocks
 	// (and after the last).
 	SampleEvery int64
-	// Mode: how messages are packaged (ModeOff only, today).
+	// Mode: how messages are packaged.
 	Mode Mode
 	// Seed names every key, salt and measurement: the same seed, the same
 	// chain.

@@ -4,8 +4,12 @@
 // FinalizeBlock and Commit, with no CometBFT networking, and count what it
 // costs: transactions, bytes and signature checks per scored submission and
 // per counted gas prediction, block execution time, epoch blocks and the
-// state's size. It is the instrument that compares today's packaging of
-// messages (one transaction each, Mode "off") with a batched one to come.
+// state's size. It compares packagings of the messages: one transaction
+// each (Mode "off") and a validator's reports of a height and track in one
+// MsgReportBatch (Mode "batch", batch.go); run with several modes, the same
+// seed and shape run once per mode and the table puts them side by side.
+// Batch entries refused because their quorum already settled are counted
+// apart from the transactions CheckTx refuses.
 //
 // The run is deterministic: keys, salts and measurements come from
 // Config.Seed, block times and hashes from the height, and the actors see
@@ -22,6 +26,8 @@
 //
 //	cfg := simsubnet.FullConfig()
 //	cfg.Dir = dir
-//	res, err := simsubnet.Run(ctx, cfg)
-//	err = simsubnet.WriteTable(os.Stdout, []*simsubnet.Result{res})
+//	off, err := simsubnet.Run(ctx, cfg)
+//	cfg.Mode, cfg.Dir = simsubnet.ModeBatch, dir2
+//	batch, err := simsubnet.Run(ctx, cfg)
+//	err = simsubnet.WriteTable(os.Stdout, []*simsubnet.Result{off, batch})
 package simsubnet

@@ -34,6 +34,9 @@ type subRecord struct {
 	miner  int
 	task   uint64
 	status string
+	// settled is the height of the outcome event, score the scored event's
+	settled int64
+	score   string
 }
 
 // sim is one run: the chain, the actors, what they learnt from the
@@ -74,6 +77,11 @@ type Outcomes struct {
 	// another number of predictions than were revealed for it.
 	GasClosed, GasMismatch int
 	Epochs, Retirements    int
+	// Submissions: every task submission in commit order.
+	Submissions []Submission
+	// ScoreDigest is the score digest of the state after the last block
+	// (the "digest" query).
+	ScoreDigest string
 }
 
 func newSim(ctx context.Context, cfg Config) (*sim, error) {
@@ -121,6 +129,13 @@ func (s *sim) run(ctx context.Context) error {
 		msgs := append(again, s.due[h]...)
 		delete(s.due, h)
 		slices.SortStableFunc(msgs[len(again):], func(a, b message) int { return bytes.Compare(a.order[:], b.order[:]) })
+		if s.cfg.Mode == ModeBatch {
+			packed, err := batchReports(msgs[len(again):], s.gen.Chain.MaxTxBytes)
+			if err != nil {
+				return err
+			}
+			msgs = append(msgs[:len(again):len(again)], packed...)
+		}
 		for _, m := range msgs {
 			if err := s.chain.send(ctx, m); err != nil {
 				return err
@@ -353,17 +368,17 @@ func (s *sim) truthFinal(ev abcitypes.Event) {
 func (s *sim) event(h int64, ev abcitypes.Event) {
 	switch ev.Type {
 	case wire.EventSubmissionScored:
-		s.outcome(attrU64(ev, "submission_id"), "scored")
+		s.outcome(h, ev, "scored")
 	case wire.EventSubmissionExpired:
 		st := attr(ev, "status")
 		if st == "" {
 			st = "expired"
 		}
-		s.outcome(attrU64(ev, "submission_id"), st)
+		s.outcome(h, ev, st)
 	case wire.EventSubmissionContested:
-		s.outcome(attrU64(ev, "submission_id"), "contested")
+		s.outcome(h, ev, "contested")
 	case wire.EventSubmissionDuplicate:
-		s.outcome(attrU64(ev, "submission_id"), "duplicate")
+		s.outcome(h, ev, "duplicate")
 	case wire.EventGasWindowClosed:
 		b := int64(attrU64(ev, "evm_block")) - EVMBase
 		n := int(attrU64(ev, "counting_predictions"))
@@ -381,10 +396,22 @@ func (s *sim) event(h int64, ev abcitypes.Event) {
 	}
 }
 
-func (s *sim) outcome(id uint64, status string) {
-	if sub, ok := s.subs[id]; ok && sub.status == "" {
-		sub.status = status
+// outcome records the first outcome event of a submission at height h.
+func (s *sim) outcome(h int64, ev abcitypes.Event, status string) {
+	if sub, ok := s.subs[attrU64(ev, "submission_id")]; ok && sub.status == "" {
+		sub.status, sub.settled, sub.score = status, h, attr(ev, "score")
 	}
+}
+
+// Submission is one task submission's outcome: its status as counted in
+// Outcomes.Tasks, the height of its outcome event (0: none) and its score
+// (scored ones).
+type Submission struct {
+	ID      uint64
+	Track   string
+	Status  string
+	Settled int64
+	Score   string
 }
 
 // settleOutcomes counts every task submission's outcome: the event's, or
@@ -407,6 +434,7 @@ func (s *sim) settleOutcomes(ctx context.Context) error {
 				st = v.Status + " (no event)"
 			}
 		}
+		s.out.Submissions = append(s.out.Submissions, Submission{ID: id, Track: sub.track, Status: st, Settled: sub.settled, Score: sub.score})
 		m := s.out.Tasks[sub.track]
 		if m == nil {
 			m = map[string]int{}
@@ -414,5 +442,10 @@ func (s *sim) settleOutcomes(ctx context.Context) error {
 		}
 		m[st]++
 	}
+	d, err := appquery.Get[wire.DigestView](ctx, s.app, "digest")
+	if err != nil {
+		return err
+	}
+	s.out.ScoreDigest = d.ScoreDigest
 	return nil
 }

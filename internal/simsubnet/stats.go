@@ -29,11 +29,31 @@ func (k Kind) String() string { return kindNames[k] }
 // to CheckTx), Checked (CheckTx took it: one signature verified on the
 // node, which block execution then finds in its cache), Included in a block
 // with its Bytes, and refused by CheckTx or evicted at a recheck, by code
-// name.
+// name. Entries counts the same for what the transactions carry.
 type TxCount struct {
 	Sent, Checked, Included int
 	Bytes                   int64
 	Refused, Evicted        map[string]int
+	Entries                 EntryCount
+}
+
+// EntryCount counts the messages transactions carry: a report batch's
+// entries, one for any other transaction. Sent, Checked and Included as
+// for the transactions; RefusedInBlock are entries of batches in blocks
+// that execution refused while the rest applied (their report_entry
+// event's code name), which a refusal of the whole transaction does not
+// count.
+type EntryCount struct {
+	Sent, Checked, Included int
+	RefusedInBlock          map[string]int
+}
+
+// entries is how many messages m's transaction carries.
+func entries(m message) int {
+	if b := m.msg.GetReportBatch(); b != nil {
+		return len(b.Entries)
+	}
+	return 1
 }
 
 // BlockStat is one height: its transactions and bytes, the proposer's
@@ -98,10 +118,19 @@ func (s *Stats) evict(track string, k Kind, code uint32) {
 	c.Evicted[wire.CodeName(code)]++
 }
 
-func (s *Stats) include(track string, k Kind, bytes int) {
+func (s *Stats) include(track string, k Kind, bytes, entries int) {
 	c := s.count(track, k)
 	c.Included++
 	c.Bytes += int64(bytes)
+	c.Entries.Included += entries
+}
+
+func (s *Stats) refuseEntry(track string, k Kind, name string) {
+	c := s.count(track, k)
+	if c.Entries.RefusedInBlock == nil {
+		c.Entries.RefusedInBlock = map[string]int{}
+	}
+	c.Entries.RefusedInBlock[name]++
 }
 
 // percentiles are p50, p99 and the max of ds (nearest rank).

@@ -28,7 +28,7 @@ func WriteTable(w io.Writer, runs []*Result) error {
 		c.Blocks, c.EpochBlocks, c.RetainStateBlocks, SubmissionBlocks, RevealBlocks, ReportBlocks)
 	header, rule := "| metric |", "|---|"
 	for _, r := range runs {
-		header += " batching " + string(r.Config.Mode) + " |"
+		header += " " + r.Config.Mode.column() + " |"
 		rule += "---|"
 	}
 	fmt.Fprintln(w, header)
@@ -73,13 +73,17 @@ func Rows(r *Result) []Row {
 			sigs += c.Checked
 		}
 		rep := st.Count(track, KindReport)
-		refused = rep.Sent - rep.Checked
+		refused = rep.Entries.Sent - rep.Entries.Checked
 		add(track+": submissions scored", "%d", scored)
 		add(track+": txs in blocks / scored (commit + reveal + reports)", "%s", per(txs, scored))
-		add(track+": reports in blocks / scored", "%s", per(rep.Included, scored))
+		add(track+": reports in blocks / scored", "%s", per(rep.Entries.Included, scored))
+		add(track+": report txs in blocks / scored", "%s", per(rep.Included, scored))
 		add(track+": bytes in blocks / scored", "%s", per(int(bytes), scored))
 		add(track+": signature checks / scored", "%s", per(sigs, scored))
 		add(track+": reports refused by CheckTx / scored", "%s", per(refused, scored))
+		add(track+": report txs refused by CheckTx / scored", "%s", per(rep.Sent-rep.Checked, scored))
+		add(track+": report entries in blocks refused after their quorum / scored", "%s",
+			per(rep.Entries.RefusedInBlock[finalCode], scored))
 		add(track+": outcomes", "%s", statuses(o.Tasks[track]))
 	}
 	gc, gr, tr := st.Count(genesis.TrackGas, KindCommit), st.Count(genesis.TrackGas, KindReveal), st.Count(genesis.TrackGas, KindTruth)
@@ -116,6 +120,7 @@ func Rows(r *Result) []Row {
 		add("epoch block CPU ms p50 / max", "%s", msPair(epochCPU))
 	}
 	add("blocks with state retired", "%d", o.Retirements)
+	add("score digest after the last block", "%s", short(o.ScoreDigest))
 	for _, s := range st.Samples {
 		add(fmt.Sprintf("state after block %d: keys / app bytes / badger on disk", s.Height), "%d / %s / %s", s.Keys, mib(s.Bytes), mib(s.DiskBytes))
 	}
@@ -144,18 +149,31 @@ func statuses(m map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
+// finalCode is the code name of a report on a submission whose quorum
+// already settled it.
+const finalCode = "submission_final"
+
+// short is the first 16 hex digits of a digest.
+func short(d string) string { return d[:min(16, len(d))] }
+
 // otherRefusals lists every refusal by CheckTx that is not a report or a
-// truth coming after its quorum, and every eviction at a recheck.
+// truth coming after its quorum, every batch entry refused in a block for
+// another reason, and every eviction at a recheck.
 func otherRefusals(st *Stats) string {
 	m := map[string]int{}
 	for _, track := range []string{"", genesis.TrackWorkflow, genesis.TrackArena, genesis.TrackGas} {
 		for k := range kindCount {
 			c := st.Count(track, k)
 			for code, n := range c.Refused {
-				if (k == KindReport && code == "submission_final") || (k == KindTruth && code == "evm_block_closed") {
+				if (k == KindReport && code == finalCode) || (k == KindTruth && code == "evm_block_closed") {
 					continue
 				}
 				m[fmt.Sprintf("%s %s %s refused", track, k, code)] += n
+			}
+			for code, n := range c.Entries.RefusedInBlock {
+				if k != KindReport || code != finalCode {
+					m[fmt.Sprintf("%s %s entry %s refused in a block", track, k, code)] += n
+				}
 			}
 			for code, n := range c.Evicted {
 				m[fmt.Sprintf("%s %s %s evicted", track, k, code)] += n

@@ -30,11 +30,13 @@ func TestPercentiles(t *testing.T) {
 func TestWriteTableColumns(t *testing.T) {
 	r := &Result{Config: ReducedConfig(), Stats: newStats(), Outcomes: Outcomes{Tasks: map[string]map[string]int{}}}
 	var b strings.Builder
-	if err := WriteTable(&b, []*Result{r}); err != nil {
+	rb := &Result{Config: ReducedConfig(), Stats: newStats(), Outcomes: Outcomes{Tasks: map[string]map[string]int{}}}
+	rb.Config.Mode = ModeBatch
+	if err := WriteTable(&b, []*Result{r, rb}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if !strings.Contains(out, "| metric | batching off |\n") {
+	if !strings.Contains(out, "| metric | batching off | batching on (report batches) |\n") {
 		t.Errorf("no header with the mode's column:\n%s", out)
 	}
 	if got, want := strings.Count(out, "\n| "), len(Rows(r))+1; got != want {
