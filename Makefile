@@ -96,12 +96,13 @@ bench-localnet:
 	bash scripts/bench-localnet.sh
 
 ## sim-subnet: the subnet at its real shape in one process (internal/simsubnet): 64 validators,
-## 256 miners, all three tracks, 3,000 blocks; prints transactions, bytes and signature checks
-## per scored submission, block times, epoch blocks and the state's size (docs/performance.md).
+## 256 miners, all three tracks, 3,000 blocks, once with one report a transaction and once with
+## report batches; prints side by side transactions, bytes and signature checks per scored
+## submission, block times, epoch blocks and the state's size (docs/performance.md).
 ## SIM_FLAGS sets a smaller run, e.g. SIM_FLAGS="-blocks 720".
 SIM_FLAGS ?=
 sim-subnet:
-	$(GO) run ./scripts/simsubnet $(SIM_FLAGS)
+	$(GO) run ./scripts/simsubnet -modes off,batch $(SIM_FLAGS)
 
 ## test-arm64: the recorded chain (every app hash and query answer of its golden file, block and
 ## pipelined) by an arm64 build under qemu-user-static: a second architecture, where the app-hash
