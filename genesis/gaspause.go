@@ -1,6 +1,7 @@
 package genesis
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -27,13 +28,7 @@ type GasPause struct {
 // ResumeBlock is 0.
 func (c ChainParams) GasPauseOf(id uint64) (GasPause, bool) {
 	i, ok := slices.BinarySearchFunc(c.GasPaused, id, func(p GasPause, id uint64) int {
-		switch {
-		case p.EvmChainID < id:
-			return -1
-		case p.EvmChainID > id:
-			return 1
-		}
-		return 0
+		return cmp.Compare(p.EvmChainID, id)
 	})
 	if !ok {
 		return GasPause{}, false

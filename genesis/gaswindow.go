@@ -1,6 +1,7 @@
 package genesis
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -22,13 +23,7 @@ type GasWindow struct {
 // chain.gas_windows, else 1.
 func (c ChainParams) WindowBlocks(id uint64) uint64 {
 	i, ok := slices.BinarySearchFunc(c.GasWindows, id, func(w GasWindow, id uint64) int {
-		switch {
-		case w.EvmChainID < id:
-			return -1
-		case w.EvmChainID > id:
-			return 1
-		}
-		return 0
+		return cmp.Compare(w.EvmChainID, id)
 	})
 	if !ok {
 		return 1

@@ -185,8 +185,8 @@ func Load(home string) (Config, error) {
 }
 
 // section decodes the one-key section name into dst when the file has it.
-// The key's value must already be a T: viper would turn 3 into true or
-// into "3" without a word.
+// The key's value must already be a T: viper would quietly turn a number
+// into a bool or into a string.
 func section[T any](v *viper.Viper, path, name, key, want string, dst any) error {
 	if raw := v.Get(name + "." + key); raw != nil {
 		if _, ok := raw.(T); !ok {
