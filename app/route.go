@@ -43,6 +43,12 @@ func routeOf(msg *subnetv1.Msg) route {
 		return route{unit: tasks.Unit}
 	case *subnetv1.Msg_Truth:
 		return route{unit: gas.Unit}
+	case *subnetv1.Msg_CommitBatch:
+		return route{miner: "commit batch", unit: theBatchUnit}
+	case *subnetv1.Msg_RevealBatch:
+		return route{miner: "reveal batch", unit: theBatchUnit}
+	case *subnetv1.Msg_TruthBatch:
+		return route{unit: theBatchUnit}
 	case *subnetv1.Msg_Commit:
 		r := route{miner: "commit"}
 		if m.Commit == nil {

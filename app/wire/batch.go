@@ -6,13 +6,18 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-// MaxReportBatch is the most entries one MsgReportBatch may carry. It is a
+// MaxBatch is the most entries one batch message (MsgReportBatch,
+// MsgCommitBatch, MsgRevealBatch, MsgTruthBatch) may carry. It is a
 // consensus rule, not a param: 256 entries are charged as 256
 // transactions' work (budget.UnitsTx each), a small share of a block's
 // transaction work, and max_tx_bytes still applies (16 KiB by default; a
-// workflow entry with short decimals takes about 45 bytes, 256 of them
-// 11,139 bytes signed).
-const MaxReportBatch = 256
+// workflow report with short decimals takes about 45 bytes, 256 of them
+// 11,139 bytes signed; a commit about 50).
+const MaxBatch = 256
+
+// MaxReportBatch is MaxBatch, under the name the report batch's callers
+// use.
+const MaxReportBatch = MaxBatch
 
 // CheckReportBatchShape is the rule that refuses a report batch whole,
 // before any entry is looked at: between 1 and MaxReportBatch entries, none
@@ -31,6 +36,29 @@ func CheckReportBatchShape(entries []*subnetv1.MsgReport) *TxError {
 			return Reject(CodeDuplicateBatchEntry, fmt.Sprintf("report batch entries %d and %d both report submission_id = %d: keep one", j, i, e.SubmissionId))
 		}
 		first[e.SubmissionId] = i
+	}
+	return nil
+}
+
+// CheckBatchShape is the shape rule of the commit, reveal and truth
+// batches, the report batch's rule (CheckReportBatchShape) for any kind:
+// between 1 and MaxBatch entries, none empty (keys[i] == "" for an entry
+// that is nil), and no target named twice. keys[i] is entry i's target as a
+// reader names it ("task_id = 7", "gas 8453/20000001"); kind names the
+// batch in the messages ("commit batch").
+func CheckBatchShape(kind string, keys []string) *TxError {
+	if n := len(keys); n == 0 || n > MaxBatch {
+		return Reject(CodeBatchSize, fmt.Sprintf("%s has %d entries: must be in [1, %d]; split a larger one", kind, n, MaxBatch))
+	}
+	first := make(map[string]int, len(keys))
+	for i, k := range keys {
+		if k == "" {
+			return Reject(CodeEmptyMsg, fmt.Sprintf("%s entry %d is empty", kind, i))
+		}
+		if j, ok := first[k]; ok {
+			return Reject(CodeDuplicateBatchEntry, fmt.Sprintf("%s entries %d and %d both name %s: keep one", kind, j, i, k))
+		}
+		first[k] = i
 	}
 	return nil
 }

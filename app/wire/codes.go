@@ -182,8 +182,8 @@ var Codes = []CodeInfo{
 	{CodeEmptyTruthPriced, "empty_truth_priced", "a truth with `empty` set (the EVM block had no priced transaction) that also carries a `min_price`: an empty truth has no price"},
 	{CodeBadDuplicateOf, "bad_duplicate_of", "a report whose `duplicate_of` names no submission, a submission of another task, one not revealed, the reported submission itself, or one whose commit does not precede the reported one's (commit.Precedes: lower commit height, then lower uid); name an earlier revealed submission of the same task, or 0 for none"},
 	{CodeEVMChainPaused, "evm_chain_paused", "a gas commit, reveal or truth for an EVM chain that governance paused (`chain.gas_paused`, resume_block 0): nothing is taken or owed for it until a params proposal resumes it (docs/scoring.md, \"Paused chains\")"},
-	{CodeBatchSize, "batch_size", "a report batch with no entries, or with more than 256 (`wire.MaxReportBatch`): split it into batches of at most 256"},
-	{CodeDuplicateBatchEntry, "duplicate_batch_entry", "a report batch that names the same submission in two entries (a validator reports a submission once): keep one of them; the whole batch is refused"},
+	{CodeBatchSize, "batch_size", "a batch (report, commit, reveal or truth) with no entries, or with more than 256 (`wire.MaxBatch`): split it into batches of at most 256"},
+	{CodeDuplicateBatchEntry, "duplicate_batch_entry", "a batch that names the same target in two entries (a report batch one submission, a commit or reveal batch one task or EVM block, a truth batch one EVM block): keep one of them; the whole batch is refused"},
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).

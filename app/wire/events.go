@@ -16,6 +16,9 @@ const (
 	EventSubmissionDuplicate = "submission_duplicate"
 	EventReportReceived      = "report_received"
 	EventReportEntry         = "report_entry" // one entry of a report batch: its index, submission, code and code name
+	EventCommitEntry         = "commit_entry" // one entry of a commit batch: its index, target, code and code name
+	EventRevealEntry         = "reveal_entry" // one entry of a reveal batch: its index, target, code and code name
+	EventTruthEntry          = "truth_entry"  // one entry of a truth batch: its index, EVM block, code and code name
 	EventTruthReceived       = "truth_received"
 	EventSubmissionScored    = "submission_scored"
 	EventSubmissionExpired   = "submission_expired"
