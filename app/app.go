@@ -90,7 +90,7 @@ type App struct {
 	proposals  map[string]*blockResult // ProcessProposal results by block hash
 	check      *store.Overlay          // CheckTx state, reset on Commit
 	sigs       *sigCache               // signatures verified by CheckTx (or Prefetch)
-	checkCool  int                     // CheckTxs: transactions left before the next batch (after a failed one); checkMu
+	suspects   suspects                // CheckTxs: senders kept out of batches after a bad signature; checkMu
 	checkStats CheckRunStats           // CheckTxs's counts (CheckRuns); checkMu
 	ahead      *ahead                  // a later block's signatures being checked (Prefetch)
 	chains     governance.ChainCache   // the last chain in force built

@@ -149,37 +149,46 @@ func TestCheckTxsMatchesCheckTx(t *testing.T) {
 	}
 }
 
-// TestCheckTxsBadSignatureCooldown: a run whose batch fails is answered
-// one signature at a time, and the next checkCooldown transactions skip
-// the batch, so one bad signature per run cannot make every run pay a
-// failed batch on top of its singles.
-func TestCheckTxsBadSignatureCooldown(t *testing.T) {
+// TestCheckTxsBadSignatureSender: a sender who slips a bad signature
+// into its runs costs one failed batch, once: its key becomes a suspect,
+// its later transactions are verified one at a time, and every other
+// sender's stay batched. Here miner 0 breaks the signature of its
+// transaction in every run it appears in (every other run of 16), and
+// later miner 1 once; every run is still batched, two batches fail and
+// two senders become suspects. (With one cooldown for everyone, as
+// before, one bad signature per 256 transactions from any registered key
+// turned batching off for all.) The answers are CheckTx's, one at a time.
+func TestCheckTxsBadSignatureSender(t *testing.T) {
 	tw := newCheckTwins(t, 32, 12)
-	txs := tw.commits(t, 1, 12) // 384
-	run := 16
-	tw.check(t, txs[:run], []int{run})
-	if st := tw.runs.app.CheckRuns(); st.Batches != 1 || st.Batched != run || st.Failed != 0 {
-		t.Fatalf("a valid run: %+v, want one batch of %d", st, run)
+	txs := tw.commits(t, 1, 12) // 384, task-major over the 32 miners
+	const run = 16
+	broken := 0
+	for at := 0; at < len(txs); at += run {
+		for i := at; i < at+run; i++ {
+			if i%len(tw.miners) == 0 {
+				txs[i] = breakSig(txs[i])
+				broken++
+				break
+			}
+		}
 	}
-	bad := append([][]byte(nil), txs[run:2*run]...)
-	bad[5] = breakSig(bad[5])
-	got := tw.check(t, bad, []int{run})
-	if got[5].Code != wire.CodeBadSignature || got[4].Code != wire.CodeOK {
-		t.Fatalf("the run with a broken signature: tx 4 %d, tx 5 %d", got[4].Code, got[5].Code)
+	txs[300] = breakSig(txs[300]) // miner 300 % 32 = 12, once
+	got := tw.check(t, txs, []int{run})
+	if got[0].Code != wire.CodeBadSignature || got[300].Code != wire.CodeBadSignature || got[1].Code != wire.CodeOK {
+		t.Fatalf("codes: tx 0 %d, tx 300 %d, tx 1 %d", got[0].Code, got[300].Code, got[1].Code)
 	}
-	if st := tw.runs.app.CheckRuns(); st.Batches != 2 || st.Failed != 1 {
-		t.Fatalf("after a failed batch: %+v, want 2 batches, 1 failed", st)
+	st := tw.runs.app.CheckRuns()
+	if runs := len(txs) / run; st.Batches != runs {
+		t.Errorf("%+v: %d batches, want one per run (%d): one sender's bad signatures turned batching off for the others", st, st.Batches, runs)
 	}
-	// The broken tx's miner has a gap in its nonces from there; its later
-	// txs are refused alike on both twins.
-	cool := txs[2*run : 2*run+checkCooldown]
-	tw.check(t, cool, []int{run})
-	if st := tw.runs.app.CheckRuns(); st.Batches != 2 {
-		t.Fatalf("within the cooldown: %+v, want no new batch", st)
+	if st.Failed != 2 || st.Suspects != 2 {
+		t.Errorf("%+v: want 2 failed batches and 2 suspects (miner 0's %d bad signatures fail one batch)", st, broken)
 	}
-	tw.check(t, txs[2*run+checkCooldown:], []int{run})
-	if st := tw.runs.app.CheckRuns(); st.Batches < 3 || st.Failed != 1 {
-		t.Fatalf("after the cooldown: %+v, want batches again", st)
+	// the suspects' transactions are out of the batches once they are
+	// suspects: miner 0's 11 after tx 0, and miner 12's 2 after tx 300 (its
+	// commit to task 10; tasks 11 and 12 hold the 2)
+	if want := len(txs) - 12 + 1 - 2; st.Batched != want {
+		t.Errorf("%+v: %d batched, want %d", st, st.Batched, want)
 	}
 }
 

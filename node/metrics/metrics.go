@@ -92,7 +92,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 
 		CheckTxRuns: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "checktx_runs_total",
 			Help: "Runs of CheckTx requests the app answered (mempoolconn: one request each when the node is idle, more under load)."}),
-		CheckTxBatches: counterVec("checktx_batches_total", "Runs whose signatures were checked in one batch, by result: ok, or failed (the run's txs then checked their own, and the next 256 skipped the batch).", "result"),
+		CheckTxBatches: counterVec("checktx_batches_total", "Runs whose signatures were checked in one batch, by result: ok, or failed (the run's signatures then checked one at a time, and the senders of the bad ones kept out of later batches).", "result"),
 		CheckTxBatchedSig: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "checktx_batched_signatures_total",
 			Help: "Signatures CheckTx checked in batches."}),
 	}
