@@ -96,13 +96,14 @@ bench-localnet:
 	bash scripts/bench-localnet.sh
 
 ## sim-subnet: the subnet at its real shape in one process (internal/simsubnet): 64 validators,
-## 256 miners, all three tracks, 3,000 blocks, once with one report a transaction and once with
-## report batches; prints side by side transactions, bytes and signature checks per scored
-## submission, block times, epoch blocks and the state's size (docs/performance.md).
+## 256 miners, all three tracks, 3,000 blocks, once with one message a transaction, once with
+## report batches and once with every batch form (reports, commits, reveals, truths); prints side
+## by side transactions, bytes and signature checks per scored submission and per counted gas
+## prediction, block times, epoch blocks and the state's size (docs/performance.md).
 ## SIM_FLAGS sets a smaller run, e.g. SIM_FLAGS="-blocks 720".
 SIM_FLAGS ?=
 sim-subnet:
-	$(GO) run ./scripts/simsubnet -modes off,batch $(SIM_FLAGS)
+	$(GO) run ./scripts/simsubnet -modes off,batch,all $(SIM_FLAGS)
 
 ## test-arm64: the recorded chain (every app hash and query answer of its golden file, block and
 ## pipelined) by an arm64 build under qemu-user-static: a second architecture, where the app-hash

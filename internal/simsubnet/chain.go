@@ -39,8 +39,10 @@ type message struct {
 	msg   *subnetv1.Msg
 	kind  Kind
 	track string
-	// pending is the payload a commit or reveal is of.
-	pending *pendingSub
+	// pending is the payload a commit or reveal is of; pendings are a
+	// batch's, by entry.
+	pending  *pendingSub
+	pendings []*pendingSub
 	// order sorts one height's messages: senders interleave as they would
 	// reach a mempool, the same way in every run.
 	order [32]byte
@@ -215,10 +217,10 @@ func (c *chain) take(kept [][]byte, results []*abcitypes.ExecTxResult, d *decide
 }
 
 // countEntries counts the entries of an included batch that execution
-// refused, by their report_entry events.
+// refused, by their entry events.
 func (c *chain) countEntries(m message, res *abcitypes.ExecTxResult) {
 	for _, ev := range res.Events {
-		if ev.Type == wire.EventReportEntry && attr(ev, "name") != wire.CodeName(wire.CodeOK) {
+		if entryEvent(ev.Type) && attr(ev, "name") != wire.CodeName(wire.CodeOK) {
 			c.stats.refuseEntry(m.track, m.kind, attr(ev, "name"))
 		}
 	}
@@ -266,4 +268,13 @@ func (c *chain) recheck(ctx context.Context, rest []pooled) ([]message, error) {
 		a.signer.SetNonce(a.next)
 	}
 	return again, nil
+}
+
+// entryEvent: the event of one entry of a batch.
+func entryEvent(typ string) bool {
+	switch typ {
+	case wire.EventReportEntry, wire.EventCommitEntry, wire.EventRevealEntry, wire.EventTruthEntry:
+		return true
+	}
+	return false
 }

@@ -11,8 +11,8 @@ import (
 
 // Mode is how the simulated actors package their messages: ModeOff sends
 // each message as its own transaction; ModeBatch packs a validator's
-// reports into MsgReportBatch transactions (batch.go). Commits, reveals,
-// truths and the rest are single transactions in every mode.
+// reports of a track into MsgReportBatch transactions; ModeAll batches
+// every message that has a batch form (batch.go).
 type Mode string
 
 const (
@@ -22,10 +22,19 @@ const (
 	// are due then go out as one MsgReportBatch (split at
 	// wire.MaxReportBatch entries and at max_tx_bytes).
 	ModeBatch Mode = "batch"
+	// ModeAll: every message with a batch form is batched, as a daemon
+	// would send them. At each height a validator's reports of both task
+	// tracks go out as one MsgReportBatch and its truths as one
+	// MsgTruthBatch; a miner's commits to the two tasks posted together
+	// as one MsgCommitBatch, and their reveals as one MsgRevealBatch. A
+	// gas agent commits its predictions of GasRun EVM blocks at once
+	// (MsgCommitBatch) and reveals what is final every GasRevealEvery
+	// blocks (MsgRevealBatch).
+	ModeAll Mode = "all"
 )
 
 // Modes are the modes that exist, in the table's column order.
-var Modes = []Mode{ModeOff, ModeBatch}
+var Modes = []Mode{ModeOff, ModeBatch, ModeAll}
 
 // ParseModes reads a comma-separated list of modes; each must exist.
 func ParseModes(s string) ([]Mode, error) {
@@ -42,8 +51,11 @@ func ParseModes(s string) ([]Mode, error) {
 
 // column is the mode's heading in the table.
 func (m Mode) column() string {
-	if m == ModeBatch {
+	switch m {
+	case ModeBatch:
 		return "batching on (report batches)"
+	case ModeAll:
+		return "batching on (every batch form)"
 	}
 	return "batching " + string(m)
 }
@@ -94,6 +106,17 @@ const (
 	// blocks) and the number of its block 0 in the sim.
 	EVMChain = 8453
 	EVMBase  = 20_000_000
+	// GasRun (ModeAll): a gas agent commits to the EVM blocks of a run of
+	// GasRun at once, the run's first GasLead seconds ahead; the sim
+	// genesis' max_prediction_ahead (MaxPredictionAhead) leaves room for
+	// the run past the last closed block.
+	GasRun = 8
+	// GasRevealEvery (ModeAll): a gas agent reveals its final predictions
+	// at heights that are multiples of GasRevealEvery (its own offset of
+	// 0 or 1 added), inside every reveal window of RevealBlocks (10).
+	GasRevealEvery = 8
+	// MaxPredictionAhead is the sim genesis' chain.max_prediction_ahead.
+	MaxPredictionAhead = 16
 )
 
 // Config is one simulation: the subnet's shape, the load's cadence and the

@@ -5,9 +5,11 @@
 // costs: transactions, bytes and signature checks per scored submission and
 // per counted gas prediction, block execution time, epoch blocks and the
 // state's size. It compares packagings of the messages: one transaction
-// each (Mode "off") and a validator's reports of a height and track in one
-// MsgReportBatch (Mode "batch", batch.go); run with several modes, the same
-// seed and shape run once per mode and the table puts them side by side.
+// each (Mode "off"), a validator's reports of a height and track in one
+// MsgReportBatch (Mode "batch"), and every batch form (Mode "all": reports,
+// truths, commits and reveals, gas predictions committed in runs; batch.go,
+// config.go); run with several modes, the same seed and shape run once per
+// mode and the table puts them side by side.
 // Batch entries refused because their quorum already settled are counted
 // apart from the transactions CheckTx refuses.
 //

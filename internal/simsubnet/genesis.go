@@ -82,6 +82,7 @@ func Genesis(c Config) genesis.AppState {
 	g.Chain.GasChains = []uint64{EVMChain}
 	g.Chain.MaxSubmissionBlocks, g.Chain.MaxReportBlocks = SubmissionBlocks, ReportBlocks
 	g.Chain.TruthReportBlocks = TruthReportBlocks
+	g.Chain.MaxPredictionAhead = MaxPredictionAhead
 	g.Chain.RetainStateBlocks = c.RetainStateBlocks
 	for i := range g.Tracks {
 		g.Tracks[i].RevealBlocks = RevealBlocks

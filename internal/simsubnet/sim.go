@@ -129,13 +129,11 @@ func (s *sim) run(ctx context.Context) error {
 		msgs := append(again, s.due[h]...)
 		delete(s.due, h)
 		slices.SortStableFunc(msgs[len(again):], func(a, b message) int { return bytes.Compare(a.order[:], b.order[:]) })
-		if s.cfg.Mode == ModeBatch {
-			packed, err := batchReports(msgs[len(again):], s.gen.Chain.MaxTxBytes)
-			if err != nil {
-				return err
-			}
-			msgs = append(msgs[:len(again):len(again)], packed...)
+		packed, err := pack(msgs[len(again):], s.cfg.Mode, s.gen.Chain.MaxTxBytes)
+		if err != nil {
+			return err
 		}
+		msgs = append(msgs[:len(again):len(again)], packed...)
 		for _, m := range msgs {
 			if err := s.chain.send(ctx, m); err != nil {
 				return err
@@ -194,23 +192,34 @@ func (s *sim) plan(ctx context.Context, h int64) error {
 // planPredictions: once the EVM chain is anchored, every registered miner
 // commits its prediction of the EVM block whose timestamp is GasLead
 // seconds after this block's, if there is one and it is within
-// max_prediction_ahead of the last closed block.
+// max_prediction_ahead of the last closed block. In ModeAll it commits
+// only when that block starts a run of GasRun, to the run's blocks (those
+// within max_prediction_ahead), at once.
 func (s *sim) planPredictions(h, now int64) {
 	step := s.cfg.EVMEvery * BlockSeconds
 	if s.lastClosed < 0 || (now+GasLead-GenesisTime)%step != 0 {
 		return
 	}
 	b := (now + GasLead - GenesisTime) / step
-	if b <= s.lastClosed || b-s.lastClosed > int64(s.gen.Chain.MaxPredictionAhead) {
-		return
+	run := int64(1)
+	if s.cfg.Mode == ModeAll {
+		if b%GasRun != 0 {
+			return
+		}
+		run = GasRun
 	}
 	for _, m := range s.miners {
 		if !m.registered {
 			continue
 		}
-		p := &pendingSub{miner: m, payload: setup.GasBid(EVMChain, uint64(EVMBase+b), truthMilli(b), m.index%8),
-			salt: salt(s.cfg.Seed, "gas", m.index, b), track: genesis.TrackGas, evmBlock: b}
-		s.commit(h, p)
+		for e := b; e < b+run; e++ {
+			if e <= s.lastClosed || e-s.lastClosed > int64(s.gen.Chain.MaxPredictionAhead) {
+				continue
+			}
+			p := &pendingSub{miner: m, payload: setup.GasBid(EVMChain, uint64(EVMBase+e), truthMilli(e), m.index%8),
+				salt: salt(s.cfg.Seed, "gas", m.index, e), track: genesis.TrackGas, evmBlock: e}
+			s.commit(h, p)
+		}
 	}
 }
 
@@ -256,8 +265,13 @@ func attrI64(ev abcitypes.Event, key string) int64 {
 // schedules) and every outcome.
 func (s *sim) observe(d *decided) {
 	for _, t := range d.txs {
+		m := t.p.m
 		for _, ev := range t.res.Events {
-			s.txEvent(d.height, t.p.m, ev)
+			// a batch entry's events follow its entry event
+			if (ev.Type == wire.EventCommitEntry || ev.Type == wire.EventRevealEntry) && m.pendings != nil {
+				m.pending = m.pendings[attrU64(ev, "index")]
+			}
+			s.txEvent(d.height, m, ev)
 		}
 	}
 	for _, ev := range d.events {
@@ -352,11 +366,15 @@ func (s *sim) revealed(p *pendingSub, id uint64) {
 }
 
 // truthFinal: the EVM block is closed; its committed predictions are
-// revealed in the window the event names.
+// revealed in the window the event names (in ModeAll at its first
+// multiple of GasRevealEvery, with the other predictions final by then).
 func (s *sim) truthFinal(ev abcitypes.Event) {
 	b := int64(attrU64(ev, "evm_block")) - EVMBase
 	s.lastClosed = max(s.lastClosed, b)
 	from, until := attrI64(ev, "reveal_from"), attrI64(ev, "reveal_until")
+	if s.cfg.Mode == ModeAll {
+		from = (from + GasRevealEvery - 1) / GasRevealEvery * GasRevealEvery
+	}
 	for _, p := range s.gasCommits[b] {
 		at := min(from+int64(p.miner.index)%2, until)
 		s.at(at, message{from: p.miner.actor, msg: client.Reveal(p.payload, p.salt), kind: KindReveal, track: genesis.TrackGas, pending: p})

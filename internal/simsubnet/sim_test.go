@@ -3,6 +3,7 @@ package simsubnet
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"testing"
 
@@ -47,6 +48,7 @@ func TestReducedRun(t *testing.T) {
 		runs = append(runs, a)
 	}
 	sameOutcomes(t, runs[0], runs[1])
+	sameSubmissions(t, runs[0], runs[2])
 	if os.Getenv("SIMSUBNET_PRINT") != "" {
 		if err := WriteTable(os.Stdout, runs); err != nil {
 			t.Fatal(err)
@@ -82,6 +84,25 @@ func sameOutcomes(t *testing.T, off, batch *Result) {
 		differ, len(a), short(off.Outcomes.ScoreDigest), short(batch.Outcomes.ScoreDigest))
 }
 
+// sameSubmissions compares mode off with mode all, where the gas agents
+// commit in runs: the submission ids differ, and with them each report's
+// height (a validator's measurement time is drawn per submission id), so
+// submissions settle at other heights; but every miner commits to every
+// task in both, so each track has as many submissions.
+func sameSubmissions(t *testing.T, off, all *Result) {
+	t.Helper()
+	count := func(r *Result) map[string]int {
+		m := map[string]int{}
+		for _, s := range r.Outcomes.Submissions {
+			m[s.Track]++
+		}
+		return m
+	}
+	if a, b := count(off), count(all); !maps.Equal(a, b) {
+		t.Errorf("submissions by track: off %v, all %v", a, b)
+	}
+}
+
 // checkRun: every task submission is scored or has a stated outcome (the
 // honest majority reports each in time, so none may expire, be contested
 // or be left without an event), gas predictions were counted and each
@@ -100,9 +121,20 @@ func checkRun(t *testing.T, r *Result) {
 				t.Errorf("%s: %d submissions %s: want every one scored or still open at the end", track, got[st], st)
 			}
 		}
-		if c := r.Stats.Count(track, KindCommit); c.Included != got["scored"]+got["open"] {
-			t.Errorf("%s: %d commits in blocks, %d outcomes", track, c.Included, got["scored"]+got["open"])
-		}
+	}
+	// a batch of both task tracks' entries counts under tasksLabel
+	var commits, outcomes int
+	var rep, cr TxCount
+	for _, track := range []string{genesis.TrackWorkflow, genesis.TrackArena, tasksLabel} {
+		c := r.Stats.Count(track, KindCommit)
+		commits += c.Entries.Included
+		outcomes += o.Tasks[track]["scored"] + o.Tasks[track]["open"]
+		x := r.Stats.Count(track, KindReport)
+		rep.Included, rep.Entries.Included = rep.Included+x.Included, rep.Entries.Included+x.Entries.Included
+		cr.Included, cr.Entries.Included = cr.Included+c.Included, cr.Entries.Included+c.Entries.Included
+	}
+	if commits != outcomes {
+		t.Errorf("%d task commits in blocks, %d outcomes", commits, outcomes)
 	}
 	if o.GasCounted == 0 || o.GasMismatch != 0 || o.GasCounted > o.GasRevealed || o.GasRevealed > o.GasCommitted {
 		t.Errorf("gas: %d counted, %d revealed, %d committed, %d closes counting other than the reveals", o.GasCounted, o.GasRevealed, o.GasCommitted, o.GasMismatch)
@@ -116,11 +148,14 @@ func checkRun(t *testing.T, r *Result) {
 	if other := otherRefusals(r.Stats); other != "none" {
 		t.Errorf("unexpected refusals: %s", other)
 	}
-	for _, track := range []string{genesis.TrackWorkflow, genesis.TrackArena} {
-		rep := r.Stats.Count(track, KindReport)
-		batched := rep.Included < rep.Entries.Included
-		if batched != (r.Config.Mode == ModeBatch) {
-			t.Errorf("mode %s, %s reports: %+v", r.Config.Mode, track, rep)
+	if batched := rep.Included < rep.Entries.Included; batched != (r.Config.Mode != ModeOff) {
+		t.Errorf("mode %s, reports: %d txs, %d entries", r.Config.Mode, rep.Included, rep.Entries.Included)
+	}
+	gc := r.Stats.Count(genesis.TrackGas, KindCommit)
+	gr := r.Stats.Count(genesis.TrackGas, KindReveal)
+	for what, c := range map[string]TxCount{"task commits": cr, "gas commits": gc, "gas reveals": gr} {
+		if batched := c.Included < c.Entries.Included; batched != (r.Config.Mode == ModeAll) {
+			t.Errorf("mode %s, %s: %d txs, %d entries", r.Config.Mode, what, c.Included, c.Entries.Included)
 		}
 	}
 	if len(r.Stats.Samples) == 0 || r.Stats.Samples[0].Keys == 0 {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
 // Kind is the kind of a message.
@@ -37,8 +38,8 @@ type TxCount struct {
 	Entries                 EntryCount
 }
 
-// EntryCount counts the messages transactions carry: a report batch's
-// entries, one for any other transaction. Sent, Checked and Included as
+// EntryCount counts the messages transactions carry: a batch's entries,
+// one for any other transaction. Sent, Checked and Included as
 // for the transactions; RefusedInBlock are entries of batches in blocks
 // that execution refused while the rest applied (their report_entry
 // event's code name), which a refusal of the whole transaction does not
@@ -49,9 +50,19 @@ type EntryCount struct {
 }
 
 // entries is how many messages m's transaction carries.
-func entries(m message) int {
-	if b := m.msg.GetReportBatch(); b != nil {
-		return len(b.Entries)
+func entries(m message) int { return batchEntries(m.msg) }
+
+// batchEntries is a batch's entries, 1 for a single message.
+func batchEntries(msg *subnetv1.Msg) int {
+	switch b := msg.Sum.(type) {
+	case *subnetv1.Msg_ReportBatch:
+		return len(b.ReportBatch.Entries)
+	case *subnetv1.Msg_CommitBatch:
+		return len(b.CommitBatch.Entries)
+	case *subnetv1.Msg_RevealBatch:
+		return len(b.RevealBatch.Entries)
+	case *subnetv1.Msg_TruthBatch:
+		return len(b.TruthBatch.Entries)
 	}
 	return 1
 }

@@ -62,51 +62,65 @@ func Rows(r *Result) []Row {
 	st, o := r.Stats, r.Outcomes
 	var rows []Row
 	add := func(name, format string, a ...any) { rows = append(rows, Row{name, fmt.Sprintf(format, a...)}) }
-	for _, track := range []string{genesis.TrackWorkflow, genesis.TrackArena} {
-		scored := o.Tasks[track]["scored"]
-		var txs, sigs, refused int
-		var bytes int64
+	// Workflow and arena together: a batch may carry entries of both (its
+	// track is tasksLabel), so transactions, bytes and signature checks are
+	// counted over the two tracks' scored submissions.
+	var scored, txs, sigs, crTxs int
+	var bytes int64
+	var rep, refusedTx, entriesIn, refusedEntries, finalEntries int
+	for _, track := range []string{genesis.TrackWorkflow, genesis.TrackArena, tasksLabel} {
+		scored += o.Tasks[track]["scored"]
 		for _, k := range []Kind{KindCommit, KindReveal, KindReport} {
 			c := st.Count(track, k)
 			txs += c.Included
 			bytes += c.Bytes
 			sigs += c.Checked
+			if k != KindReport {
+				crTxs += c.Included
+			}
 		}
-		rep := st.Count(track, KindReport)
-		refused = rep.Entries.Sent - rep.Entries.Checked
-		add(track+": submissions scored", "%d", scored)
-		add(track+": txs in blocks / scored (commit + reveal + reports)", "%s", per(txs, scored))
-		add(track+": reports in blocks / scored", "%s", per(rep.Entries.Included, scored))
-		add(track+": report txs in blocks / scored", "%s", per(rep.Included, scored))
-		add(track+": bytes in blocks / scored", "%s", per(int(bytes), scored))
-		add(track+": signature checks / scored", "%s", per(sigs, scored))
-		add(track+": reports refused by CheckTx / scored", "%s", per(refused, scored))
-		add(track+": report txs refused by CheckTx / scored", "%s", per(rep.Sent-rep.Checked, scored))
-		add(track+": report entries in blocks refused after their quorum / scored", "%s",
-			per(rep.Entries.RefusedInBlock[finalCode], scored))
+		r := st.Count(track, KindReport)
+		rep += r.Included
+		entriesIn += r.Entries.Included
+		refusedEntries += r.Entries.Sent - r.Entries.Checked
+		refusedTx += r.Sent - r.Checked
+		finalEntries += r.Entries.RefusedInBlock[finalCode]
+	}
+	for _, track := range []string{genesis.TrackWorkflow, genesis.TrackArena} {
+		add(track+": submissions scored", "%d", o.Tasks[track]["scored"])
 		add(track+": outcomes", "%s", statuses(o.Tasks[track]))
 	}
+	add("workflow + arena: txs in blocks / scored (commit + reveal + reports)", "%s", per(txs, scored))
+	add("workflow + arena: commit and reveal txs in blocks / scored", "%s", per(crTxs, scored))
+	add("workflow + arena: report txs in blocks / scored", "%s", per(rep, scored))
+	add("workflow + arena: reports in blocks / scored", "%s", per(entriesIn, scored))
+	add("workflow + arena: bytes in blocks / scored", "%s", per(int(bytes), scored))
+	add("workflow + arena: signature checks / scored", "%s", per(sigs, scored))
+	add("workflow + arena: reports refused by CheckTx / scored", "%s", per(refusedEntries, scored))
+	add("workflow + arena: report txs refused by CheckTx / scored", "%s", per(refusedTx, scored))
+	add("workflow + arena: report entries in blocks refused after their quorum / scored", "%s", per(finalEntries, scored))
 	gc, gr, tr := st.Count(genesis.TrackGas, KindCommit), st.Count(genesis.TrackGas, KindReveal), st.Count(genesis.TrackGas, KindTruth)
 	add("gas: predictions counted", "%d (of %d committed, %d revealed)", o.GasCounted, o.GasCommitted, o.GasRevealed)
 	add("gas: txs in blocks / counted (commit + reveal)", "%s", per(gc.Included+gr.Included, o.GasCounted))
 	add("gas: bytes in blocks / counted", "%s", per(int(gc.Bytes+gr.Bytes), o.GasCounted))
 	add("gas: signature checks / counted", "%s", per(gc.Checked+gr.Checked, o.GasCounted))
 	add("gas: EVM blocks closed", "%d (%d with a count other than the reveals)", o.GasClosed, o.GasMismatch)
-	add("gas: truths in blocks / closed EVM block", "%s", per(tr.Included, o.GasClosed))
+	add("gas: truth txs in blocks / closed EVM block", "%s", per(tr.Included, o.GasClosed))
+	add("gas: truths in blocks / closed EVM block", "%s", per(tr.Entries.Included, o.GasClosed))
 	add("gas: truths refused by CheckTx / closed EVM block", "%s", per(tr.Sent-tr.Checked, o.GasClosed))
 	add("refused or evicted otherwise", "%s", otherRefusals(st))
-	var txs, bytes []int
+	var blockTxs, blockBytes []int
 	var wall, cpu, prep, epochWall, epochCPU []time.Duration
 	for _, b := range st.Blocks {
-		txs, bytes = append(txs, b.Txs), append(bytes, b.Bytes)
+		blockTxs, blockBytes = append(blockTxs, b.Txs), append(blockBytes, b.Bytes)
 		wall, cpu, prep = append(wall, b.Wall), append(cpu, b.CPU), append(prep, b.Prepare)
 		if b.Epoch {
 			epochWall, epochCPU = append(epochWall, b.Wall), append(epochCPU, b.CPU)
 		}
 	}
 	add("blocks", "%d", len(st.Blocks))
-	add("txs per block p50 / p99 / max", "%s", intPercentiles(txs))
-	add("bytes per block p50 / p99 / max", "%s", intPercentiles(bytes))
+	add("txs per block p50 / p99 / max", "%s", intPercentiles(blockTxs))
+	add("bytes per block p50 / p99 / max", "%s", intPercentiles(blockBytes))
 	add("ProcessProposal+FinalizeBlock+Commit wall ms p50 / p99 / max", "%s", msPercentiles(wall))
 	cpuRow := "n/a"
 	if cpuclock.Measured {
@@ -156,12 +170,12 @@ const finalCode = "submission_final"
 // short is the first 16 hex digits of a digest.
 func short(d string) string { return d[:min(16, len(d))] }
 
-// otherRefusals lists every refusal by CheckTx that is not a report or a
-// truth coming after its quorum, every batch entry refused in a block for
-// another reason, and every eviction at a recheck.
+// otherRefusals lists every refusal by CheckTx, and every batch entry
+// refused in a block, that is not a report or a truth coming after its
+// quorum, and every eviction at a recheck.
 func otherRefusals(st *Stats) string {
 	m := map[string]int{}
-	for _, track := range []string{"", genesis.TrackWorkflow, genesis.TrackArena, genesis.TrackGas} {
+	for _, track := range []string{"", genesis.TrackWorkflow, genesis.TrackArena, tasksLabel, genesis.TrackGas} {
 		for k := range kindCount {
 			c := st.Count(track, k)
 			for code, n := range c.Refused {
@@ -171,7 +185,7 @@ func otherRefusals(st *Stats) string {
 				m[fmt.Sprintf("%s %s %s refused", track, k, code)] += n
 			}
 			for code, n := range c.Entries.RefusedInBlock {
-				if k != KindReport || code != finalCode {
+				if !(k == KindReport && code == finalCode) && !(k == KindTruth && code == "evm_block_closed") {
 					m[fmt.Sprintf("%s %s entry %s refused in a block", track, k, code)] += n
 				}
 			}

@@ -3,7 +3,7 @@
 // the full shape; the flags set a smaller one.
 //
 //	go run ./scripts/simsubnet -validators 64 -miners 256 -blocks 3000
-//	go run ./scripts/simsubnet -blocks 240 -modes off,batch
+//	go run ./scripts/simsubnet -blocks 240 -modes off,batch,all
 package main
 
 import (
@@ -35,7 +35,7 @@ func run(args []string) error {
 	epoch := fs.Int64("epoch", def.EpochBlocks, "window.epoch_blocks")
 	retain := fs.Int64("retain", def.RetainStateBlocks, "chain.retain_state_blocks (0 keeps everything)")
 	sample := fs.Int64("sample-every", def.SampleEvery, "read the state's size every this many blocks")
-	modes := fs.String("modes", string(simsubnet.ModeOff), "comma-separated modes (off, batch), one column each: the same seed and shape run once per mode, each in its own directory")
+	modes := fs.String("modes", string(simsubnet.ModeOff), "comma-separated modes (off, batch, all), one column each: the same seed and shape run once per mode, each in its own directory")
 	seed := fs.String("seed", def.Seed, "seed of every key, salt and measurement")
 	dir := fs.String("dir", "", "parent of the runs' badger directories (default: a temporary one, removed)")
 	if err := fs.Parse(args); err != nil {
