@@ -113,7 +113,9 @@ func (c *chain) send(ctx context.Context, m message) error {
 	if err != nil {
 		return err
 	}
+	cpu := cpuclock.Process()
 	res, err := c.app.CheckTx(ctx, &abcitypes.RequestCheckTx{Tx: tx, Type: abcitypes.CheckTxType_New})
+	c.stats.CheckCPU += cpuclock.Process() - cpu
 	if err != nil {
 		return fmt.Errorf("CheckTx: %w", err)
 	}
@@ -165,12 +167,12 @@ func (c *chain) block(ctx context.Context) (decided, []message, error) {
 		txs = append(txs, p.tx)
 		size += int64(len(p.tx))
 	}
-	prepStart := time.Now()
+	prepStart, prepCPU := time.Now(), cpuclock.Process()
 	prep, err := c.app.PrepareProposal(ctx, &abcitypes.RequestPrepareProposal{Height: h, Time: at, Txs: txs, MaxTxBytes: c.maxData})
 	if err != nil {
 		return decided{}, nil, fmt.Errorf("height %d: PrepareProposal: %w", h, err)
 	}
-	d := decided{height: h, stat: BlockStat{Height: h, Prepare: time.Since(prepStart)}}
+	d := decided{height: h, stat: BlockStat{Height: h, Prepare: time.Since(prepStart), PrepareCPU: cpuclock.Process() - prepCPU}}
 	wall, cpu := time.Now(), cpuclock.Process()
 	proc, err := c.app.ProcessProposal(ctx, &abcitypes.RequestProcessProposal{Height: h, Time: at, Txs: prep.Txs, Hash: hash})
 	if err != nil {
@@ -239,7 +241,9 @@ func (c *chain) recheck(ctx context.Context, rest []pooled) ([]message, error) {
 	for i, p := range rest {
 		reqs[i] = &abcitypes.RequestCheckTx{Tx: p.tx, Type: abcitypes.CheckTxType_Recheck}
 	}
+	cpu := cpuclock.Process()
 	res, err := c.app.CheckTxs(ctx, reqs)
+	c.stats.CheckCPU += cpuclock.Process() - cpu
 	if err != nil {
 		return nil, fmt.Errorf("recheck: %w", err)
 	}

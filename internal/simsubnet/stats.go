@@ -74,6 +74,7 @@ type BlockStat struct {
 	Height     int64
 	Txs, Bytes int
 	Prepare    time.Duration
+	PrepareCPU time.Duration
 	Wall, CPU  time.Duration
 	Epoch      bool
 }
@@ -90,6 +91,9 @@ type Sample struct {
 type Stats struct {
 	counts map[string]*[kindCount]TxCount
 	Blocks []BlockStat
+	// CheckCPU is the process' CPU in CheckTx and the mempool's rechecks
+	// (every validator's node runs both for every transaction).
+	CheckCPU time.Duration
 	// Samples of the state's size.
 	Samples []Sample
 }

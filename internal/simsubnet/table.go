@@ -128,6 +128,9 @@ func Rows(r *Result) []Row {
 	}
 	add("ProcessProposal+FinalizeBlock+Commit CPU ms p50 / p99 / max", "%s", cpuRow)
 	add("PrepareProposal wall ms p50 / p99 / max (proposer)", "%s", msPercentiles(prep))
+	if cpuclock.Measured {
+		add("a validator's app CPU per block: CheckTx + rechecks + blocks + 1/V of the proposals (ms, mean)", "%s", validatorLoad(st, r.Config.Validators))
+	}
 	add("epoch blocks", "%d (%d epochs)", len(epochWall), o.Epochs)
 	add("epoch block wall ms p50 / max", "%s", msPair(epochWall))
 	if cpuclock.Measured {
@@ -217,3 +220,23 @@ func msPair(ds []time.Duration) string {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/float64(time.Millisecond)) }
+
+// validatorLoad is the app's CPU a validator spends per block, on average:
+// CheckTx and the mempool's recheck of every transaction, every block's
+// ProcessProposal, FinalizeBlock and Commit, and the PrepareProposal of
+// one block in V (it proposes in turn); and that as a share of one core at
+// BlockSeconds a block.
+func validatorLoad(st *Stats, validators int) string {
+	if len(st.Blocks) == 0 || validators == 0 {
+		return "n/a"
+	}
+	var blocks, prep time.Duration
+	for _, b := range st.Blocks {
+		blocks += b.CPU
+		prep += b.PrepareCPU
+	}
+	per := (st.CheckCPU + blocks + prep/time.Duration(validators)) / time.Duration(len(st.Blocks))
+	core := float64(per) / float64(BlockSeconds*time.Second) * 100
+	return fmt.Sprintf("%s (%.1f%% of one core; CheckTx and rechecks %s, blocks %s)", ms(per), core,
+		ms(st.CheckCPU/time.Duration(len(st.Blocks))), ms(blocks/time.Duration(len(st.Blocks))))
+}
