@@ -185,6 +185,9 @@ func (c *chain) block(ctx context.Context) (decided, []message, error) {
 	if err != nil {
 		return decided{}, nil, fmt.Errorf("height %d: FinalizeBlock: %w", h, err)
 	}
+	if w, ok := c.app.PendingWork(); ok {
+		d.stat.Written = w.Written
+	}
 	if _, err := c.app.Commit(ctx, &abcitypes.RequestCommit{}); err != nil {
 		return decided{}, nil, fmt.Errorf("height %d: Commit: %w", h, err)
 	}

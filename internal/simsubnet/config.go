@@ -115,8 +115,12 @@ const (
 	// at heights that are multiples of GasRevealEvery (its own offset of
 	// 0 or 1 added), inside every reveal window of RevealBlocks (10).
 	GasRevealEvery = 8
-	// MaxPredictionAhead is the sim genesis' chain.max_prediction_ahead.
-	MaxPredictionAhead = 16
+	// MaxPredictionAhead is the sim genesis' chain.max_prediction_ahead:
+	// a run's last block is GasRun - 1 past its first, which is about 4
+	// EVM blocks past the last closed one (GasLead ahead of the clock, the
+	// truths GasConfirm behind it and a block or two to settle); 15 is the
+	// largest value whose gas close fits the genesis bound at 256 uids.
+	MaxPredictionAhead = 15
 )
 
 // Config is one simulation: the subnet's shape, the load's cadence and the

@@ -77,6 +77,9 @@ type BlockStat struct {
 	PrepareCPU time.Duration
 	Wall, CPU  time.Duration
 	Epoch      bool
+	// Written is the bytes the block wrote to the state (keys and values,
+	// deletions included: App.PendingWork).
+	Written int
 }
 
 // Sample is the state's size after a height: the app's entries and their

@@ -137,6 +137,7 @@ func Rows(r *Result) []Row {
 		add("epoch block CPU ms p50 / max", "%s", msPair(epochCPU))
 	}
 	add("blocks with state retired", "%d", o.Retirements)
+	add("state written per block: mean bytes (per day at 1 block a second)", "%s", writtenPerDay(st))
 	add("score digest after the last block", "%s", short(o.ScoreDigest))
 	for _, s := range st.Samples {
 		add(fmt.Sprintf("state after block %d: keys / app bytes / badger on disk", s.Height), "%d / %s / %s", s.Keys, mib(s.Bytes), mib(s.DiskBytes))
@@ -239,4 +240,19 @@ func validatorLoad(st *Stats, validators int) string {
 	core := float64(per) / float64(BlockSeconds*time.Second) * 100
 	return fmt.Sprintf("%s (%.1f%% of one core; CheckTx and rechecks %s, blocks %s)", ms(per), core,
 		ms(st.CheckCPU/time.Duration(len(st.Blocks))), ms(blocks/time.Duration(len(st.Blocks))))
+}
+
+// writtenPerDay is the mean of the bytes the blocks wrote, and that over
+// a day of blocks BlockSeconds apart: what badger takes in a day, of which
+// it keeps the versions of keep_versions heights.
+func writtenPerDay(st *Stats) string {
+	if len(st.Blocks) == 0 {
+		return "n/a"
+	}
+	var sum int64
+	for _, b := range st.Blocks {
+		sum += int64(b.Written)
+	}
+	mean := sum / int64(len(st.Blocks))
+	return fmt.Sprintf("%d (%s a day)", mean, mib(mean*86_400/BlockSeconds))
 }
