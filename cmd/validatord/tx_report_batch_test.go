@@ -3,14 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/scoringsubnet/validatord/app/wire"
-	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
 )
 
@@ -41,11 +39,7 @@ func TestReportBatchFromStdin(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	var u client.UnsignedTx
-	if err := json.Unmarshal([]byte(out), &u); err != nil {
-		t.Fatal(err)
-	}
-	msg := compact(t, u.Message)
+	msg := compact(t, mustUnsigned(t, out).Message)
 	if !strings.Contains(msg, `"report_batch":{"entries":[{"submission_id":"3","workflow":{"output_quality":"0.9"`) ||
 		!strings.Contains(msg, `{"submission_id":"5","arena":{"total_tokens":"1200"`) || !strings.Contains(msg, `"duplicate_of":"2"}]}`) {
 		t.Fatalf("message %s", msg)
