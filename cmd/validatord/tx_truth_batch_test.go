@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
 )
@@ -59,4 +62,37 @@ func mustUnsigned(t *testing.T, out string) client.UnsignedTx {
 		t.Fatalf("%v: %q", err, out)
 	}
 	return u
+}
+
+// A validator sends the truths of EVM blocks 100 (priced) and 101 (empty)
+// of chain 1, and of block 99, in one `tx truth batch` on a real node: the
+// tx succeeds, its one validator's votes make 100 and 101 final (the chain
+// closed up to 101), and the entry for 99, by then closed, is refused
+// alone with its code in its truth_entry event.
+func TestTruthBatchOnANode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a CometBFT node")
+	}
+	home, node, _ := initStarted(t, "truths-1", "--timeout-commit", "100ms")
+	ts := time.Now().Unix() - 10
+	lines := fmt.Sprintf(`{"evm_chain_id": 1, "evm_block": 100, "min_price": "20.5", "timestamp": %d}
+{"evm_chain_id": 1, "evm_block": 101, "empty": true, "timestamp": %d}
+{"evm_chain_id": 1, "evm_block": 99, "min_price": "20", "timestamp": %d}
+`, ts, ts+1, ts+1)
+	code, out, errOut := runStdin(lines, "tx", "truth", "batch", "--from", "validator", "--batch", "-", "--home", home, "--node", node, "--wait")
+	var res client.TxResult
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil || res.Code != 0 {
+		t.Fatalf("truth batch: exit %d, %v, stdout %q, stderr %q", code, err, out, errOut)
+	}
+	entries := entryLines(res.Events, wire.EventTruthEntry, 5)
+	want := []string{"index=0 evm_chain_id=1 evm_block=100 code=0 name=ok", "index=1 evm_chain_id=1 evm_block=101 code=0 name=ok",
+		"index=2 evm_chain_id=1 evm_block=99 code=33 name=evm_block_closed"}
+	if strings.Join(entries, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("truth_entry events:\n%s\nwant:\n%s", strings.Join(entries, "\n"), strings.Join(want, "\n"))
+	}
+	var gc wire.GasChainView
+	queryJSON(t, node, &gc, "gaschain", "1")
+	if gc.LastClosedBlock == nil || *gc.LastClosedBlock != 101 {
+		t.Fatalf("gaschain 1: %+v, want closed up to 101", gc)
+	}
 }
