@@ -110,6 +110,7 @@ type fakeChain struct {
 	resume   *uint64
 	onPaused func(c *fakeChain, answers int)
 	answers  int
+	maxTx    int // the params' max_tx_bytes (0: not given)
 }
 
 func (c *fakeChain) GasChain(context.Context, uint64) (*wire.GasChainView, error) {
@@ -123,8 +124,12 @@ func (c *fakeChain) GasChain(context.Context, uint64) (*wire.GasChainView, error
 	return gc, nil
 }
 
-// Params: the gas track follows EVM chains 1 and 10.
+// Params: the gas track follows EVM chains 1 and 10; max_tx_bytes is
+// maxTx when set.
 func (c *fakeChain) Params(context.Context) (*wire.ParamsView, error) {
+	if c.maxTx > 0 {
+		return &wire.ParamsView{AppState: json.RawMessage(fmt.Sprintf(`{"chain":{"gas_chains":[1,10],"max_tx_bytes":%d}}`, c.maxTx))}, nil
+	}
 	return &wire.ParamsView{AppState: json.RawMessage(`{"chain":{"gas_chains":[1,10]}}`)}, nil
 }
 
@@ -165,8 +170,9 @@ type fakeSender struct {
 	// other error fails the whole send).
 	refuse func(m *subnetv1.MsgTruth) error
 	// txs counts the sends (a batch is one), batches those that were
-	// batches, entries their entries.
+	// batches, entries their entries; sizes are the batches' message sizes.
 	txs, batches, entries int
+	sizes                 []int
 }
 
 func (s *fakeSender) PubKey() ed25519.PublicKey {
@@ -181,6 +187,7 @@ func (s *fakeSender) SendWait(_ context.Context, m *subnetv1.Msg, _ time.Duratio
 	defer s.mu.Unlock()
 	s.txs++
 	if b := m.GetTruthBatch(); b != nil {
+		s.sizes = append(s.sizes, m.Size())
 		return s.batch(b.Entries)
 	}
 	s.truths = append(s.truths, m.GetTruth())
@@ -627,5 +634,30 @@ func TestOracleBatchFatal(t *testing.T) {
 	}
 	if sender.txs != 2 || sender.batches != 1 {
 		t.Fatalf("%d sends (%d batches), want the batch then its first window alone", sender.txs, sender.batches)
+	}
+}
+
+// TestOracleBatchFitsMaxTxBytes: with the chain's max_tx_bytes at 1024, a
+// backlog of 100 windows goes in batches whose messages leave room for the
+// signed envelope (768 bytes at most), every window once and in order.
+func TestOracleBatchFitsMaxTxBytes(t *testing.T) {
+	blocks, _ := backlogRPC(104)
+	srv := fakeRPC(t, 104, blocks)
+	sender := &fakeSender{}
+	got := runBatches(t, srv, &fakeChain{k: 1, maxTx: 1024}, sender, 100, 64)
+	var want []string
+	for n := 4; n <= 103; n++ {
+		want = append(want, fmt.Sprintf("%d sent", n))
+	}
+	if got != strings.Join(want, ", ") {
+		t.Fatalf("outcomes %q", got)
+	}
+	if sender.entries != 100 || sender.batches < 3 {
+		t.Fatalf("%d batches of %d entries in all; want 100 entries in more batches than 64 a batch would need", sender.batches, sender.entries)
+	}
+	for i, n := range sender.sizes {
+		if n > 1024-256 {
+			t.Fatalf("batch %d: %d bytes, leaving less than 256 of max_tx_bytes 1024 for the envelope", i, n)
+		}
 	}
 }
