@@ -122,16 +122,7 @@ func TestReportBatchSameAsSingleReports(t *testing.T) {
 		paths = append(paths, fmt.Sprint("window/", u))
 	}
 	scored := 0
-	for _, p := range paths {
-		a, ca := single.query(p)
-		b, cb := batched.query(p)
-		// the accounts differ (nonces 10 and 1), so the app hash does;
-		// the score digest covers every stored score
-		delete(a, "app_hash")
-		delete(b, "app_hash")
-		if ca != cb || !reflect.DeepEqual(a, b) {
-			t.Fatalf("%s: as single reports (code %d)\n%v\nas batches (code %d)\n%v", p, ca, a, cb, b)
-		}
+	for _, a := range sameAnswers(t, single, batched, "single reports", paths) {
 		if a["status"] == kernel.StatusScored {
 			scored++
 		}
@@ -139,6 +130,26 @@ func TestReportBatchSameAsSingleReports(t *testing.T) {
 	if scored != 10 {
 		t.Fatalf("%d of 10 submissions scored, want all", scored)
 	}
+}
+
+// sameAnswers requires the same answer to each query path of the node
+// that got single transactions (as what) and the one that got batches, but
+// for the app hash (the accounts' nonces differ; the score digest covers
+// every stored score), and returns the answers.
+func sameAnswers(t *testing.T, single, batched *node, what string, paths []string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, p := range paths {
+		a, ca := single.query(p)
+		b, cb := batched.query(p)
+		delete(a, "app_hash")
+		delete(b, "app_hash")
+		if ca != cb || !reflect.DeepEqual(a, b) {
+			t.Fatalf("%s: as %s (code %d)\n%v\nas batches (code %d)\n%v", p, what, ca, a, cb, b)
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // TestReportBatchChargedPerEntry: a batch of N entries is charged N ×
@@ -154,8 +165,21 @@ func TestReportBatchChargedPerEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw := r[0].tx(t, b)
-	want := int64(len(reps)) * budget.UnitsTx
+	chargedPerEntry(t, n, r[0].tx(t, b), len(reps), func(st store.State) (int, string) {
+		sub, _ := st.Submission(0)
+		return len(sub.Votes), "submission 0"
+	})
+}
+
+// chargedPerEntry delivers the batch raw of entries entries at the next
+// height with a transaction work limit of exactly its entries' units and
+// one unit less, in a block and in the mempool: it must be charged entries
+// × budget.UnitsTx when it applies, nothing when refused (block_full), and
+// votes (the votes of a target of its first entry, named by what) must
+// show it applied exactly when it was accepted.
+func chargedPerEntry(t *testing.T, n *node, raw []byte, entries int, votes func(store.State) (int, string)) {
+	t.Helper()
+	want := int64(entries) * budget.UnitsTx
 	for _, tc := range []struct {
 		work    int64
 		mempool bool
@@ -171,7 +195,6 @@ func TestReportBatchChargedPerEntry(t *testing.T) {
 		if res.Code != tc.code {
 			t.Fatalf("tx work limit %d, mempool %v: code %d (%s), want %d", tc.work, tc.mempool, res.Code, res.Log, tc.code)
 		}
-		sub, _ := store.State{O: bo}.Submission(0)
 		charged := want
 		if tc.mempool || tc.code != wire.CodeOK {
 			charged = 0 // CheckTx charges no block; a refused batch is charged nothing
@@ -179,8 +202,8 @@ func TestReportBatchChargedPerEntry(t *testing.T) {
 		if meter.TxWork() != charged {
 			t.Fatalf("tx work limit %d, mempool %v: %d units charged, want %d", tc.work, tc.mempool, meter.TxWork(), charged)
 		}
-		if votes := len(sub.Votes); (tc.code == wire.CodeOK) != (votes == 1) || votes > 1 {
-			t.Fatalf("tx work limit %d, mempool %v: submission 0 has %d votes after code %d", tc.work, tc.mempool, votes, res.Code)
+		if v, what := votes(store.State{O: bo}); (tc.code == wire.CodeOK) != (v == 1) || v > 1 {
+			t.Fatalf("tx work limit %d, mempool %v: %s has %d votes after code %d", tc.work, tc.mempool, what, v, res.Code)
 		}
 	}
 }

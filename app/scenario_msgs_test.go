@@ -198,30 +198,63 @@ func reportInts(a args) (v []int64, dupOf int64, err error) {
 // chain must refuse.
 func (s *scenario) reportBatch(td *datadriven.TestData, a args) (string, error) {
 	b := &subnetv1.MsgReportBatch{}
+	err := inputLines(td, func(la args) error {
+		k, err := la.kind("workflow", "arena")
+		if err != nil {
+			return err
+		}
+		v, of, err := reportInts(la)
+		if err != nil {
+			return err
+		}
+		m := client.DuplicateOf(reportMsg(k, uint64(v[0]), v, la), uint64(of))
+		b.Entries = append(b.Entries, m.GetReport())
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return s.enqueue(a.str("validator", "v1"), a, &subnetv1.Msg{Sum: &subnetv1.Msg_ReportBatch{ReportBatch: b}})
+}
+
+// truthBatch queues one MsgTruthBatch of the input's truths, one a line
+// (truth chain= block= ts= and price= or the word empty), built as
+// written, duplicates included.
+func (s *scenario) truthBatch(td *datadriven.TestData, a args) (string, error) {
+	b := &subnetv1.MsgTruthBatch{}
+	err := inputLines(td, func(la args) error {
+		m, err := truthOf(la)
+		if err == nil {
+			b.Entries = append(b.Entries, m.GetTruth())
+		}
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return s.enqueue(a.str("validator", "v1"), a, &subnetv1.Msg{Sum: &subnetv1.Msg_TruthBatch{TruthBatch: b}})
+}
+
+// inputLines calls one with the arguments of each non-blank line of the
+// input, its first word a bare word (the kind of a report line).
+func inputLines(td *datadriven.TestData, one func(args) error) error {
 	for _, line := range strings.Split(strings.TrimSpace(td.Input), "\n") {
 		if line = strings.TrimSpace(line); line == "" {
 			continue
 		}
 		cmd, cargs, err := datadriven.ParseLine(line)
 		if err != nil {
-			return "", err
+			return err
 		}
 		la := args{cmd: ""}
 		for _, c := range cargs {
 			la[c.Key] = strings.Join(c.Vals, ",")
 		}
-		k, err := la.kind("workflow", "arena")
-		if err != nil {
-			return "", err
+		if err := one(la); err != nil {
+			return err
 		}
-		v, of, err := reportInts(la)
-		if err != nil {
-			return "", err
-		}
-		m := client.DuplicateOf(reportMsg(k, uint64(v[0]), v, la), uint64(of))
-		b.Entries = append(b.Entries, m.GetReport())
 	}
-	return s.enqueue(a.str("validator", "v1"), a, &subnetv1.Msg{Sum: &subnetv1.Msg_ReportBatch{ReportBatch: b}})
+	return nil
 }
 
 // reportMsg builds a report of kind k from the integer arguments v (in the
@@ -237,12 +270,24 @@ func reportMsg(k string, id uint64, v []int64, a args) *subnetv1.Msg {
 }
 
 func (s *scenario) truth(a args) (string, error) {
-	v, err := a.ints([]string{"chain", "block", "ts"}, []int64{1, 0, 0})
+	m, err := truthOf(a)
 	if err != nil {
 		return "", err
 	}
-	m := msgTruth(uint64(v[0]), uint64(v[1]), a.str("price", "0"), v[2])
 	return s.queueEach(a, "validator", func(string) *subnetv1.Msg { return m })
+}
+
+// truthOf is the truth of chain= block= ts= and price=, or an empty truth
+// when the word empty is given.
+func truthOf(a args) (*subnetv1.Msg, error) {
+	v, err := a.ints([]string{"chain", "block", "ts"}, []int64{1, 0, 0})
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := a["empty"]; ok {
+		return client.EmptyTruth(uint64(v[0]), uint64(v[1]), v[2]), nil
+	}
+	return msgTruth(uint64(v[0]), uint64(v[1]), a.str("price", "0"), v[2]), nil
 }
 
 // proposeParams queues by's params proposal of the patch in the input.

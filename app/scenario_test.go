@@ -62,7 +62,11 @@ import (
 //	report-batch validator=          one MsgReportBatch of the input's entries,
 //	<workflow|arena sub= ... per line>  each line a report's arguments (one sub=);
 //	                                 built as written, duplicates included
-//	truth validator=|validators= chain= block= price= ts=
+//	truth validator=|validators= chain= block= price= ts= [empty]
+//	                                 empty: an empty truth (no price)
+//	truth-batch validator=           one MsgTruthBatch of the input's entries,
+//	<truth chain= block= price=|empty ts= per line>  each line a truth's
+//	                                 arguments; built as written, duplicates included
 //	propose-params by=v1 activation=H expires=H
 //	<JSON merge patch>               a MsgParamsProposal of the patch (the input)
 //	approve validator=|validators= proposal=N
@@ -126,6 +130,8 @@ func (s *scenario) run(td *datadriven.TestData) (string, error) {
 		return s.reportBatch(td, a)
 	case "truth":
 		return s.truth(a)
+	case "truth-batch":
+		return s.truthBatch(td, a)
 	case "propose-params":
 		return s.proposeParams(td, a)
 	case "approve":

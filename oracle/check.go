@@ -77,6 +77,7 @@ func (o *Oracle) gasChains(ctx context.Context) ([]uint64, error) {
 			return fmt.Errorf("%w: params: %v", ErrFatal, err)
 		}
 		ids = st.Chain.GasChains
+		o.maxTxBytes = st.Chain.MaxTxBytes
 		return nil
 	})
 	return ids, err

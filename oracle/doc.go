@@ -23,7 +23,10 @@
 // last closed window (query gaschain/<id>), and a truth the chain already
 // holds from this validator counts as sent. A sent window's round that the
 // chain dropped at its deadline (too little power reported in time) while
-// the window is still open is sent again.
+// the window is still open is sent again. Windows confirmed together (a
+// backlog after a restart or a pause, a quiet chain's empty windows) go
+// in one MsgTruthBatch of up to Config.BatchWindows truths, each entry's
+// outcome its window's as the single truth's would be (batch.go).
 //
 // go-ethereum enters here and in cmd/validatord only: never in a consensus
 // package (scripts/detguard's TestConsensusImportsNoSidecar).

@@ -110,6 +110,7 @@ type fakeChain struct {
 	resume   *uint64
 	onPaused func(c *fakeChain, answers int)
 	answers  int
+	maxTx    int // the params' max_tx_bytes (0: not given)
 }
 
 func (c *fakeChain) GasChain(context.Context, uint64) (*wire.GasChainView, error) {
@@ -123,8 +124,12 @@ func (c *fakeChain) GasChain(context.Context, uint64) (*wire.GasChainView, error
 	return gc, nil
 }
 
-// Params: the gas track follows EVM chains 1 and 10.
+// Params: the gas track follows EVM chains 1 and 10; max_tx_bytes is
+// maxTx when set.
 func (c *fakeChain) Params(context.Context) (*wire.ParamsView, error) {
+	if c.maxTx > 0 {
+		return &wire.ParamsView{AppState: json.RawMessage(fmt.Sprintf(`{"chain":{"gas_chains":[1,10],"max_tx_bytes":%d}}`, c.maxTx))}, nil
+	}
 	return &wire.ParamsView{AppState: json.RawMessage(`{"chain":{"gas_chains":[1,10]}}`)}, nil
 }
 
@@ -160,8 +165,14 @@ type fakeSender struct {
 	pub    ed25519.PublicKey // nil: a validator's
 	mu     sync.Mutex
 	truths []*subnetv1.MsgTruth
-	// refuse, when set, answers each send first (nil: accepted).
+	// refuse, when set, answers each send first (nil: accepted); of a
+	// batch, each entry (batch.go's rule: a TxError refuses the entry, any
+	// other error fails the whole send).
 	refuse func(m *subnetv1.MsgTruth) error
+	// txs counts the sends (a batch is one), batches those that were
+	// batches, entries their entries; sizes are the batches' message sizes.
+	txs, batches, entries int
+	sizes                 []int
 }
 
 func (s *fakeSender) PubKey() ed25519.PublicKey {
@@ -174,6 +185,11 @@ func (s *fakeSender) PubKey() ed25519.PublicKey {
 func (s *fakeSender) SendWait(_ context.Context, m *subnetv1.Msg, _ time.Duration) (client.TxResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.txs++
+	if b := m.GetTruthBatch(); b != nil {
+		s.sizes = append(s.sizes, m.Size())
+		return s.batch(b.Entries)
+	}
 	s.truths = append(s.truths, m.GetTruth())
 	if s.refuse != nil {
 		if err := s.refuse(m.GetTruth()); err != nil {
@@ -181,6 +197,43 @@ func (s *fakeSender) SendWait(_ context.Context, m *subnetv1.Msg, _ time.Duratio
 		}
 	}
 	return client.TxResult{Height: int64(len(s.truths))}, nil
+}
+
+// batch answers a truth batch as the chain does: each entry refused or
+// taken (its truth_entry event), the whole batch refused with the first
+// entry's code when every entry is.
+func (s *fakeSender) batch(entries []*subnetv1.MsgTruth) (client.TxResult, error) {
+	s.batches++
+	s.entries += len(entries)
+	res := client.TxResult{Height: int64(s.txs)}
+	var first *client.TxError
+	taken := 0
+	for i, e := range entries {
+		code, log := wire.CodeOK, ""
+		if s.refuse != nil {
+			var te *client.TxError
+			switch err := s.refuse(e); {
+			case errors.As(err, &te):
+				code, log = te.Code, te.Log
+				if first == nil {
+					first = te
+				}
+			case err != nil:
+				return client.TxResult{}, err
+			}
+		}
+		if code == wire.CodeOK {
+			s.truths = append(s.truths, e)
+			taken++
+		}
+		res.Events = append(res.Events, client.Event{Type: wire.EventTruthEntry, Attributes: []client.Attribute{
+			{Key: "index", Value: fmt.Sprint(i)}, {Key: "evm_chain_id", Value: fmt.Sprint(e.EvmChainId)}, {Key: "evm_block", Value: fmt.Sprint(e.EvmBlock)},
+			{Key: "code", Value: fmt.Sprint(code)}, {Key: "name", Value: wire.CodeName(code)}, {Key: "log", Value: log}}})
+	}
+	if taken == 0 {
+		return client.TxResult{}, first
+	}
+	return res, nil
 }
 
 // TestOracleUnknownTxType: an endpoint whose blocks carry an OP-stack
@@ -445,12 +498,18 @@ func TestOracleEmptyBlocks(t *testing.T) {
 // comma-separated.
 func runReports(t *testing.T, srv *httptest.Server, chain *fakeChain, sender *fakeSender, n int) string {
 	t.Helper()
+	return runBatches(t, srv, chain, sender, n, 0)
+}
+
+// runBatches is runReports with up to batch windows a transaction.
+func runBatches(t *testing.T, srv *httptest.Server, chain *fakeChain, sender *fakeSender, n, batch int) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var mu sync.Mutex
 	var outcomes []string
 	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
-		BackoffMin: time.Millisecond, Logf: t.Logf, OnReport: func(r oracle.Report) {
+		BatchWindows: batch, BackoffMin: time.Millisecond, Logf: t.Logf, OnReport: func(r oracle.Report) {
 			mu.Lock()
 			defer mu.Unlock()
 			outcomes = append(outcomes, fmt.Sprintf("%d %s", r.Truth.Window.First, r.Outcome))
@@ -464,4 +523,141 @@ func runReports(t *testing.T, srv *httptest.Server, chain *fakeChain, sender *fa
 	mu.Lock()
 	defer mu.Unlock()
 	return strings.Join(outcomes, ", ")
+}
+
+// backlogRPC are the blocks 1..last of an endpoint, every third of them
+// empty (a quiet chain), and which are empty.
+func backlogRPC(last int) (map[uint64]string, func(n int) bool) {
+	empty := func(n int) bool { return n%3 == 0 }
+	blocks := map[uint64]string{}
+	for n := 1; n <= last; n++ {
+		blocks[uint64(n)] = fakeBlock(n, 100+n)
+		if empty(n) {
+			blocks[uint64(n)] = emptyBlock(n)
+		}
+	}
+	return blocks, empty
+}
+
+// TestOracleBatchesBacklog: 300 windows confirmed at once (blocks 4..303,
+// a third of them empty) are reported in 5 transactions of at most 64
+// truths, not 300: every window sent once, in order, with its own truth
+// (priced or empty, its timestamp), each report its window's outcome.
+func TestOracleBatchesBacklog(t *testing.T) {
+	blocks, empty := backlogRPC(304)
+	srv := fakeRPC(t, 304, blocks)
+	sender := &fakeSender{}
+	got := runBatches(t, srv, &fakeChain{k: 1}, sender, 300, 64)
+	var want []string
+	for n := 4; n <= 303; n++ {
+		want = append(want, fmt.Sprintf("%d sent", n))
+	}
+	if got != strings.Join(want, ", ") {
+		t.Fatalf("outcomes %q", got)
+	}
+	if sender.txs != 5 || sender.batches != 5 || sender.entries != 300 {
+		t.Fatalf("%d transactions (%d batches of %d entries in all) for 300 windows, want 5 batches of at most 64", sender.txs, sender.batches, sender.entries)
+	}
+	for i, tr := range sender.truths {
+		n := 4 + i
+		if tr.EvmBlock != uint64(n) || tr.Empty != empty(n) || (tr.MinPrice == "") != empty(n) || tr.Timestamp != int64(100+n) {
+			t.Fatalf("truth %d: %+v; want block %d, empty %v, timestamp %d", i, tr, n, empty(n), 100+n)
+		}
+	}
+}
+
+// TestOracleBatchOutcomes: each entry of a batch gets the outcome its
+// single truth's answer would give its window. Block 5 already reported
+// (35), block 6 refused for good (a bad price), blocks 7..9 closed by the
+// chain up to 9 (33: the oracle goes on after it). The next batch, blocks
+// 12..19, is refused whole (every entry too far ahead, 44): its first
+// window goes on as a single truth (taken), and the rest in a batch.
+func TestOracleBatchOutcomes(t *testing.T) {
+	blocks, _ := backlogRPC(20)
+	srv := fakeRPC(t, 20, blocks)
+	chain := &fakeChain{k: 1}
+	closed := uint64(9)
+	var mu sync.Mutex
+	tooFar := map[uint64]int{}
+	for b := uint64(12); b <= 19; b++ {
+		tooFar[b] = 1 // the chain has not caught up: every later block is too far too
+	}
+	refusal := func(code uint32) error {
+		return &client.TxError{Code: code, Name: wire.CodeName(code), Log: "refused (test)"}
+	}
+	sender := &fakeSender{refuse: func(m *subnetv1.MsgTruth) error {
+		mu.Lock()
+		defer mu.Unlock()
+		switch b := m.EvmBlock; {
+		case b == 5:
+			return refusal(wire.CodeDuplicateTruth)
+		case b == 6:
+			return refusal(wire.CodeDecimalRange)
+		case b >= 7 && b <= 9:
+			chain.mu.Lock()
+			chain.closed = &closed
+			chain.mu.Unlock()
+			return refusal(wire.CodeEVMBlockClosed)
+		case tooFar[b] > 0:
+			tooFar[b]--
+			return refusal(wire.CodeTruthTooFar)
+		}
+		return nil
+	}}
+	got := runBatches(t, srv, chain, sender, 16, 8)
+	want := "4 sent, 5 already reported, 6 refused, 7 closed, 8 closed, 9 closed, 10 sent, 11 sent, " +
+		"12 sent, 13 sent, 14 sent, 15 sent, 16 sent, 17 sent, 18 sent, 19 sent"
+	if got != want {
+		t.Fatalf("outcomes\n%s\nwant\n%s", got, want)
+	}
+	// batches 4..11 and 12..19 (refused whole: every entry not yet), 12 alone
+	// (accepted), then 13..19
+	if sender.txs != 4 || sender.batches != 3 {
+		t.Fatalf("%d transactions, %d of them batches; want 4, 3", sender.txs, sender.batches)
+	}
+}
+
+// TestOracleBatchFatal: a batch whose every entry is refused because the
+// key is no validator's stops the oracle as the single truth does.
+func TestOracleBatchFatal(t *testing.T) {
+	blocks, _ := backlogRPC(12)
+	srv := fakeRPC(t, 12, blocks)
+	sender := &fakeSender{refuse: func(*subnetv1.MsgTruth) error {
+		return &client.TxError{Code: wire.CodeNotValidator, Name: wire.CodeName(wire.CodeNotValidator), Log: "not a validator (test)"}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	o := oracle.New(oracle.Config{EvmChainID: 10, Confirmations: 1, StartBlock: 4, HasStart: true, Poll: 10 * time.Millisecond,
+		BatchWindows: 8, Logf: t.Logf}, dialFake(t, srv), &fakeChain{k: 1}, sender)
+	if err := o.Run(ctx); !errors.Is(err, oracle.ErrFatal) {
+		t.Fatalf("Run: %v, want fatal", err)
+	}
+	if sender.txs != 2 || sender.batches != 1 {
+		t.Fatalf("%d sends (%d batches), want the batch then its first window alone", sender.txs, sender.batches)
+	}
+}
+
+// TestOracleBatchFitsMaxTxBytes: with the chain's max_tx_bytes at 1024, a
+// backlog of 100 windows goes in batches whose messages leave room for the
+// signed envelope (768 bytes at most), every window once and in order.
+func TestOracleBatchFitsMaxTxBytes(t *testing.T) {
+	blocks, _ := backlogRPC(104)
+	srv := fakeRPC(t, 104, blocks)
+	sender := &fakeSender{}
+	got := runBatches(t, srv, &fakeChain{k: 1, maxTx: 1024}, sender, 100, 64)
+	var want []string
+	for n := 4; n <= 103; n++ {
+		want = append(want, fmt.Sprintf("%d sent", n))
+	}
+	if got != strings.Join(want, ", ") {
+		t.Fatalf("outcomes %q", got)
+	}
+	if sender.entries != 100 || sender.batches < 3 {
+		t.Fatalf("%d batches of %d entries in all; want 100 entries in more batches than 64 a batch would need", sender.batches, sender.entries)
+	}
+	for i, n := range sender.sizes {
+		if n > 1024-256 {
+			t.Fatalf("batch %d: %d bytes, leaving less than 256 of max_tx_bytes 1024 for the envelope", i, n)
+		}
+	}
 }

@@ -80,6 +80,14 @@ type Config struct {
 	Metrics *Metrics
 	// OnReport, when set, is called with each window's outcome.
 	OnReport func(Report)
+	// BatchWindows is the most windows one transaction reports when more
+	// than one is confirmed at once (a backlog: catching up after a pause,
+	// a restart, a quiet chain's empty windows): their truths go in one
+	// MsgTruthBatch, kept within the chain's max_tx_bytes, and each entry's
+	// outcome is its window's as the single truth's would be (batch.go).
+	// 0 or 1: every window in a transaction of its own; at most
+	// wire.MaxBatch.
+	BatchWindows int
 }
 
 // Outcome is what became of a window.
@@ -150,6 +158,9 @@ type Oracle struct {
 	// reported are the blocks of the windows this oracle reported last,
 	// ascending, at most ReorgMemory (reorg.go).
 	reported []Block
+	// maxTxBytes is the chain's max_tx_bytes (a batch is kept within it;
+	// 0 before the params were read).
+	maxTxBytes int64
 }
 
 // DefaultHeadStill is Config.HeadStill's default.
@@ -178,6 +189,7 @@ func New(cfg Config, src Source, chain Chain, sender Sender) *Oracle {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
+	cfg.BatchWindows = min(max(cfg.BatchWindows, 1), wire.MaxBatch)
 	return &Oracle{cfg: cfg, src: src, chain: chain, sender: sender, states: map[string]string{},
 		evm: link{name: "EVM endpoint", metric: "evm"}, node: link{name: "node", metric: "node"}}
 }
@@ -223,32 +235,50 @@ func (o *Oracle) Run(ctx context.Context) error {
 	}
 }
 
-// window waits for w to be confirmed, reads and reports it, then rechecks
-// the open truths; it returns the next window's first block.
+// window waits for w to be confirmed, reads and reports it (with the
+// windows confirmed after it, in one batch, when there are some and
+// BatchWindows allows), then rechecks the open truths; it returns the next
+// window's first block.
 func (o *Oracle) window(ctx context.Context, w Window) (uint64, error) {
 	head, err := o.waitConfirmed(ctx, w)
 	if err != nil {
 		return 0, err
+	}
+	if n := o.ready(head, w); n > 1 {
+		return o.windows(ctx, w, n, head)
 	}
 	t, blocks, err := o.readWindow(ctx, w)
 	if err != nil {
 		return 0, err
 	}
 	o.checkReorg(ctx, blocks)
+	return o.one(ctx, t, blocks, head)
+}
+
+// one reports a window's truth alone, then rechecks the open truths; it
+// returns the next window's first block.
+func (o *Oracle) one(ctx context.Context, t Truth, blocks []Block, head uint64) (uint64, error) {
 	r, after, err := o.report(ctx, t)
 	if err != nil {
 		return 0, err
 	}
 	r.Head = head
+	o.reported1(r, blocks)
+	return after, o.recheck(ctx)
+}
+
+// reported1 finishes a window reported: its outcome recorded, a sent
+// truth kept open until the chain closes its window, and the blocks of a
+// truth on chain remembered (reorg.go).
+func (o *Oracle) reported1(r Report, blocks []Block) {
 	o.done(r)
 	switch r.Outcome {
 	case Sent:
-		o.open = append(o.open, t)
+		o.open = append(o.open, r.Truth)
 		o.remember(blocks)
 	case AlreadyReported:
 		o.remember(blocks)
 	}
-	return after, o.recheck(ctx)
 }
 
 // done logs a window's outcome, records it and hands it to OnReport.
@@ -371,10 +401,7 @@ func (o *Oracle) readWindow(ctx context.Context, w Window) (Truth, []Block, erro
 func (o *Oracle) report(ctx context.Context, t Truth) (Report, uint64, error) {
 	w := t.Window
 	r := Report{Truth: t}
-	msg := client.EmptyTruth(o.cfg.EvmChainID, w.First, int64(t.Timestamp))
-	if t.MinPrice != nil {
-		msg = client.Truth(o.cfg.EvmChainID, w.First, Gwei(t.MinPrice).String(), int64(t.Timestamp))
-	}
+	msg := o.truthMsg(t)
 	b := o.backoff()
 	for {
 		r.Attempts++
@@ -392,44 +419,77 @@ func (o *Oracle) report(ctx context.Context, t Truth) (Report, uint64, error) {
 			o.fail(&o.node, fmt.Sprintf("send the truth of %s (attempt %d)", w, r.Attempts), err)
 		default:
 			o.ok(&o.node)
-			switch te.Code {
-			case wire.CodeDuplicateTruth:
-				r.Outcome = AlreadyReported
-				return r, w.First + w.K, nil
-			case wire.CodeEVMBlockClosed:
-				r.Outcome, r.Log = Closed, te.Log
-				return r, o.afterClosed(ctx, w), nil
-			case wire.CodeEVMChainPaused:
-				return r, 0, errPaused
-			case wire.CodeTruthTooFar, wire.CodeTooManyOpenRounds, wire.CodeTruthTimeFuture:
-				// the chain has not caught up with this window yet: it waits
-				// for the earlier windows, whose rounds this oracle keeps
-				// alive meanwhile (one dropped at its deadline, or opened
-				// again by another validator, needs this vote again), and
-				// the chain is asked again at the poll interval, so that the
-				// oracles of a round reopened by one of them meet in it
-				// before its deadline
-				o.note("chain", wire.CodeName(te.Code), "oracle gas: %s: not yet (code %d, %s): %s; retrying quietly until the chain takes it", w, te.Code, wire.CodeName(te.Code), te.Log)
-				if err := o.recheck(ctx); err != nil {
-					return r, 0, err
-				}
-				if err := sleep(ctx, o.cfg.Poll); err != nil {
-					return r, 0, err
-				}
-				continue
-			case wire.CodeUnknownEVMChain:
-				return r, 0, fmt.Errorf("%w: %s: code %d (%s): %s; %s", ErrFatal, w, te.Code, wire.CodeName(te.Code), te.Log, o.allowedLine(ctx))
-			case wire.CodeNotValidator, wire.CodeTrackDisabled, wire.CodeEVMWindowMisaligned:
-				return r, 0, fmt.Errorf("%w: %s: code %d (%s): %s", ErrFatal, w, te.Code, wire.CodeName(te.Code), te.Log)
-			default:
-				r.Outcome, r.Log = Refused, fmt.Sprintf("code %d (%s): %s", te.Code, wire.CodeName(te.Code), te.Log)
-				return r, w.First + w.K, nil
+			out, log, err := o.refusal(ctx, w, te.Code, te.Log)
+			if err != nil {
+				return r, 0, err
 			}
+			if out != "" {
+				r.Outcome, r.Log = out, log
+				return r, o.nextAfter(ctx, w, out), nil
+			}
+			// the chain has not caught up with this window yet: it waits
+			// for the earlier windows, whose rounds this oracle keeps
+			// alive meanwhile (one dropped at its deadline, or opened
+			// again by another validator, needs this vote again), and
+			// the chain is asked again at the poll interval, so that the
+			// oracles of a round reopened by one of them meet in it
+			// before its deadline
+			o.note("chain", wire.CodeName(te.Code), "oracle gas: %s: not yet (code %d, %s): %s; retrying quietly until the chain takes it", w, te.Code, wire.CodeName(te.Code), te.Log)
+			if err := o.recheck(ctx); err != nil {
+				return r, 0, err
+			}
+			if err := sleep(ctx, o.cfg.Poll); err != nil {
+				return r, 0, err
+			}
+			continue
 		}
 		if err := b.wait(ctx); err != nil {
 			return r, 0, err
 		}
 	}
+}
+
+// refusal is what the chain's refusal of w's truth (code, log) makes of
+// the window: an outcome (already reported, closed, refused for good, with
+// the line's log), an error (the chain paused; a fatal refusal that no
+// retry can change), or neither when the chain has not caught up with the
+// window yet (too far ahead, too many open rounds, a timestamp past its
+// block time): then the truth is offered again later.
+func (o *Oracle) refusal(ctx context.Context, w Window, code uint32, log string) (Outcome, string, error) {
+	switch code {
+	case wire.CodeDuplicateTruth:
+		return AlreadyReported, "", nil
+	case wire.CodeEVMBlockClosed:
+		return Closed, log, nil
+	case wire.CodeEVMChainPaused:
+		return "", "", errPaused
+	case wire.CodeTruthTooFar, wire.CodeTooManyOpenRounds, wire.CodeTruthTimeFuture:
+		return "", "", nil
+	case wire.CodeUnknownEVMChain:
+		return "", "", fmt.Errorf("%w: %s: code %d (%s): %s; %s", ErrFatal, w, code, wire.CodeName(code), log, o.allowedLine(ctx))
+	case wire.CodeNotValidator, wire.CodeTrackDisabled, wire.CodeEVMWindowMisaligned:
+		return "", "", fmt.Errorf("%w: %s: code %d (%s): %s", ErrFatal, w, code, wire.CodeName(code), log)
+	}
+	return Refused, fmt.Sprintf("code %d (%s): %s", code, wire.CodeName(code), log), nil
+}
+
+// nextAfter is the first block of the window to report after w's outcome:
+// the next window, or after a close the one after the chain's last closed
+// window.
+func (o *Oracle) nextAfter(ctx context.Context, w Window, out Outcome) uint64 {
+	if out == Closed {
+		return o.afterClosed(ctx, w)
+	}
+	return w.First + w.K
+}
+
+// truthMsg is a window's truth as the chain takes it: priced in gwei, or
+// empty.
+func (o *Oracle) truthMsg(t Truth) *subnetv1.Msg {
+	if t.MinPrice == nil {
+		return client.EmptyTruth(o.cfg.EvmChainID, t.Window.First, int64(t.Timestamp))
+	}
+	return client.Truth(o.cfg.EvmChainID, t.Window.First, Gwei(t.MinPrice).String(), int64(t.Timestamp))
 }
 
 // send broadcasts a truth and waits for its block, bounded by the

@@ -3,13 +3,16 @@ package oracle_test
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/oracle"
 	"github.com/scoringsubnet/validatord/oracle/oracletest"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
 const simChainID = oracletest.ChainID
@@ -167,5 +170,52 @@ func TestEVMBlockOnSimulatedChain(t *testing.T) {
 			t.Fatalf("per tx %v: uses receipts %v", perTx, evm.UsesReceipts())
 		}
 		evm.Close()
+	}
+}
+
+// countingSender is a Sender that counts the transactions it sends.
+type countingSender struct {
+	oracle.Sender
+	txs atomic.Int64
+}
+
+func (s *countingSender) SendWait(ctx context.Context, msg *subnetv1.Msg, timeout time.Duration) (client.TxResult, error) {
+	s.txs.Add(1)
+	return s.Sender.SendWait(ctx, msg, timeout)
+}
+
+// TestOracleBacklogOnANode: an oracle that starts 39 windows behind the
+// EVM head (a restart after a long stop) on a real node reports them in 3
+// transactions of at most 16 truths, not 39, and every window's truth on
+// chain equals the test's own computation, with one vote.
+func TestOracleBacklogOnANode(t *testing.T) {
+	s := oracletest.NewSim(t)
+	n := startChain(t, simChainID, 1)
+	var last uint64
+	for i := range 41 {
+		last = s.Mine(i)
+	}
+	first := last - 39 // blocks first..last−1 are 1 deep at head last
+	sender := &countingSender{Sender: n.signer}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	evm, err := oracle.DialEVM(ctx, s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer evm.Close()
+	done := make(chan error, 1)
+	go func() {
+		done <- oracle.New(oracle.Config{EvmChainID: simChainID, Confirmations: 1, StartBlock: first, HasStart: true, BatchWindows: 16,
+			Poll: 20 * time.Millisecond, BackoffMin: 20 * time.Millisecond, BackoffMax: 200 * time.Millisecond, Logf: t.Logf}, evm, n.c, sender).Run(ctx)
+	}()
+	waitClosed(t, n, last-1)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	checkTruths(t, s, n, first, last-1, 1)
+	if got := sender.txs.Load(); got != 3 {
+		t.Fatalf("%d transactions for 39 windows, want 3 (16 + 16 + 7)", got)
 	}
 }

@@ -270,6 +270,20 @@ type runningNode struct {
 	log    string
 }
 
+// initStarted inits a single-validator home of chainID on free loopback
+// ports (init's flags and any extra ones), starts its node and waits for
+// its first block; it returns the home, the node's RPC address and the
+// node.
+func initStarted(t *testing.T, chainID string, extra ...string) (home, node string, n *runningNode) {
+	t.Helper()
+	home = filepath.Join(t.TempDir(), "home")
+	node, p2p := freeAddr(t), freeAddr(t)
+	cli(t, append([]string{"init", "--home", home, "--chain-id", chainID, "--rpc-laddr", node, "--p2p-laddr", p2p}, extra...)...)
+	n = startNode(t, home)
+	n.waitHeight(t, node, 1)
+	return home, node, n
+}
+
 // startNode runs `validatord start --home home` until stop is called.
 func startNode(t *testing.T, home string) *runningNode {
 	t.Helper()

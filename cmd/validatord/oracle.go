@@ -8,6 +8,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/oracle"
 )
 
@@ -16,7 +17,7 @@ func init() {
 	c.add(&command{name: "gas", summary: "report EVM gas truths (a validator's report key), until interrupted", usage: oracleUsage, run: runOracleGas})
 }
 
-const oracleUsage = "oracle gas --evm-rpc URL --from KEY [--evm-chain-id N] [--confirmations D] [--start-block B] [--rpc-timeout T] [--metrics-addr HOST:PORT] [--home DIR] [--node ADDR]"
+const oracleUsage = "oracle gas --evm-rpc URL --from KEY [--evm-chain-id N] [--confirmations D] [--start-block B] [--batch-windows N] [--rpc-timeout T] [--metrics-addr HOST:PORT] [--home DIR] [--node ADDR]"
 
 // runOracleGas is `oracle gas`: a flag shim over oracle.Oracle, which runs
 // until interrupted.
@@ -29,6 +30,7 @@ func runOracleGas(ctx context.Context, env Env, args []string) error {
 	poll := fs.Duration("poll", time.Second, "how often to read the EVM head")
 	perTx := fs.Bool("per-tx", false, "price from the transactions' fee fields even when the endpoint has eth_getBlockReceipts")
 	rpcTimeout := fs.Duration("rpc-timeout", oracle.DefaultRPCTimeout, "bound on each call to the EVM endpoint and each query to the node; a call without an answer by then is retried")
+	batch := fs.Int("batch-windows", oracle.DefaultBatchWindows, fmt.Sprintf("the most windows one transaction reports when several are confirmed at once (a backlog), in a truth batch; 1: one window a transaction (at most %d)", wire.MaxBatch))
 	metricsAddr := fs.String("metrics-addr", "", "serve the oracle's Prometheus series at http://HOST:PORT/metrics (default: off; e.g. 127.0.0.1:26661)")
 	nonce, wait := int64(-1), false
 	f := txFlags{from: fs.String("from", "", "name of the validator's report key in <home>/keys (required)"), home: homeFlag(fs), node: nodeFlag(fs),
@@ -43,6 +45,9 @@ func runOracleGas(ctx context.Context, env Env, args []string) error {
 	if *rpcURL == "" {
 		return fmt.Errorf("--evm-rpc: an EVM JSON-RPC endpoint is required")
 	}
+	if *batch < 1 || *batch > wire.MaxBatch {
+		return fmt.Errorf("--batch-windows %d: must be in [1, %d] (1 sends each window in a transaction of its own)", *batch, wire.MaxBatch)
+	}
 	dialCtx, cancel := context.WithTimeout(ctx, *rpcTimeout)
 	evm, err := oracle.DialEVM(dialCtx, *rpcURL)
 	cancel()
@@ -55,7 +60,7 @@ func runOracleGas(ctx context.Context, env Env, args []string) error {
 	}
 	logger := log.New(env.Stderr, "", log.LstdFlags|log.LUTC)
 	conf := oracle.Config{EvmChainID: *evmChain, Confirmations: *depth, Poll: *poll, RPCTimeout: *rpcTimeout, Logf: logger.Printf,
-		StartBlock: uint64(max(*start, 0)), HasStart: *start >= 0}
+		StartBlock: uint64(max(*start, 0)), HasStart: *start >= 0, BatchWindows: *batch}
 	if *f.chainID == "" {
 		// the node may not be up yet: wait for it (one line per change)
 		c, err := dialNode(*f.node)

@@ -129,6 +129,9 @@ func (p *command) listed() []*command {
 		switch {
 		case c.hidden:
 		case c.noun == "kind":
+			if c.run != nil {
+				out = append(out, c) // a message that is also a group (tx truth)
+			}
 			out = append(out, c.sub...)
 		default:
 			out = append(out, c)

@@ -31,6 +31,10 @@ func init() {
 		if group, kind, ok := strings.Cut(e.name, " "); ok {
 			if parent = txCmd.child(group); parent == nil {
 				parent = txCmd.add(&command{name: group, noun: "kind"})
+			} else if parent.run != nil {
+				// a message that is also a group (truth, truth batch): its
+				// own flags run it, a kind's name goes to the kind
+				parent.noun = "kind"
 			}
 			leaf = kind
 		}
@@ -40,7 +44,7 @@ func init() {
 		}})
 	}
 	for _, g := range txCmd.sub {
-		if g.noun == "kind" {
+		if g.noun == "kind" && g.run == nil {
 			g.summary = "one of its kinds: " + strings.Join(g.names(), ", ")
 		}
 	}
@@ -84,6 +88,7 @@ var txMessages = []struct {
 	{"report arena", txMessage{summary: "report the measurements of an arena submission (validators)", define: defineReportArena}},
 	{"report batch", txMessage{summary: "report the measurements of many submissions in one transaction, JSON lines from --batch FILE or - (validators)", defineIO: defineReportBatch}},
 	{"truth", txMessage{summary: "report an EVM block's minimum gas price and timestamp (validators)", define: defineTruth}},
+	{"truth batch", txMessage{summary: "report the truths of many EVM blocks in one transaction, JSON lines from --batch FILE or - (validators)", defineIO: defineTruthBatch}},
 	{"attest-metagraph", txMessage{summary: "attest the parent chain's metagraph at a parent block from a snapshot file (validators, mirror mode)", define: defineAttestMetagraph}},
 	{"bind-hotkey", txMessage{summary: "bind the --from key to a parent uid with its hotkey's signature (miners, mirror mode)", define: defineBindHotkey}},
 	{"propose validators", txMessage{summary: "propose validator set changes, in the order given (validators' report keys)", flow: proposeFlow(defineProposeValidators)}},

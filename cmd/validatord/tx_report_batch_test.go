@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,11 +40,7 @@ func TestReportBatchFromStdin(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	var u client.UnsignedTx
-	if err := json.Unmarshal([]byte(out), &u); err != nil {
-		t.Fatal(err)
-	}
-	msg := compact(t, u.Message)
+	msg := compact(t, mustUnsigned(t, out).Message)
 	if !strings.Contains(msg, `"report_batch":{"entries":[{"submission_id":"3","workflow":{"output_quality":"0.9"`) ||
 		!strings.Contains(msg, `{"submission_id":"5","arena":{"total_tokens":"1200"`) || !strings.Contains(msg, `"duplicate_of":"2"}]}`) {
 		t.Fatalf("message %s", msg)
@@ -71,11 +66,7 @@ func TestReportBatchOnANode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a CometBFT node")
 	}
-	home := filepath.Join(t.TempDir(), "home")
-	node, p2p := freeAddr(t), freeAddr(t)
-	cli(t, "init", "--home", home, "--chain-id", "batch-1", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms", "--registration-difficulty", "16")
-	n := startNode(t, home)
-	n.waitHeight(t, node, 1)
+	home, node, n := initStarted(t, "batch-1", "--timeout-commit", "100ms", "--registration-difficulty", "16")
 	tx := func(typ, key string, args ...string) string { return mustTx(t, home, node, typ, key, args...) }
 	task := tx(wire.EventTaskPosted, "task_id", "post-task", "workflow", "--from", "validator", "--total-steps", "4",
 		"--max-budget", "2", "--max-latency-seconds", "60", "--submission-blocks", "10", "--report-blocks", "500")
@@ -108,17 +99,7 @@ func TestReportBatchOnANode(t *testing.T) {
 	if code != 0 || res.Code != 0 {
 		t.Fatalf("report batch: exit %d, result %+v, stderr %q", code, res, errOut)
 	}
-	var entries []string
-	for _, e := range res.Events {
-		if e.Type != wire.EventReportEntry {
-			continue
-		}
-		var kv []string
-		for _, a := range e.Attributes {
-			kv = append(kv, a.Key+"="+a.Value)
-		}
-		entries = append(entries, strings.Join(kv[:4], " "))
-	}
+	entries := entryLines(res.Events, wire.EventReportEntry, 4)
 	want := []string{"index=0 submission_id=" + subs[0] + " code=0 name=ok", "index=1 submission_id=" + subs[1] + " code=0 name=ok",
 		"index=2 submission_id=999 code=29 name=unknown_submission"}
 	if strings.Join(entries, "\n") != strings.Join(want, "\n") {
@@ -129,4 +110,21 @@ func TestReportBatchOnANode(t *testing.T) {
 			t.Fatalf("submission %s scored at %d, the batch was at %d", id, got.Receipt.Height, res.Height)
 		}
 	}
+}
+
+// entryLines are the batch entry events of type typ among evs, each as its
+// first n attributes, "key=value" separated by spaces.
+func entryLines(evs []client.Event, typ string, n int) []string {
+	var out []string
+	for _, e := range evs {
+		if e.Type != typ {
+			continue
+		}
+		var kv []string
+		for _, a := range e.Attributes[:min(n, len(e.Attributes))] {
+			kv = append(kv, a.Key+"="+a.Value)
+		}
+		out = append(out, strings.Join(kv, " "))
+	}
+	return out
 }

@@ -239,7 +239,7 @@ func TestTxHelp(t *testing.T) {
 	for _, h := range []string{"-h", "--help", "help"} {
 		code, out, errOut := runCmd(t, "tx", h)
 		if code != 0 || errOut != "" || !strings.HasPrefix(out, "usage: validatord tx <message>") ||
-			!strings.Contains(out, "register-miner, report arena, report batch, report workflow, reveal, submit arena, submit gas, submit workflow, truth") {
+			!strings.Contains(out, "register-miner, report arena, report batch, report workflow, reveal, submit arena, submit gas, submit workflow, truth, truth batch") {
 			t.Errorf("tx %s: code %d stdout %q stderr %q", h, code, out, errOut)
 		}
 	}
