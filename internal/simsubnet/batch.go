@@ -1,13 +1,11 @@
 package simsubnet
 
 import (
-	"crypto/ed25519"
 	"fmt"
-	"math"
 
-	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/scripts/loadgen/setup"
 )
 
 // batchReports packages one height's messages, in their order, for
@@ -59,25 +57,11 @@ func batchReports(msgs []message, maxTxBytes int64) ([]message, error) {
 	return out, nil
 }
 
-// fits: the reports and r make a batch of at most wire.MaxReportBatch
-// entries whose signed transaction is at most maxTxBytes. Measured on the
-// message (at most 256 entries: the quadratic cost stays small).
+// fits: the reports and r make a batch within wire.MaxReportBatch entries and maxTxBytes
+// signed (setup.FitsReportBatch).
 func fits(reports []*subnetv1.Msg, r *subnetv1.Msg, maxTxBytes int64) bool {
-	if len(reports) >= wire.MaxReportBatch {
-		return false
-	}
-	entries := make([]*subnetv1.MsgReport, 0, len(reports)+1)
-	for _, m := range append(reports[:len(reports):len(reports)], r) {
-		entries = append(entries, m.GetReport())
-	}
-	msg := &subnetv1.Msg{Sum: &subnetv1.Msg_ReportBatch{ReportBatch: &subnetv1.MsgReportBatch{Entries: entries}}}
-	return int64(signedSize(msg)) <= maxTxBytes
+	return setup.FitsReportBatch(ChainID, reports, r, maxTxBytes)
 }
 
-// signedSize bounds the bytes of msg signed by wire.SignTx for this chain:
-// the envelope's fields at their largest (a nonce of 10 varint bytes).
-func signedSize(msg *subnetv1.Msg) int {
-	body := &subnetv1.TxBody{ChainId: ChainID, Sender: make([]byte, ed25519.PublicKeySize), Nonce: math.MaxUint64, Msg: msg}
-	tx := &subnetv1.Tx{Body: make([]byte, body.Size()), Signature: make([]byte, ed25519.SignatureSize)}
-	return tx.Size()
-}
+// signedSize bounds the bytes of msg signed for this chain (setup.SignedSize).
+func signedSize(msg *subnetv1.Msg) int { return setup.SignedSize(ChainID, msg) }
