@@ -162,6 +162,16 @@ start_nodes() {
       return 1
     fi
   done
+  # The nodes' pids, for loadgen bench --pids (each node's CPU over the counted window): setsid
+  # runs in a process that is not a group leader, so it execs the node in place and $! is the
+  # node's own pid.
+  for ((i = 0; i < nval; i++)); do
+    case $(cat "/proc/${mine[$i]}/comm" 2>/dev/null) in
+      validatord | cometbft) ;;
+      *) log "$app node$i: pid ${mine[$i]} is not the node's process; no per-node CPU" ; : >"$dir/pids"; return 0 ;;
+    esac
+  done
+  (IFS=,; echo "${mine[*]}") >"$dir/pids"
 }
 
 rm -f "$out"/*.json
@@ -176,9 +186,18 @@ for ((round = 1; round <= rounds; round++)); do
     case $lvl in
       rate:*) flag=(--rate "${lvl#rate:}") ;;
       inflight:*) flag=(--in-flight "${lvl#inflight:}") ;;
-      *) log "level $lvl: want rate:R or inflight:N"; exit 2 ;;
+      subnet:*) flag=(--subnet "${lvl#subnet:}" --task-every "${BENCH_TASK_EVERY:-4}") ;;
+      *) log "level $lvl: want rate:R, inflight:N or subnet:M"; exit 2 ;;
     esac
     for app in $apps; do
+      if [ "$app" = kvstore ] && [ "${lvl%%:*}" = subnet ]; then
+        # kvstore offers the tx/s and bytes/s that validatord's run of this level offered.
+        match=$out/${lvl/:/-}-validatord$sfx.json
+        if ! [ -s "$match" ]; then
+          log "$lvl kvstore: no validatord run of this level to match ($match); no run"; continue
+        fi
+        flag=(--match "$match")
+      fi
       dir=$out/net-$app
       log "$lvl $app${sfx:+ (round $round of $rounds)}: fresh network in $dir"
       if [ "$app" = validatord ]; then
@@ -214,7 +233,7 @@ for ((round = 1; round <= rounds; round++)); do
             "http://127.0.0.1:$pport/debug/pprof/profile?seconds=20") &
         fi
         # shellcheck disable=SC2086
-        bin/loadgen bench --app "$app" --testnet "$dir" "${flag[@]}" --duration "$duration" --warmup "$warmup" --drain "$drain" \
+        bin/loadgen bench --app "$app" --testnet "$dir" "${flag[@]}" --pids "$(cat "$dir/pids")" --duration "$duration" --warmup "$warmup" --drain "$drain" \
           --out "$out/${lvl/:/-}-$app$sfx.json" ${BENCH_ARGS:-} || log "$lvl $app: loadgen bench failed"
       else
         log "$lvl $app: the network did not start; no run"

@@ -92,6 +92,8 @@ type Plan struct {
 	// posts it made.
 	firstPost int64
 	posts     int
+	// firstReport is the report deadline of the first task seen posted (0: none yet).
+	firstReport int64
 }
 
 // New is a plan that posts from the first height Due is called with.
@@ -112,10 +114,13 @@ func (p *Plan) StopPosting() { p.posting = false }
 // FirstPost is the height of the first posts (0: none yet).
 func (p *Plan) FirstPost() int64 { return p.firstPost }
 
-// Lifecycle is the blocks from a task's post to its report deadline: the height FirstPost() +
-// Lifecycle(revealBlocks) + 1 is the first at which every phase of the load runs.
-func (p *Plan) Lifecycle(revealBlocks int64) int64 {
-	return p.cfg.Windows.Submission + revealBlocks + p.cfg.Windows.Report
+// SteadyFrom is the first height at which every phase of the load runs: the one after the
+// report deadline of the first task it saw posted (0: none seen yet).
+func (p *Plan) SteadyFrom() int64 {
+	if p.firstReport == 0 {
+		return 0
+	}
+	return p.firstReport + 1
 }
 
 // Observe learns from committed height h's events (its transactions' and its end of block's)
@@ -132,6 +137,9 @@ func (p *Plan) Observe(h int64, events []abcitypes.Event) (scored int) {
 				continue
 			}
 			p.tasks[id] = t
+			if p.firstReport == 0 {
+				p.firstReport = t.report
+			}
 			p.commits(h, id, t)
 		case wire.EventSubmissionAdded:
 			t, ok := p.tasks[setup.AttrU64(ev, "task_id")]

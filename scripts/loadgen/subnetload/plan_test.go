@@ -72,6 +72,9 @@ func TestPlanLifecycle(t *testing.T) {
 	if p.Observe(11, []abcitypes.Event{posted("1", genesis.TrackWorkflow), posted("2", genesis.TrackArena), posted("3", genesis.TrackGas)}) != 0 {
 		t.Error("no scored events at 11")
 	}
+	if p.SteadyFrom() != 38 {
+		t.Errorf("steady from %d, want 38 (the first task's report deadline + 1)", p.SteadyFrom())
+	}
 	same(t, "height 11", kinds(p.Due(11)), "commit m0 workflow", "commit m1 workflow", "commit m0 arena", "commit m1 arena")
 	p.Observe(12, []abcitypes.Event{
 		event(wire.EventSubmissionAdded, "submission_id", "7", "uid", "11", "track", "workflow", "task_id", "1", "reveal_from", "16", "reveal_until", "25"),
