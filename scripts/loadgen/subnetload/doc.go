@@ -5,9 +5,9 @@
 //
 // The shape is the one of internal/simsubnet's task tracks: every TaskEvery blocks a validator
 // (in turn) posts a workflow task and an arena task; every miner commits to each posted task
-// at once, reveals once the task's reveal window opens (the block after its submit deadline)
-// and every validator reports every revealed submission once the reveal window has closed,
-// before the report deadline. Payloads, salts and measurements come from
+// at once, reveals once the task's reveal window is open (a block after it opened, Lag) and
+// every validator reports every revealed submission once the reveal window has closed (a block
+// later too), before the report deadline. Payloads, salts and measurements come from
 // scripts/loadgen/setup and the seed, as the simulation's do.
 //
 // Pack is the one place where messages become transactions: commits and reveals one

@@ -28,6 +28,13 @@ const (
 // Kinds in the order the tables list them.
 var Kinds = []Kind{KindCommit, KindReveal, KindReport, KindPost}
 
+// Lag is the blocks a reveal or a report waits past the first height at which the chain takes
+// it: the node a transaction goes to can be a block behind the watched one, and its CheckTx
+// judges the transaction at the height after its own (a reveal sent as soon as the watched node
+// committed the submit deadline was refused as early, code reveal_window). The reveal window
+// (reveal_blocks, 10 on the localnet) and the report window leave room for it.
+const Lag = 1
+
 // Actor is who sends a message: validator Index (its report key) or miner Index.
 type Actor struct {
 	Validator bool
@@ -148,8 +155,8 @@ func (p *Plan) Observe(h int64, events []abcitypes.Event) (scored int) {
 				continue
 			}
 			id := setup.AttrU64(ev, "task_id")
-			// sent once the block before reveal_from is committed: it lands at reveal_from or later
-			at := max(h, setup.AttrI64(ev, "reveal_from")-1)
+			// sent once reveal_from is committed (Lag): it lands in the window's second block or later
+			at := max(h, setup.AttrI64(ev, "reveal_from")-1+Lag)
 			p.at(at, Intent{From: Actor{Index: m}, Kind: KindReveal, Track: t.track, Msg: client.Reveal(p.payload(t.track, m, id), p.salt(id, m))})
 		case wire.EventSubmissionRevealed:
 			taskID := setup.AttrU64(ev, "task_id")
@@ -159,8 +166,8 @@ func (p *Plan) Observe(h int64, events []abcitypes.Event) (scored int) {
 				continue
 			}
 			sub := setup.AttrU64(ev, "submission_id")
-			// reports open the block after the reveal deadline
-			at := max(h, t.reveal)
+			// reports open the block after the reveal deadline; sent once that block is committed (Lag)
+			at := max(h, t.reveal+Lag)
 			for v := range p.cfg.Validators {
 				p.at(at, Intent{From: Actor{Validator: true, Index: v}, Kind: KindReport, Track: t.track,
 					Msg: setup.Report(p.cfg.Seed, v, false, t.track, sub, m, taskID)})

@@ -57,8 +57,8 @@ func same(t *testing.T, what string, got []string, want ...string) {
 }
 
 // TestPlanLifecycle: posts on the cadence by the validators in turn; a posted task's commits
-// by every miner at once; a commit's reveal once the block before reveal_from is committed; a
-// reveal's reports by every validator once the reveal deadline is committed; scored events
+// by every miner at once; a commit's reveal once reveal_from is committed (Lag 1); a reveal's
+// reports by every validator once the block after the reveal deadline is committed; scored events
 // counted; what is not of the load's tasks and miners ignored.
 func TestPlanLifecycle(t *testing.T) {
 	p, err := New(testConfig(2))
@@ -84,15 +84,16 @@ func TestPlanLifecycle(t *testing.T) {
 	same(t, "height 12", kinds(p.Due(12)), "post_task v1 workflow", "post_task v1 arena")
 	same(t, "height 14", kinds(p.Due(14)), "post_task v2 workflow", "post_task v2 arena")
 	p.StopPosting()
-	due := p.Due(15)
-	same(t, "height 15", kinds(due), "reveal m1 workflow")
+	same(t, "height 15", kinds(p.Due(15)))
+	due := p.Due(16)
+	same(t, "height 16", kinds(due), "reveal m1 workflow")
 	if r := due[0].Msg.GetReveal(); r == nil || !bytes.Equal(r.GetSubmit().GetWorkflow().GetArtifactHash(), setup.WorkflowPayload(1, 1).GetWorkflow().GetArtifactHash()) {
 		t.Errorf("the reveal is not miner 1's payload for task 1: %v", due[0].Msg)
 	}
 	p.Observe(17, []abcitypes.Event{event(wire.EventSubmissionRevealed, "submission_id", "7", "uid", "11", "track", "workflow", "task_id", "1")})
-	same(t, "height 24", kinds(p.Due(24)))
-	due = p.Due(25)
-	same(t, "height 25", kinds(due), "report v0 workflow", "report v1 workflow", "report v2 workflow", "report v3 workflow")
+	same(t, "height 25", kinds(p.Due(25)))
+	due = p.Due(26)
+	same(t, "height 26", kinds(due), "report v0 workflow", "report v1 workflow", "report v2 workflow", "report v3 workflow")
 	for _, in := range due {
 		if in.Msg.GetReport().GetSubmissionId() != 7 {
 			t.Errorf("report on %d, want 7", in.Msg.GetReport().GetSubmissionId())
