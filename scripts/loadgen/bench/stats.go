@@ -81,6 +81,9 @@ type Summary struct {
 	ScoredPerS      float64        `json:"scored_per_s,omitempty"`
 	TxsPerScored    float64        `json:"txs_per_scored,omitempty"`
 	CommittedByKind map[string]int `json:"committed_by_kind,omitempty"`
+	// RefusedByKind: subnet, the whole run's CheckTx refusals and failed broadcasts (code 0) by
+	// "kind code".
+	RefusedByKind map[string]int `json:"refused_by_kind,omitempty"`
 	// NodeCPUS: each node's CPU (user + system, /proc/<pid>/stat of --pids) over the counted
 	// window, in seconds; NodeCPUPerTxS the same over the run's transactions committed in it,
 	// NodeCPUPerScoredS over the scored submissions (subnet). Empty without --pids.

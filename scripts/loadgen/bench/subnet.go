@@ -80,7 +80,7 @@ func runSubnet(ctx context.Context, o options, rpcs []string) (*Summary, error) 
 		return nil, err
 	}
 	d := &subnetDriver{o: o, cfg: cfg, plan: plan, validators: validators, miners: miners,
-		t: newTracker(0, false), sent: map[[32]byte]sentTx{}}
+		t: newTracker(0, false), sent: map[[32]byte]sentTx{}, refused: map[string]int{}}
 	return d.run(ctx, rpcs)
 }
 
@@ -102,6 +102,22 @@ type subnetDriver struct {
 	// transactions reach the node's mempool in nonce order.
 	chans [][]chan job
 	sent  map[[32]byte]sentTx
+	// refused counts CheckTx's refusals and failed broadcasts by "kind code"; retry holds the
+	// transactions to send again (the workers' callbacks add, run's goroutine takes).
+	refusedMu sync.Mutex
+	refused   map[string]int
+	retry     []subnetload.Tx
+}
+
+// maxTries bounds how often one message is sent after nonce refusals.
+const maxTries = 3
+
+// again is what to do with a refused tx (code 0: its broadcast failed): a refusal for its
+// nonce, or a failed broadcast, means the message itself was not judged (a transaction before it
+// of the same key was refused, and the key rewinds), so it is sent again at the key's next
+// nonce, at most maxTries times; any other refusal is the message's own and final.
+func again(tries int, code uint32) bool {
+	return tries < maxTries && (code == 0 || wire.IsNonceCode(code))
 }
 
 // key is the key of an actor and its index among all keys (validators first).
@@ -112,8 +128,18 @@ func (d *subnetDriver) key(a subnetload.Actor) (*benchMiner, int) {
 	return d.miners[a.Index], len(d.validators) + a.Index
 }
 
+// takeRetries is the transactions to send again, in the order their refusals came.
+func (d *subnetDriver) takeRetries() []subnetload.Tx {
+	d.refusedMu.Lock()
+	defer d.refusedMu.Unlock()
+	r := d.retry
+	d.retry = nil
+	return r
+}
+
 // send signs txs, each at its key's next nonce, and hands them to their key's worker; it
-// returns how many bytes it sent.
+// returns how many bytes it sent. A message refused for its nonce is queued to be sent again
+// (again).
 func (d *subnetDriver) send(txs []subnetload.Tx) (int, error) {
 	bytes := 0
 	for _, tx := range txs {
@@ -130,7 +156,16 @@ func (d *subnetDriver) send(txs []subnetload.Tx) (int, error) {
 		d.sent[h] = sentTx{kind: tx.Kind, bytes: len(bz)}
 		bytes += len(bz)
 		ws := d.chans[k.node]
-		ws[g%len(ws)] <- job{tx: bz, hash: h, refused: func(code uint32, data []byte) { k.refused(nonce, code, data) }}
+		ws[g%len(ws)] <- job{tx: bz, hash: h, refused: func(code uint32, data []byte) {
+			k.refused(nonce, code, data)
+			d.refusedMu.Lock()
+			d.refused[fmt.Sprintf("%s %d", tx.Kind, code)]++
+			if again(tx.Tries, code) {
+				tx.Tries++
+				d.retry = append(d.retry, tx)
+			}
+			d.refusedMu.Unlock()
+		}}
 	}
 	return bytes, nil
 }
@@ -213,6 +248,7 @@ func (d *subnetDriver) run(ctx context.Context, rpcs []string) (*Summary, error)
 					if err != nil {
 						return nil, err
 					}
+					packed = append(d.takeRetries(), packed...)
 					n, err := d.send(packed)
 					if err != nil {
 						return nil, err
@@ -308,6 +344,9 @@ func (d *subnetDriver) summary(w window, start time.Time) *Summary {
 		s.ScoredPerS = round1(float64(w.scored) / dur)
 	}
 	s.Scored, s.CommittedByKind = w.scored, w.committedByKind
+	d.refusedMu.Lock()
+	s.RefusedByKind = d.refused
+	d.refusedMu.Unlock()
 	if w.scored > 0 {
 		s.TxsPerScored = round3(float64(s.CommittedInWindow) / float64(w.scored))
 	}

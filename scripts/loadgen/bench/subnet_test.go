@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // TestSubnetTable: a subnet level's validatord run beside the kvstore run that matched it,
@@ -115,4 +117,15 @@ func writeRun(t *testing.T, dir string, i int, r Summary) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestAgain: a message refused for its nonce, or not delivered, is sent again, maxTries times at
+// most; a refusal of its own is final.
+func TestAgain(t *testing.T) {
+	if !again(0, wire.CodeNonceFuture) || !again(2, wire.CodeNonceUsed) || !again(0, 0) {
+		t.Error("a nonce refusal or a failed broadcast not sent again")
+	}
+	if again(maxTries, wire.CodeNonceFuture) || again(0, wire.CodeRevealWindow) {
+		t.Error("sent again past maxTries, or after a refusal of its own")
+	}
 }

@@ -8,12 +8,13 @@ import (
 )
 
 // Tx is one transaction to sign and send: its sender, its message and what it carries
-// (Entries intents of Kind).
+// (Entries intents of Kind); Tries counts the sends again after nonce refusals (the sender's).
 type Tx struct {
 	From    Actor
 	Kind    Kind
 	Msg     *subnetv1.Msg
 	Entries int
+	Tries   int
 }
 
 // Pack packages one height's intents into transactions, keeping each sender's order: a
