@@ -21,7 +21,7 @@ func TestSubnetTable(t *testing.T) {
 	k := Summary{App: "kvstore", Mode: "rate", Rate: 64, Level: "subnet:64", StartUTC: "2026-11-28T08:02:00Z",
 		NodeCPUPerTxS: []float64{0.0001, 0.0001}, MachineBusy: 0.25}
 	got := subnetTable([]Summary{k, v})
-	want := subnetHead + "| 64 miners, tasks every 4 blocks | 30.5 | 2.10 (1.00 / 1.00 / 0.08 / 0.02) | 64, 2.0 | 2.000 / 1.500 | 0.100 / 0.100 | 18 | 50% / 25% |\n"
+	want := subnetHead + "| 64 miners, tasks every 4 blocks | 30.5 | 2.10 (1.00 / 1.00 / 0.08 / 0.02) | 64, 2.0 | 2.000 / 1.500 | 0.100 / 0.100 | 17.5 | 50% / 25% |\n"
 	if got != want {
 		t.Errorf("subnet table:\n%s\nwant:\n%s", got, want)
 	}

@@ -248,7 +248,7 @@ func subnetTable(runs []Summary) string {
 			}
 			if vr != nil && kr != nil && len(vr.NodeCPUPerScoredS) > 0 && len(kr.NodeCPUPerTxS) > 0 {
 				if kt := mean(kr.NodeCPUPerTxS); kt > 0 {
-					ratio = fmt.Sprintf("%.0f", mean(vr.NodeCPUPerScoredS)/kt)
+					ratio = fmt.Sprintf("%.1f", mean(vr.NodeCPUPerScoredS)/kt)
 				}
 			}
 			fmt.Fprintf(&b, "| %d miners, tasks every %d blocks | %s | %s | %s | %s | %s | %s | %s / %s |\n",
