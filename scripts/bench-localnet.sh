@@ -29,7 +29,7 @@
 #   BENCH_LEVELS            space-separated levels, rate:R, inflight:N or subnet:M
 #                           (default "rate:500 rate:750 inflight:8 inflight:32 inflight:128
 #                           subnet:256"; QUICK=1 BENCH_LEVELS=subnet:256 for the subnet level alone,
-#                           about 3 minutes)
+#                           about 2 minutes)
 #   BENCH_TASK_EVERY        subnet:M, blocks between two rounds of posts (default 4)
 #   BENCH_DURATION          measured window per run (default 45s; QUICK 10s)
 #   BENCH_DRAIN             loadgen bench --drain (default 20s; QUICK 10s)
