@@ -43,10 +43,11 @@ type options struct {
 	kvBytes   int
 	level     string
 	pids      []int
+	windows   setup.Windows // --subnet: the tasks' windows (subnetWindows)
 }
 
 func parse(args []string) (options, error) {
-	var o options
+	o := options{windows: subnetWindows}
 	fs := flag.NewFlagSet("loadgen bench", flag.ContinueOnError)
 	fs.StringVar(&o.app, "app", "validatord", "target: validatord (signed workflow commits) or kvstore (218-byte k=v)")
 	fs.StringVar(&o.testnet, "testnet", "", "testnet directory of node0..nodeN homes (RPC addresses; validatord: genesis and report keys)")

@@ -41,6 +41,12 @@ func runSubnet(ctx context.Context, o options, rpcs []string) (*Summary, error) 
 	if err != nil {
 		return nil, err
 	}
+	return runSubnetOn(ctx, o, rpcs, net)
+}
+
+// runSubnetOn is runSubnet on a testnet already read (its report keys the validators').
+func runSubnetOn(ctx context.Context, o options, rpcs []string, net *setup.Testnet) (*Summary, error) {
+	var err error
 	if max := net.State.Chain.MaxUIDs; uint64(o.subnet) > uint64(max) {
 		return nil, fmt.Errorf("--subnet %d: the chain has %d uids (chain.max_uids)", o.subnet, max)
 	}
@@ -68,7 +74,7 @@ func runSubnet(ctx context.Context, o options, rpcs []string) (*Summary, error) 
 		validators[v] = m
 	}
 	cfg := subnetload.Config{ChainID: net.ChainID, Seed: o.seed, Validators: len(validators), TaskEvery: o.taskEvery,
-		Windows: subnetWindows, MaxTxBytes: net.State.Chain.MaxTxBytes}
+		Windows: o.windows, MaxTxBytes: net.State.Chain.MaxTxBytes}
 	for _, m := range miners {
 		cfg.UIDs, cfg.MinerPubs = append(cfg.UIDs, m.uid), append(cfg.MinerPubs, m.pub)
 	}
