@@ -91,7 +91,11 @@ localnet-stop:
 	bash scripts/localnet-stop.sh
 
 ## bench-localnet: validatord beside CometBFT's kvstore, 4 validators each on loopback, the same
-## open-loop load levels (issue 13; QUICK=1 for a smoke run; not part of `make test`).
+## open-loop load levels (issue 13; QUICK=1 for a smoke run; not part of `make test`), and the
+## subnet level subnet:M: M miners commit, reveal and are reported by the 4 validators in batches;
+## it reports scored submissions a second, transactions and each node's CPU-seconds per scored
+## submission beside kvstore's CPU-seconds per transaction at the same bytes a second
+## (QUICK=1 BENCH_LEVELS=subnet:256 for that level alone; scripts/bench-localnet.sh lists the knobs).
 bench-localnet:
 	bash scripts/bench-localnet.sh
 

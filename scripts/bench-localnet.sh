@@ -10,10 +10,27 @@
 # [consensus] and [mempool] sections are identical. Per-run JSON goes to $BENCH_OUT/<level>-<app>.json
 # and the table to $BENCH_OUT/table.md (and stdout).
 #
+# A level subnet:M is the subnet's own shape instead of one kind of transaction (loadgen bench
+# --subnet M, scripts/loadgen/subnetload): M miners (at most the genesis' 256 uids) register with
+# RegisterMiner transactions; every BENCH_TASK_EVERY blocks one of the 4 validators' report keys
+# posts a workflow and an arena task; every miner commits to each, reveals in the reveal window
+# and every validator reports every revealed submission in MsgReportBatch transactions before the
+# report deadline. It is counted over whole rounds once every phase runs (the first task's
+# report deadline passed, about 27 blocks after the first posts; BENCH_DURATION is the counted
+# window's least length): scored submissions a second, transactions per scored submission and
+# each node's CPU-seconds per scored submission. Its kvstore run then offers the tx/s and bytes/s
+# that validatord's run offered (loadgen bench --match, random transactions of the mean size),
+# so the table puts each validatord node's CPU per scored submission beside each kvstore node's
+# CPU per transaction at the same bytes a second. Every run reads each node's CPU
+# (/proc/<pid>/stat, loadgen bench --pids) over its counted window into its JSON.
+#
 # Environment:
 #   QUICK=1                 short smoke run: levels "rate:500 inflight:32", 10s each
-#   BENCH_LEVELS            space-separated levels, rate:R or inflight:N
-#                           (default "rate:500 rate:750 inflight:8 inflight:32 inflight:128")
+#   BENCH_LEVELS            space-separated levels, rate:R, inflight:N or subnet:M
+#                           (default "rate:500 rate:750 inflight:8 inflight:32 inflight:128
+#                           subnet:256"; QUICK=1 BENCH_LEVELS=subnet:256 for the subnet level alone,
+#                           about 2 minutes)
+#   BENCH_TASK_EVERY        subnet:M, blocks between two rounds of posts (default 4)
 #   BENCH_DURATION          measured window per run (default 45s; QUICK 10s)
 #   BENCH_DRAIN             loadgen bench --drain (default 20s; QUICK 10s)
 #   BENCH_WARMUP            loadgen bench --warmup: the first part of the window not counted in tx/s
@@ -48,7 +65,7 @@ if [ "${QUICK:-0}" = 1 ]; then
   drain=${BENCH_DRAIN:-10s}
   warmup=${BENCH_WARMUP:-2s}
 else
-  levels=${BENCH_LEVELS:-rate:500 rate:750 inflight:8 inflight:32 inflight:128}
+  levels=${BENCH_LEVELS:-rate:500 rate:750 inflight:8 inflight:32 inflight:128 subnet:256}
   duration=${BENCH_DURATION:-45s}
   drain=${BENCH_DRAIN:-20s}
   warmup=${BENCH_WARMUP:-5s}
@@ -162,6 +179,16 @@ start_nodes() {
       return 1
     fi
   done
+  # The nodes' pids, for loadgen bench --pids (each node's CPU over the counted window): setsid
+  # runs in a process that is not a group leader, so it execs the node in place and $! is the
+  # node's own pid.
+  for ((i = 0; i < nval; i++)); do
+    case $(cat "/proc/${mine[$i]}/comm" 2>/dev/null) in
+      validatord | cometbft) ;;
+      *) log "$app node$i: pid ${mine[$i]} is not the node's process; no per-node CPU" ; : >"$dir/pids"; return 0 ;;
+    esac
+  done
+  (IFS=,; echo "${mine[*]}") >"$dir/pids"
 }
 
 rm -f "$out"/*.json
@@ -176,9 +203,18 @@ for ((round = 1; round <= rounds; round++)); do
     case $lvl in
       rate:*) flag=(--rate "${lvl#rate:}") ;;
       inflight:*) flag=(--in-flight "${lvl#inflight:}") ;;
-      *) log "level $lvl: want rate:R or inflight:N"; exit 2 ;;
+      subnet:*) flag=(--subnet "${lvl#subnet:}" --task-every "${BENCH_TASK_EVERY:-4}") ;;
+      *) log "level $lvl: want rate:R, inflight:N or subnet:M"; exit 2 ;;
     esac
     for app in $apps; do
+      if [ "$app" = kvstore ] && [ "${lvl%%:*}" = subnet ]; then
+        # kvstore offers the tx/s and bytes/s that validatord's run of this level offered.
+        match=$out/${lvl/:/-}-validatord$sfx.json
+        if ! [ -s "$match" ]; then
+          log "$lvl kvstore: no validatord run of this level to match ($match); no run"; continue
+        fi
+        flag=(--match "$match")
+      fi
       dir=$out/net-$app
       log "$lvl $app${sfx:+ (round $round of $rounds)}: fresh network in $dir"
       if [ "$app" = validatord ]; then
@@ -214,7 +250,7 @@ for ((round = 1; round <= rounds; round++)); do
             "http://127.0.0.1:$pport/debug/pprof/profile?seconds=20") &
         fi
         # shellcheck disable=SC2086
-        bin/loadgen bench --app "$app" --testnet "$dir" "${flag[@]}" --duration "$duration" --warmup "$warmup" --drain "$drain" \
+        bin/loadgen bench --app "$app" --testnet "$dir" "${flag[@]}" --pids "$(cat "$dir/pids")" --duration "$duration" --warmup "$warmup" --drain "$drain" \
           --out "$out/${lvl/:/-}-$app$sfx.json" ${BENCH_ARGS:-} || log "$lvl $app: loadgen bench failed"
       else
         log "$lvl $app: the network did not start; no run"

@@ -1,13 +1,12 @@
 package simsubnet
 
 import (
-	"crypto/ed25519"
 	"fmt"
-	"math"
 
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/genesis"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/scripts/loadgen/setup"
 )
 
 // pack packages one height's messages, in their order, for the mode: a
@@ -161,10 +160,5 @@ func fits(group []message, m message, maxTxBytes int64) bool {
 	return int64(signedSize(msg)) <= maxTxBytes
 }
 
-// signedSize bounds the bytes of msg signed by wire.SignTx for this chain:
-// the envelope's fields at their largest (a nonce of 10 varint bytes).
-func signedSize(msg *subnetv1.Msg) int {
-	body := &subnetv1.TxBody{ChainId: ChainID, Sender: make([]byte, ed25519.PublicKeySize), Nonce: math.MaxUint64, Msg: msg}
-	tx := &subnetv1.Tx{Body: make([]byte, body.Size()), Signature: make([]byte, ed25519.SignatureSize)}
-	return tx.Size()
-}
+// signedSize bounds the bytes of msg signed for this chain (setup.SignedSize).
+func signedSize(msg *subnetv1.Msg) int { return setup.SignedSize(ChainID, msg) }

@@ -17,6 +17,7 @@ import (
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/internal/cpuclock"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+	"github.com/scoringsubnet/validatord/scripts/loadgen/setup"
 )
 
 // actor is one key that sends transactions: a validator's report key or a
@@ -225,8 +226,8 @@ func (c *chain) take(kept [][]byte, results []*abcitypes.ExecTxResult, d *decide
 // refused, by their entry events.
 func (c *chain) countEntries(m message, res *abcitypes.ExecTxResult) {
 	for _, ev := range res.Events {
-		if entryEvent(ev.Type) && attr(ev, "name") != wire.CodeName(wire.CodeOK) {
-			c.stats.refuseEntry(m.track, m.kind, attr(ev, "name"))
+		if entryEvent(ev.Type) && setup.Attr(ev, "name") != wire.CodeName(wire.CodeOK) {
+			c.stats.refuseEntry(m.track, m.kind, setup.Attr(ev, "name"))
 		}
 	}
 }

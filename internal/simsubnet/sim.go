@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
@@ -239,26 +238,6 @@ func (r registrationSource) Registration(ctx context.Context) (*wire.Registratio
 	return appquery.Get[wire.RegistrationView](ctx, r.q, "registration")
 }
 
-// attr is the value of an event's attribute ("" when absent).
-func attr(ev abcitypes.Event, key string) string {
-	for _, a := range ev.Attributes {
-		if a.Key == key {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-func attrU64(ev abcitypes.Event, key string) uint64 {
-	v, _ := strconv.ParseUint(attr(ev, key), 10, 64)
-	return v
-}
-
-func attrI64(ev abcitypes.Event, key string) int64 {
-	v, _ := strconv.ParseInt(attr(ev, key), 10, 64)
-	return v
-}
-
 // observe learns from a decided height what the actors act on next:
 // uids, posted tasks, commits taken (whose reveals it schedules), reveals
 // (whose reports it schedules), final truths (whose predictions' reveals it
@@ -269,7 +248,7 @@ func (s *sim) observe(d *decided) {
 		for _, ev := range t.res.Events {
 			// a batch entry's events follow its entry event
 			if (ev.Type == wire.EventCommitEntry || ev.Type == wire.EventRevealEntry) && m.pendings != nil {
-				m.pending = m.pendings[attrU64(ev, "index")]
+				m.pending = m.pendings[setup.AttrU64(ev, "index")]
 			}
 			s.txEvent(d.height, m, ev)
 		}
@@ -285,16 +264,16 @@ func (s *sim) txEvent(h int64, m message, ev abcitypes.Event) {
 	switch ev.Type {
 	case wire.EventMinerRegistered:
 		mn := s.minerOf(m.from)
-		mn.uid, mn.registered = uint32(attrU64(ev, "uid")), true
+		mn.uid, mn.registered = uint32(setup.AttrU64(ev, "uid")), true
 	case wire.EventTaskPosted:
-		t := &taskRecord{id: attrU64(ev, "task_id"), track: attr(ev, "track"), submitDeadline: attrI64(ev, "submit_deadline"),
-			revealDeadline: attrI64(ev, "reveal_deadline"), reportDeadline: attrI64(ev, "report_deadline")}
+		t := &taskRecord{id: setup.AttrU64(ev, "task_id"), track: setup.Attr(ev, "track"), submitDeadline: setup.AttrI64(ev, "submit_deadline"),
+			revealDeadline: setup.AttrI64(ev, "reveal_deadline"), reportDeadline: setup.AttrI64(ev, "report_deadline")}
 		s.tasks[t.id] = t
 		s.planCommits(h, t)
 	case wire.EventSubmissionAdded:
-		s.committed(h, m.pending, attrU64(ev, "submission_id"))
+		s.committed(h, m.pending, setup.AttrU64(ev, "submission_id"))
 	case wire.EventSubmissionRevealed:
-		s.revealed(m.pending, attrU64(ev, "submission_id"))
+		s.revealed(m.pending, setup.AttrU64(ev, "submission_id"))
 	case wire.EventGasTruthFinal:
 		s.truthFinal(ev)
 	default:
@@ -369,9 +348,9 @@ func (s *sim) revealed(p *pendingSub, id uint64) {
 // revealed in the window the event names (in ModeAll at its first
 // multiple of GasRevealEvery, with the other predictions final by then).
 func (s *sim) truthFinal(ev abcitypes.Event) {
-	b := int64(attrU64(ev, "evm_block")) - EVMBase
+	b := int64(setup.AttrU64(ev, "evm_block")) - EVMBase
 	s.lastClosed = max(s.lastClosed, b)
-	from, until := attrI64(ev, "reveal_from"), attrI64(ev, "reveal_until")
+	from, until := setup.AttrI64(ev, "reveal_from"), setup.AttrI64(ev, "reveal_until")
 	if s.cfg.Mode == ModeAll {
 		from = (from + GasRevealEvery - 1) / GasRevealEvery * GasRevealEvery
 	}
@@ -388,7 +367,7 @@ func (s *sim) event(h int64, ev abcitypes.Event) {
 	case wire.EventSubmissionScored:
 		s.outcome(h, ev, "scored")
 	case wire.EventSubmissionExpired:
-		st := attr(ev, "status")
+		st := setup.Attr(ev, "status")
 		if st == "" {
 			st = "expired"
 		}
@@ -398,8 +377,8 @@ func (s *sim) event(h int64, ev abcitypes.Event) {
 	case wire.EventSubmissionDuplicate:
 		s.outcome(h, ev, "duplicate")
 	case wire.EventGasWindowClosed:
-		b := int64(attrU64(ev, "evm_block")) - EVMBase
-		n := int(attrU64(ev, "counting_predictions"))
+		b := int64(setup.AttrU64(ev, "evm_block")) - EVMBase
+		n := int(setup.AttrU64(ev, "counting_predictions"))
 		s.out.GasClosed++
 		s.out.GasCounted += n
 		if n != s.gasRevealed[b] {
@@ -416,8 +395,8 @@ func (s *sim) event(h int64, ev abcitypes.Event) {
 
 // outcome records the first outcome event of a submission at height h.
 func (s *sim) outcome(h int64, ev abcitypes.Event, status string) {
-	if sub, ok := s.subs[attrU64(ev, "submission_id")]; ok && sub.status == "" {
-		sub.status, sub.settled, sub.score = status, h, attr(ev, "score")
+	if sub, ok := s.subs[setup.AttrU64(ev, "submission_id")]; ok && sub.status == "" {
+		sub.status, sub.settled, sub.score = status, h, setup.Attr(ev, "score")
 	}
 }
 

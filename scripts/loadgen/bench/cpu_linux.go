@@ -1,9 +1,11 @@
 package bench
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // machineCPU is the busy and total CPU time of the whole machine so far, in clock ticks, from
@@ -29,4 +31,24 @@ func machineCPU() (busy, total uint64) {
 		}
 	}
 	return busy, total
+}
+
+// nodeCPU is the CPU each process of pids used so far; nil when one cannot be read (gone).
+func nodeCPU(pids []int) []time.Duration {
+	if len(pids) == 0 {
+		return nil
+	}
+	out := make([]time.Duration, len(pids))
+	for i, pid := range pids {
+		bz, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return nil
+		}
+		d, ok := procStatCPU(string(bz))
+		if !ok {
+			return nil
+		}
+		out[i] = d
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	rpchttp "github.com/cometbft/cometbft/rpc/client/http"
+	coretypes "github.com/cometbft/cometbft/rpc/core/types"
 
 	"github.com/scoringsubnet/validatord/internal/cpuclock"
 )
@@ -152,18 +153,59 @@ func dial(addr string, conns int) (*rpchttp.HTTP, error) {
 	return rpchttp.NewWithClient(addr, "/websocket", &http.Client{Transport: tr, Timeout: 30 * time.Second})
 }
 
+// broadcast sends the jobs of one channel to one node, in their order, and tells t (and a
+// refused job's source) what CheckTx said.
+func broadcast(ctx context.Context, c *rpchttp.HTTP, async bool, t *tracker, jobs <-chan job) {
+	for j := range jobs {
+		if async {
+			if _, err := c.BroadcastTxAsync(ctx, j.tx); err != nil {
+				t.checked(j.hash, 0, err)
+				j.fail(0, nil)
+			}
+			continue
+		}
+		res, err := c.BroadcastTxSync(ctx, j.tx)
+		if err != nil {
+			t.checked(j.hash, 0, err)
+			j.fail(0, nil)
+			continue
+		}
+		t.checked(j.hash, res.Code, nil)
+		if res.Code != 0 {
+			j.fail(res.Code, res.Data)
+		}
+	}
+}
+
+// dialWatch dials the watched node and reads its height.
+func dialWatch(ctx context.Context, addr string) (*rpchttp.HTTP, int64, error) {
+	c, err := dial(addr, 4)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := c.Status(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("watch node: %w", err)
+	}
+	return c, st.SyncInfo.LatestBlockHeight, nil
+}
+
+// blockTxs are a block's transactions as bytes.
+func blockTxs(b *coretypes.ResultBlock) [][]byte {
+	txs := make([][]byte, len(b.Block.Txs))
+	for i, tx := range b.Block.Txs {
+		txs[i] = tx
+	}
+	return txs
+}
+
 // measure runs the measured phase and the drain and returns the summary.
 func measure(ctx context.Context, o options, rpcs []string, src source) (*Summary, error) {
 	t := newTracker(o.inFlight, o.until == "checktx")
-	watchC, err := dial(rpcs[o.watch], 4)
+	watchC, last, err := dialWatch(ctx, rpcs[o.watch])
 	if err != nil {
 		return nil, err
 	}
-	st, err := watchC.Status(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("watch node: %w", err)
-	}
-	last := st.SyncInfo.LatestBlockHeight
 
 	// Workers: o.workers per node, each node's transactions through its own channel.
 	chans := make([]chan job, len(rpcs))
@@ -175,28 +217,7 @@ func measure(ctx context.Context, o options, rpcs []string, src source) (*Summar
 		}
 		chans[i] = make(chan job, 1<<16)
 		for range o.workers {
-			workers.Go(func() {
-				for j := range chans[i] {
-					if o.async {
-						_, err := c.BroadcastTxAsync(ctx, j.tx)
-						if err != nil {
-							t.checked(j.hash, 0, err)
-							j.fail(0, nil)
-						}
-						continue
-					}
-					res, err := c.BroadcastTxSync(ctx, j.tx)
-					if err != nil {
-						t.checked(j.hash, 0, err)
-						j.fail(0, nil)
-						continue
-					}
-					t.checked(j.hash, res.Code, nil)
-					if res.Code != 0 {
-						j.fail(res.Code, res.Data)
-					}
-				}
-			})
+			workers.Go(func() { broadcast(ctx, c, o.async, t, chans[i]) })
 		}
 	}
 
@@ -211,11 +232,7 @@ func measure(ctx context.Context, o options, rpcs []string, src source) (*Summar
 					if err != nil {
 						break
 					}
-					txs := make([][]byte, len(b.Block.Txs))
-					for i, tx := range b.Block.Txs {
-						txs[i] = tx
-					}
-					t.block(h, time.Now(), txs)
+					t.block(h, time.Now(), blockTxs(b))
 					last = h
 				}
 			}
@@ -249,6 +266,15 @@ func measure(ctx context.Context, o options, rpcs []string, src source) (*Summar
 	end := start.Add(o.duration)
 	cpu0 := cpuclock.Process()
 	busy0, total0 := machineCPU()
+	// The nodes' CPU is read over the counted window (the measured one less its warm-up).
+	var nodeMu sync.Mutex
+	var node0 []time.Duration
+	warmed := time.AfterFunc(o.warmup, func() {
+		nodeMu.Lock()
+		node0 = nodeCPU(o.pids)
+		nodeMu.Unlock()
+	})
+	sentBytes := 0
 	s.StartUTC = start.UTC().Format(time.RFC3339)
 	endTimer := time.NewTimer(o.duration)
 	var maxLag time.Duration
@@ -289,6 +315,7 @@ dispatch:
 		h := sha256.Sum256(tx)
 		t.add(h, time.Now())
 		s.Sent++
+		sentBytes += len(tx)
 		chans[node] <- job{tx: tx, hash: h, refused: refused}
 	}
 	for _, c := range chans {
@@ -303,6 +330,11 @@ dispatch:
 	cpuWindow := cpuclock.Process() - cpu0
 	busy1, total1 := machineCPU()
 	busyWindow, totalWindow := busy1-busy0, total1-total0
+	node1 := nodeCPU(o.pids)
+	warmed.Stop()
+	nodeMu.Lock()
+	nodeStart := node0
+	nodeMu.Unlock()
 	// Drain: wait for the outstanding transactions' blocks.
 	drainEnd := time.Now().Add(o.drain)
 	workers.Wait()
@@ -327,6 +359,9 @@ dispatch:
 		s.NonceRewinds = c.rewinds()
 	}
 	summarize(s, t.latencies, t.blocks, start.Add(o.warmup), end)
+	s.OfferedTPS = round1(float64(s.Sent) / o.duration.Seconds())
+	s.OfferedBytesPerS = round1(float64(sentBytes) / o.duration.Seconds())
+	nodeFigures(s, nodeStart, node1, s.CommittedInWindow, 0)
 	if s.CommittedTPS > 0 && cpuWindow > 0 { // CPU a second over the window ÷ committed tx a second
 		s.LoadgenCPUPerTxUS = round1(float64(cpuWindow.Microseconds()) / o.duration.Seconds() / s.CommittedTPS)
 	}

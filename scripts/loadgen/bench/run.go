@@ -6,7 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/scoringsubnet/validatord/scripts/loadgen/setup"
@@ -33,10 +36,18 @@ type options struct {
 	watch     int
 	out       string
 	note      string
+	// subnet load (--subnet M: M miners) and kvstore's match of it (--match FILE)
+	subnet    int
+	taskEvery int64
+	match     string
+	kvBytes   int
+	level     string
+	pids      []int
+	windows   setup.Windows // --subnet: the tasks' windows (subnetWindows)
 }
 
 func parse(args []string) (options, error) {
-	var o options
+	o := options{windows: subnetWindows}
 	fs := flag.NewFlagSet("loadgen bench", flag.ContinueOnError)
 	fs.StringVar(&o.app, "app", "validatord", "target: validatord (signed workflow commits) or kvstore (218-byte k=v)")
 	fs.StringVar(&o.testnet, "testnet", "", "testnet directory of node0..nodeN homes (RPC addresses; validatord: genesis and report keys)")
@@ -58,14 +69,44 @@ func parse(args []string) (options, error) {
 	fs.IntVar(&o.watch, "watch", 0, "index of the node whose blocks are watched")
 	fs.StringVar(&o.out, "out", "", "also write the JSON summary to this file")
 	fs.StringVar(&o.note, "note", "", "free text copied into the summary")
+	fs.IntVar(&o.subnet, "subnet", 0, "validatord: the subnet-shaped load with this many miners (subnet.go) instead of --rate or --in-flight")
+	fs.Int64Var(&o.taskEvery, "task-every", 4, "--subnet: a validator posts a workflow and an arena task every this many blocks")
+	fs.StringVar(&o.match, "match", "", "kvstore: offer the tx/s and bytes/s the --subnet run of this JSON file offered (its transactions' mean size), instead of --rate or --in-flight")
+	fs.IntVar(&o.kvBytes, "kv-bytes", kvTxSize, "kvstore: bytes of each transaction")
+	pids := fs.String("pids", "", "comma-separated pids of the nodes' processes, in node order: their CPU over the counted window goes into the summary")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	if fs.NArg() != 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if (o.rate > 0) == (o.inFlight > 0) {
-		return o, errors.New("exactly one of --rate > 0 and --in-flight > 0")
+	for _, p := range strings.Split(*pids, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil || n <= 0 {
+			return o, fmt.Errorf("--pids: %q is not a pid", p)
+		}
+		o.pids = append(o.pids, n)
+	}
+	modes := 0
+	for _, on := range []bool{o.rate > 0, o.inFlight > 0, o.subnet > 0, o.match != ""} {
+		if on {
+			modes++
+		}
+	}
+	if modes != 1 {
+		return o, errors.New("exactly one of --rate > 0, --in-flight > 0, --subnet > 0 and --match")
+	}
+	if o.subnet > 0 && (o.app != "validatord" || o.taskEvery < 1) {
+		return o, errors.New("--subnet is for --app validatord, with --task-every >= 1")
+	}
+	if o.match != "" && o.app != "kvstore" {
+		return o, errors.New("--match is for --app kvstore")
+	}
+	if o.kvBytes < 34 {
+		return o, fmt.Errorf("--kv-bytes %d: at least 34 (a 32-byte key, '=', a value)", o.kvBytes)
 	}
 	if o.app != "validatord" && o.app != "kvstore" {
 		return o, fmt.Errorf("--app %q: validatord or kvstore", o.app)
@@ -85,6 +126,25 @@ func parse(args []string) (options, error) {
 	if o.duration <= 0 || o.workers < 1 || o.miners < 1 || o.txTimeout <= 0 || o.drain < 0 || o.warmup < 0 || o.warmup >= o.duration {
 		return o, errors.New("--duration, --workers, --miners, --tx-timeout > 0, --drain >= 0 and 0 <= --warmup < --duration required")
 	}
+	return o, nil
+}
+
+// matchSubnet sets o's --rate and --kv-bytes to what the --subnet run recorded in o.match
+// offered: its transactions a second and their mean size, so bytes a second too.
+func matchSubnet(o options) (options, error) {
+	bz, err := os.ReadFile(o.match)
+	if err != nil {
+		return o, err
+	}
+	var s Summary
+	if err := json.Unmarshal(bz, &s); err != nil {
+		return o, fmt.Errorf("--match %s: %w", o.match, err)
+	}
+	if s.Mode != "subnet" || s.OfferedTPS <= 0 || s.OfferedBytesPerS <= 0 {
+		return o, fmt.Errorf("--match %s: not a --subnet run that offered transactions (mode %q, %g tx/s)", o.match, s.Mode, s.OfferedTPS)
+	}
+	o.rate, o.kvBytes = s.OfferedTPS, max(34, int(math.Round(s.OfferedBytesPerS/s.OfferedTPS)))
+	o.level = s.Level
 	return o, nil
 }
 
@@ -111,18 +171,31 @@ func Run(ctx context.Context, args []string) error {
 	if o.watch < 0 || o.watch >= len(rpcs) {
 		return fmt.Errorf("--watch %d: %d nodes", o.watch, len(rpcs))
 	}
-	var src source
-	switch o.app {
-	case "kvstore":
-		src = newKVSource(len(rpcs), uint64(time.Now().UnixNano()))
-	case "validatord":
-		if src, err = setupValidatord(ctx, o, rpcs, logf); err != nil {
+	if o.match != "" {
+		if o, err = matchSubnet(o); err != nil {
 			return err
 		}
 	}
-	s, err := measure(ctx, o, rpcs, src)
+	var s *Summary
+	if o.subnet > 0 {
+		s, err = runSubnet(ctx, o, rpcs)
+	} else {
+		var src source
+		switch o.app {
+		case "kvstore":
+			src = newKVSource(len(rpcs), o.kvBytes, uint64(time.Now().UnixNano()))
+		case "validatord":
+			if src, err = setupValidatord(ctx, o, rpcs, logf); err != nil {
+				return err
+			}
+		}
+		s, err = measure(ctx, o, rpcs, src)
+	}
 	if err != nil {
 		return err
+	}
+	if o.match != "" {
+		s.Level, s.TxBytes = o.level, o.kvBytes
 	}
 	bz, err := json.Marshal(s)
 	if err != nil {

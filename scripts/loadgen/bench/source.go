@@ -15,24 +15,26 @@ type source interface {
 // every task posted ahead).
 var errExhausted = errors.New("source exhausted (post more tasks ahead: --tasks)")
 
-// kvTxSize is the size of a kvstore transaction: the size of a signed workflow commit.
+// kvTxSize is the default size of a kvstore transaction (--kv-bytes): the size of a signed
+// workflow commit.
 const kvTxSize = 218
 
 // kvSource makes random "key=value" transactions for CometBFT's kvstore, to the nodes in turn.
 type kvSource struct {
 	nodes int
+	size  int
 	i     int
 	rng   *rand.Rand
 }
 
-func newKVSource(nodes int, seed uint64) *kvSource {
-	return &kvSource{nodes: nodes, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+func newKVSource(nodes, size int, seed uint64) *kvSource {
+	return &kvSource{nodes: nodes, size: size, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 }
 
 const hexDigits = "0123456789abcdef"
 
 func (k *kvSource) next() ([]byte, int, func(uint32, []byte), error) {
-	tx := make([]byte, kvTxSize)
+	tx := make([]byte, k.size)
 	const keyLen = 32
 	for j := range tx {
 		tx[j] = hexDigits[k.rng.IntN(16)]

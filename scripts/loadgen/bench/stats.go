@@ -62,9 +62,37 @@ type Summary struct {
 	LoadgenCPUPerTxUS float64 `json:"loadgen_cpu_per_tx_us"`
 	MachineBusy       float64 `json:"machine_busy"`
 	Note              string  `json:"note,omitempty"`
-	FirstH            int64   `json:"first_height"`
-	LastH             int64   `json:"last_height"`
-	StartUTC          string  `json:"start_utc"`
+
+	// Level is the script's load level when it is not the mode's own (subnet:M, on the
+	// validatord run and on kvstore's run at the same offered bytes a second).
+	Level string `json:"level,omitempty"`
+	// Miners and TaskEvery: the subnet load's miners and task cadence in blocks.
+	Miners    int   `json:"miners,omitempty"`
+	TaskEvery int64 `json:"task_every,omitempty"`
+	// OfferedTPS and OfferedBytesPerS: what was sent over the measured window (subnet: the
+	// counted one), a second; TxBytes: kvstore, the size of each transaction.
+	OfferedTPS       float64 `json:"offered_tps"`
+	OfferedBytesPerS float64 `json:"offered_bytes_per_s"`
+	TxBytes          int     `json:"tx_bytes,omitempty"`
+	// Subnet: the submissions scored in the counted window's blocks (submission_scored events of
+	// the task tracks), a second, and the run's transactions committed in those blocks per scored
+	// submission, also by kind (commit, reveal, report, post_task).
+	Scored          int            `json:"scored,omitempty"`
+	ScoredPerS      float64        `json:"scored_per_s,omitempty"`
+	TxsPerScored    float64        `json:"txs_per_scored,omitempty"`
+	CommittedByKind map[string]int `json:"committed_by_kind,omitempty"`
+	// RefusedByKind: subnet, the whole run's CheckTx refusals and failed broadcasts (code 0) by
+	// "kind code".
+	RefusedByKind map[string]int `json:"refused_by_kind,omitempty"`
+	// NodeCPUS: each node's CPU (user + system, /proc/<pid>/stat of --pids) over the counted
+	// window, in seconds; NodeCPUPerTxS the same over the run's transactions committed in it,
+	// NodeCPUPerScoredS over the scored submissions (subnet). Empty without --pids.
+	NodeCPUS          []float64 `json:"node_cpu_s,omitempty"`
+	NodeCPUPerTxS     []float64 `json:"node_cpu_per_tx_s,omitempty"`
+	NodeCPUPerScoredS []float64 `json:"node_cpu_per_scored_s,omitempty"`
+	FirstH            int64     `json:"first_height"`
+	LastH             int64     `json:"last_height"`
+	StartUTC          string    `json:"start_utc"`
 }
 
 // blockSeen is a block the watcher fetched: when, its height and how many of the run's
@@ -117,5 +145,25 @@ func summarize(s *Summary, latencies []time.Duration, blocks []blockSeen, start,
 	}
 }
 
+// nodeFigures fills the nodes' CPU figures from their CPU at the counted window's start and
+// end (nil or of another length: not read), per committed transaction and per scored
+// submission (none when scored is 0).
+func nodeFigures(s *Summary, before, after []time.Duration, committed, scored int) {
+	if len(before) == 0 || len(before) != len(after) {
+		return
+	}
+	for i := range before {
+		cpu := (after[i] - before[i]).Seconds()
+		s.NodeCPUS = append(s.NodeCPUS, round7(cpu))
+		if committed > 0 {
+			s.NodeCPUPerTxS = append(s.NodeCPUPerTxS, round7(cpu/float64(committed)))
+		}
+		if scored > 0 {
+			s.NodeCPUPerScoredS = append(s.NodeCPUPerScoredS, round7(cpu/float64(scored)))
+		}
+	}
+}
+
+func round7(x float64) float64 { return math.Round(x*1e7) / 1e7 }
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 func round1(x float64) float64 { return math.Round(x*10) / 10 }

@@ -62,7 +62,7 @@ func TestSummarize(t *testing.T) {
 }
 
 func TestKVTx(t *testing.T) {
-	src := newKVSource(3, 7)
+	src := newKVSource(3, kvTxSize, 7)
 	seen := map[string]bool{}
 	for i := 0; i < 100; i++ {
 		tx, node, _, err := src.next()

@@ -41,7 +41,23 @@ func runTable(w io.Writer, args []string) error {
 		}
 		runs = append(runs, s)
 	}
-	fmt.Fprint(w, table(runs))
+	var plain, subnet []Summary
+	for _, r := range runs {
+		if strings.HasPrefix(r.Level, "subnet:") {
+			subnet = append(subnet, r)
+		} else {
+			plain = append(plain, r)
+		}
+	}
+	if len(plain) > 0 {
+		fmt.Fprint(w, table(plain))
+	}
+	if len(subnet) > 0 {
+		if len(plain) > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprint(w, subnetTable(subnet))
+	}
 	return nil
 }
 
@@ -178,4 +194,109 @@ func busy(s Summary) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.0f%%", 100*s.MachineBusy)
+}
+
+// subnetHead is the subnet table's header and rule.
+const subnetHead = "| load | scored/s | txs per scored (commit / reveal / report / post_task) | offered tx/s, KiB/s | " +
+	"validatord CPU ms per scored submission, node0 / node1 / … | kvstore CPU ms per tx at the same tx/s and bytes/s | " +
+	"kvstore txs per scored submission's CPU | machine busy, validatord / kvstore |\n" +
+	"|---|---|---|---|---|---|---|---|\n"
+
+// subnetTable formats the subnet levels' runs (Level subnet:M): per level, ascending in miners,
+// the i-th validatord run beside the i-th kvstore run that matched it (in the order they
+// started). Its headline is CPU per unit of work: each validatord node's CPU over the counted
+// window per scored submission beside each kvstore node's per committed transaction, and
+// their ratio (means over the nodes): how many kvstore transactions a scored submission costs.
+func subnetTable(runs []Summary) string {
+	by := map[int]map[string][]Summary{}
+	var levels []int
+	for _, r := range runs {
+		var m int
+		fmt.Sscanf(r.Level, "subnet:%d", &m)
+		if by[m] == nil {
+			by[m] = map[string][]Summary{}
+			levels = append(levels, m)
+		}
+		by[m][r.App] = append(by[m][r.App], r)
+	}
+	slices.Sort(levels)
+	var b strings.Builder
+	b.WriteString(subnetHead)
+	for _, m := range levels {
+		v, k := by[m]["validatord"], by[m]["kvstore"]
+		for _, rs := range [][]Summary{v, k} {
+			slices.SortStableFunc(rs, func(a, b Summary) int { return strings.Compare(a.StartUTC, b.StartUTC) })
+		}
+		for i := 0; i < max(len(v), len(k)); i++ {
+			scored, per, offered, vcpu, kcpu, ratio, vb, kb := "–", "–", "–", "–", "–", "–", "–", "–"
+			var vr, kr *Summary
+			if i < len(v) {
+				vr = &v[i]
+				scored = fmt.Sprintf("%.1f", vr.ScoredPerS)
+				per = txsPerScored(*vr)
+				offered = fmt.Sprintf("%.0f, %.1f", vr.OfferedTPS, vr.OfferedBytesPerS/1024)
+				vcpu = millis(vr.NodeCPUPerScoredS)
+				vb = busy(*vr)
+			}
+			if i < len(k) {
+				kr = &k[i]
+				kcpu = millis(kr.NodeCPUPerTxS)
+				kb = busy(*kr)
+				if vr == nil {
+					offered = fmt.Sprintf("%.0f, %.1f", kr.OfferedTPS, kr.OfferedBytesPerS/1024)
+				}
+			}
+			if vr != nil && kr != nil && len(vr.NodeCPUPerScoredS) > 0 && len(kr.NodeCPUPerTxS) > 0 {
+				if kt := mean(kr.NodeCPUPerTxS); kt > 0 {
+					ratio = fmt.Sprintf("%.1f", mean(vr.NodeCPUPerScoredS)/kt)
+				}
+			}
+			fmt.Fprintf(&b, "| %d miners, tasks every %d blocks | %s | %s | %s | %s | %s | %s | %s / %s |\n",
+				m, taskEvery(vr), scored, per, offered, vcpu, kcpu, ratio, vb, kb)
+		}
+	}
+	return b.String()
+}
+
+// txsPerScored is a subnet run's committed transactions per scored submission, in all and by
+// kind.
+func txsPerScored(s Summary) string {
+	if s.Scored == 0 {
+		return "–"
+	}
+	parts := make([]string, 0, len(subnetKinds))
+	for _, k := range subnetKinds {
+		parts = append(parts, fmt.Sprintf("%.2f", float64(s.CommittedByKind[k])/float64(s.Scored)))
+	}
+	return fmt.Sprintf("%.2f (%s)", s.TxsPerScored, strings.Join(parts, " / "))
+}
+
+// subnetKinds are the kinds of the subnet table's breakdown (subnetload.Kinds).
+var subnetKinds = []string{"commit", "reveal", "report", "post_task"}
+
+func taskEvery(s *Summary) int64 {
+	if s == nil {
+		return 0
+	}
+	return s.TaskEvery
+}
+
+// millis formats CPU seconds a unit, one a node, as milliseconds.
+func millis(xs []float64) string {
+	if len(xs) == 0 {
+		return "–"
+	}
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprintf("%.3f", 1000*x)
+	}
+	return strings.Join(parts, " / ")
+}
+
+func mean(xs []float64) float64 {
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(len(xs))
 }

@@ -125,33 +125,13 @@ func setupValidatord(ctx context.Context, o options, rpcs []string, logf func(st
 	}
 	chainID := net.ChainID
 
-	// Register the miners, each through its own node, all at once.
-	t0 := time.Now()
-	miners := make([]*benchMiner, o.miners)
-	errs := make([]error, o.miners)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 64)
-	for i := range miners {
-		key := minerKey(o.seed, i)
-		m := &benchMiner{key: key, pub: key.Public().(ed25519.PublicKey), node: i % len(rpcs)}
-		m.rewind.Store(noRewind)
-		miners[i] = m
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			errs[i] = register(ctx, clients[m.node], chainID, m)
-		})
+	miners, err := registerMiners(ctx, o, clients, chainID, logf)
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("miner %d: %w", i, err)
-		}
-	}
-	logf("registered %d miners in %.1fs", len(miners), time.Since(t0).Seconds())
 
 	// Post the tasks ahead: each validator its share, nonces pipelined, then wait for them all.
-	t0 = time.Now()
+	t0 := time.Now()
 	ntasks := o.tasks
 	if ntasks == 0 {
 		ntasks = autoTasks(o)
@@ -160,7 +140,8 @@ func setupValidatord(ctx context.Context, o options, rpcs []string, logf func(st
 	task := setup.WorkflowTask(setup.Windows{Submission: subBlocks, Report: 40})
 	keys := net.ReportKeys
 	ids := make([][]uint64, len(keys))
-	errs = make([]error, len(keys))
+	errs := make([]error, len(keys))
+	var wg sync.WaitGroup
 	for v, k := range keys {
 		s := client.NewSigner(clients[v%len(clients)], chainID, k)
 		wg.Go(func() {
@@ -179,6 +160,35 @@ func setupValidatord(ctx context.Context, o options, rpcs []string, logf func(st
 	var salt client.Salt
 	copy(salt[:], "benchnet salt: not secret at all")
 	return &commitSource{chainID: chainID, miners: miners, tasks: tasks, salt: salt, resync: o.resync}, nil
+}
+
+// registerMiners registers o.miners miners (or finds them registered), each through its own
+// node (miner i through node i%N), all at once.
+func registerMiners(ctx context.Context, o options, clients []*client.Client, chainID string, logf func(string, ...any)) ([]*benchMiner, error) {
+	t0 := time.Now()
+	miners := make([]*benchMiner, o.miners)
+	errs := make([]error, o.miners)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 64)
+	for i := range miners {
+		key := minerKey(o.seed, i)
+		m := &benchMiner{key: key, pub: key.Public().(ed25519.PublicKey), node: i % len(clients)}
+		m.rewind.Store(noRewind)
+		miners[i] = m
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[i] = register(ctx, clients[m.node], chainID, m)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("miner %d: %w", i, err)
+		}
+	}
+	logf("registered %d miners in %.1fs", len(miners), time.Since(t0).Seconds())
+	return miners, nil
 }
 
 // autoTasks: enough tasks that every miner has one for each commit the run can send (rate
