@@ -1,0 +1,64 @@
+package client
+
+import (
+	"fmt"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// CommitBatch puts commits built by Commit into one MsgCommitBatch: many
+// targets (the next k EVM blocks, several tasks, or both) under one
+// signature. It refuses what the chain would refuse whole
+// (wire.CheckBatchShape: 1 to wire.MaxBatch entries, no target twice) and
+// a message that is not a commit with a target. Each entry then succeeds or
+// fails on its own, as the single commit would (docs/commit-reveal.md §14).
+func CommitBatch(commits ...*subnetv1.Msg) (*subnetv1.Msg, error) {
+	entries := make([]*subnetv1.MsgCommit, len(commits))
+	keys := make([]string, len(commits))
+	for i, m := range commits {
+		c := m.GetCommit()
+		t, ok := commitTarget(c)
+		if !ok {
+			return nil, fmt.Errorf("commit batch: entry %d is not a commit to a task or an EVM block", i)
+		}
+		entries[i], keys[i] = c, t.String()
+	}
+	if terr := wire.CheckBatchShape("commit batch", keys); terr != nil {
+		return nil, terr
+	}
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_CommitBatch{CommitBatch: &subnetv1.MsgCommitBatch{Entries: entries}}}, nil
+}
+
+// RevealBatch puts reveals built by Reveal into one MsgRevealBatch, under
+// CommitBatch's rule; an entry's target is its payload's task or EVM block.
+func RevealBatch(reveals ...*subnetv1.Msg) (*subnetv1.Msg, error) {
+	entries := make([]*subnetv1.MsgReveal, len(reveals))
+	keys := make([]string, len(reveals))
+	for i, m := range reveals {
+		r := m.GetReveal()
+		t, err := TargetOf(r.GetSubmit())
+		if err != nil {
+			return nil, fmt.Errorf("reveal batch: entry %d is not a reveal of a payload", i)
+		}
+		entries[i], keys[i] = r, t.String()
+	}
+	if terr := wire.CheckBatchShape("reveal batch", keys); terr != nil {
+		return nil, terr
+	}
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_RevealBatch{RevealBatch: &subnetv1.MsgRevealBatch{Entries: entries}}}, nil
+}
+
+// commitTarget is the target a commit names in clear; false when c is nil
+// or names none.
+func commitTarget(c *subnetv1.MsgCommit) (Target, bool) {
+	switch t := c.GetTarget().(type) {
+	case *subnetv1.MsgCommit_TaskId:
+		return Target{TaskID: t.TaskId}, true
+	case *subnetv1.MsgCommit_Gas:
+		if t.Gas != nil {
+			return Target{Gas: true, EVMChainID: t.Gas.EvmChainId, EVMBlock: t.Gas.EvmBlock}, true
+		}
+	}
+	return Target{}, false
+}
