@@ -338,7 +338,7 @@ func TestCommitBatchTasksAndMixedSameAsSingles(t *testing.T) {
 }
 
 // TestCommitBatchRefusedEntriesChangeNothing: a batch with refused entries
-// — a gas commit past max_prediction_ahead (43), a reveal with a wrong
+// — a gas commit past max_prediction_ahead (34), a reveal with a wrong
 // salt (50), a reveal before its block's truth is final (49), a commit to
 // a task whose window closed (27) — leaves the same app hash as the batch
 // without them (one transaction either way, so the nonces agree): the
