@@ -1,0 +1,185 @@
+package client_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
+	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
+)
+
+// commitOf is testSender's commit to p under uid 1 with a zero salt.
+func commitOf(t *testing.T, p *subnetv1.MsgSubmit) *subnetv1.Msg {
+	t.Helper()
+	m, err := client.Commit(testChainID, testSender, 1, p, client.Salt{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestCommitAndRevealBatchShape: the builders refuse what the chain would
+// refuse whole, with its code (81 no entries or more than 256, 82 a target
+// twice), and a message that is not a commit or a reveal; a good batch
+// carries the entries in order.
+func TestCommitAndRevealBatchShape(t *testing.T) {
+	wf, gas, gas2 := client.WorkflowPayload(3, make([]byte, 32)), client.GasPayload(1, 100, "2"), client.GasPayload(1, 100, "3")
+	var many []*subnetv1.Msg
+	for b := range uint64(wire.MaxBatch + 1) {
+		many = append(many, commitOf(t, client.GasPayload(1, b, "1")))
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		code uint32
+	}{
+		{"no commits", errOf(client.CommitBatch()), wire.CodeBatchSize},
+		{"257 commits", errOf(client.CommitBatch(many...)), wire.CodeBatchSize},
+		{"an EVM block twice", errOf(client.CommitBatch(commitOf(t, gas), commitOf(t, wf), commitOf(t, gas2))), wire.CodeDuplicateBatchEntry},
+		{"no reveals", errOf(client.RevealBatch()), wire.CodeBatchSize},
+		{"a task twice, as a workflow and an arena run", errOf(client.RevealBatch(client.Reveal(wf, client.Salt{}), client.Reveal(client.ArenaPayload(3, make([]byte, 32)), client.Salt{}))), wire.CodeDuplicateBatchEntry},
+		{"a reveal in a commit batch", errOf(client.CommitBatch(client.Reveal(wf, client.Salt{}))), 0},
+		{"a commit in a reveal batch", errOf(client.RevealBatch(commitOf(t, wf))), 0},
+	} {
+		var te *wire.TxError
+		switch {
+		case tc.err == nil:
+			t.Errorf("%s: built", tc.name)
+		case tc.code != 0 && (!errors.As(tc.err, &te) || te.Code != tc.code):
+			t.Errorf("%s: %v, want code %d", tc.name, tc.err, tc.code)
+		}
+	}
+	b, err := client.CommitBatch(commitOf(t, gas), commitOf(t, wf))
+	if err != nil || len(b.GetCommitBatch().Entries) != 2 || b.GetCommitBatch().Entries[1].GetTaskId() != 3 {
+		t.Fatalf("commit batch %v, %v", b, err)
+	}
+	r, err := client.RevealBatch(client.Reveal(gas, client.Salt{1}), client.Reveal(wf, client.Salt{2}))
+	if err != nil || len(r.GetRevealBatch().Entries) != 2 || r.GetRevealBatch().Entries[1].Salt[0] != 2 {
+		t.Fatalf("reveal batch %v, %v", r, err)
+	}
+}
+
+func errOf(_ *subnetv1.Msg, err error) error { return err }
+
+// TestBatchEntries: a batch's block result read back per entry: target,
+// code, log, and the submission an applied entry created.
+func TestBatchEntries(t *testing.T) {
+	ev := testEvent
+	res := client.TxResult{Events: []client.Event{
+		ev(wire.EventCommitEntry, "index", "0", "evm_chain_id", "1", "evm_block", "100", "code", "0", "name", "ok"),
+		ev(wire.EventSubmissionAdded, "submission_id", "7", "uid", "1"),
+		ev(wire.EventCommitEntry, "index", "1", "evm_chain_id", "1", "evm_block", "120", "code", "34", "name", "prediction_too_far", "log", "too far"),
+		ev(wire.EventCommitEntry, "index", "2", "task_id", "3", "code", "0", "name", "ok"),
+		ev(wire.EventSubmissionAdded, "submission_id", "8"),
+	}}
+	seven, eight := uint64(7), uint64(8)
+	want := []client.EntryOutcome{
+		{Target: client.Target{Gas: true, EVMChainID: 1, EVMBlock: 100}, Code: 0, Name: "ok", SubmissionID: &seven},
+		{Target: client.Target{Gas: true, EVMChainID: 1, EVMBlock: 120}, Code: 34, Name: "prediction_too_far", Log: "too far"},
+		{Target: client.Target{TaskID: 3}, Code: 0, Name: "ok", SubmissionID: &eight},
+	}
+	if got := client.BatchEntries(res, wire.EventCommitEntry); !reflect.DeepEqual(got, want) {
+		t.Fatalf("entries %+v, want %+v", got, want)
+	}
+}
+
+// TestSaltStoreTargets: the targets of a store's entries, tasks first and
+// EVM blocks in numeric order; a temporary file is none.
+func TestSaltStoreTargets(t *testing.T) {
+	st := store(t)
+	if ts, err := st.Targets(); err != nil || ts != nil {
+		t.Fatalf("empty store: %v, %v", ts, err)
+	}
+	for _, p := range []*subnetv1.MsgSubmit{client.GasPayload(1, 100, "1"), client.GasPayload(1, 99, "1"), client.WorkflowPayload(12, make([]byte, 32)),
+		client.GasPayload(8453, 5, "1"), client.WorkflowPayload(2, make([]byte, 32))} {
+		tg, _ := client.TargetOf(p)
+		if err := st.Create(client.PendingReveal{Target: tg, Sender: testSender, UID: 1, Payload: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(st.Dir(), ".tmp-evm-1-7.json-123"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := []client.Target{{TaskID: 2}, {TaskID: 12}, {Gas: true, EVMChainID: 1, EVMBlock: 99}, {Gas: true, EVMChainID: 1, EVMBlock: 100},
+		{Gas: true, EVMChainID: 8453, EVMBlock: 5}}
+	if got, err := st.Targets(); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("targets %v, %v; want %v", got, err, want)
+	}
+}
+
+// TestSubmitRunAndRevealInBatches: a gas agent commits to EVM blocks 100
+// … 103 and 120 in one transaction (120 is past max_prediction_ahead: that
+// entry is refused and its salt file removed), then reveals the run in
+// batches as the truths become final: 100 and 101 first, then 102 and 103,
+// whose truths are sent only after the first two were revealed. Nothing
+// stays pending.
+func TestSubmitRunAndRevealInBatches(t *testing.T) {
+	c, val, miner, uid := flowNode(t)
+	ctx := ctxT(t)
+	salts := store(t)
+	chain := uint64(1)
+	now := time.Now().Unix()
+	sendWait(t, val, client.Truth(chain, 99, "20", now-3600), wire.EventTruthReceived, "evm_block")
+	var ps []*subnetv1.MsgSubmit
+	for _, b := range []uint64{100, 101, 102, 103, 120} {
+		ps = append(ps, client.GasPayload(chain, b, "21.5"))
+	}
+	done := async(func() (client.BatchResult, error) { return miner.SubmitAllAndReveal(ctx, salts, uid, ps) })
+	// until the store holds exactly the four applied entries, committed
+	waitStore := func(want int) {
+		t.Helper()
+		for {
+			ts, err := salts.Targets()
+			committed := 0
+			for _, tg := range ts {
+				if e, err := salts.Load(tg); err == nil && e.CommitHeight > 0 {
+					committed++
+				}
+			}
+			if err == nil && len(ts) == want && committed == want {
+				return
+			}
+			select {
+			case o := <-done:
+				t.Fatalf("the run ended early: %+v, %v", o.res, o.err)
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
+	waitStore(4)
+	sendWait(t, val, client.Truth(chain, 100, "20", now+200), wire.EventTruthReceived, "evm_block")
+	sendWait(t, val, client.Truth(chain, 101, "20", now+201), wire.EventTruthReceived, "evm_block")
+	waitStore(2)
+	sendWait(t, val, client.Truth(chain, 102, "20", now+202), wire.EventTruthReceived, "evm_block")
+	sendWait(t, val, client.Truth(chain, 103, "20", now+203), wire.EventTruthReceived, "evm_block")
+	o := <-done
+	if o.err != nil || o.res.Commit == nil || len(o.res.CommitEntries) != 5 || o.res.CommitEntries[4].Code != wire.CodePredictionTooFar {
+		t.Fatalf("run: %+v, %v", o.res, o.err)
+	}
+	if len(o.res.Reveals) < 2 || len(o.res.RevealEntries) != 4 || len(o.res.Pending) != 0 {
+		t.Fatalf("reveals: %d txs, entries %+v, pending %v", len(o.res.Reveals), o.res.RevealEntries, o.res.Pending)
+	}
+	for i, e := range o.res.RevealEntries {
+		sub, err := c.Submission(ctx, *e.SubmissionID)
+		if e.Code != wire.CodeOK || err != nil || sub.RevealHeight == 0 {
+			t.Fatalf("reveal entry %d: %+v; submission %+v, %v", i, e, sub, err)
+		}
+	}
+	if ts, err := salts.Targets(); err != nil || len(ts) != 0 {
+		t.Fatalf("left in the store: %v, %v", ts, err)
+	}
+}
+
+// testEvent is an event of type typ with the attributes kv (key, value, …).
+func testEvent(typ string, kv ...string) client.Event {
+	e := client.Event{Type: typ}
+	for i := 0; i < len(kv); i += 2 {
+		e.Attributes = append(e.Attributes, client.Attribute{Key: kv[i], Value: kv[i+1]})
+	}
+	return e
+}
