@@ -62,3 +62,22 @@ func commitTarget(c *subnetv1.MsgCommit) (Target, bool) {
 	}
 	return Target{}, false
 }
+
+// GasRun is the predictions of n consecutive blocks of an EVM chain from
+// first, for one commit batch: prices holds one price for every block or
+// one per block, in block order. n is at most wire.MaxBatch.
+func GasRun(evmChainID, first uint64, n int, prices []string) ([]*subnetv1.MsgSubmit, error) {
+	switch {
+	case n < 1 || n > wire.MaxBatch:
+		return nil, fmt.Errorf("gas run of %d blocks: must be in [1, %d]", n, wire.MaxBatch)
+	case first+uint64(n)-1 < first:
+		return nil, fmt.Errorf("gas run of %d blocks from %d: past the largest block number", n, first)
+	case len(prices) != 1 && len(prices) != n:
+		return nil, fmt.Errorf("gas run of %d blocks with %d prices: give one price for all or one per block", n, len(prices))
+	}
+	out := make([]*subnetv1.MsgSubmit, n)
+	for i := range out {
+		out[i] = GasPayload(evmChainID, first+uint64(i), prices[min(i, len(prices)-1)])
+	}
+	return out, nil
+}

@@ -183,3 +183,26 @@ func testEvent(typ string, kv ...string) client.Event {
 	}
 	return e
 }
+
+// TestGasRun: one price for every block or one per block; a run of no
+// blocks, more than 256, past the largest block number or with another
+// count of prices is refused.
+func TestGasRun(t *testing.T) {
+	run, err := client.GasRun(8453, 100, 3, []string{"1.5"})
+	if err != nil || len(run) != 3 || run[2].GetGas().EvmBlock != 102 || run[2].GetGas().Price != "1.5" || run[0].GetGas().EvmChainId != 8453 {
+		t.Fatalf("one price: %v, %v", run, err)
+	}
+	run, err = client.GasRun(1, 7, 2, []string{"1", "2"})
+	if err != nil || run[0].GetGas().Price != "1" || run[1].GetGas().Price != "2" || run[1].GetGas().EvmBlock != 8 {
+		t.Fatalf("a price per block: %v, %v", run, err)
+	}
+	for _, tc := range []struct {
+		first  uint64
+		n      int
+		prices []string
+	}{{1, 0, []string{"1"}}, {1, wire.MaxBatch + 1, []string{"1"}}, {^uint64(0), 2, []string{"1"}}, {1, 3, []string{"1", "2"}}, {1, 1, nil}} {
+		if _, err := client.GasRun(1, tc.first, tc.n, tc.prices); err == nil {
+			t.Errorf("run of %d from %d with %d prices: built", tc.n, tc.first, len(tc.prices))
+		}
+	}
+}
