@@ -81,3 +81,45 @@ func GasRun(evmChainID, first uint64, n int, prices []string) ([]*subnetv1.MsgSu
 	}
 	return out, nil
 }
+
+// BatchBytes bounds the encoded message of one batch that RevealBatches
+// builds: the genesis default of chain.max_tx_bytes (16 KiB) less room for
+// the signed envelope (sender key, signature, chain id, nonce). A gas
+// reveal with an 18-place price takes about 75 bytes, so 256 of them do
+// not fit one transaction; a commit takes about 50, so 256 do.
+const BatchBytes = 16*1024 - 512
+
+// RevealBatches puts reveals built by Reveal into as few MsgRevealBatches
+// as keep each within wire.MaxBatch entries and BatchBytes, in order.
+func RevealBatches(reveals ...*subnetv1.Msg) ([]*subnetv1.Msg, error) {
+	var out []*subnetv1.Msg
+	for _, r := range batchRuns(reveals) {
+		b, err := RevealBatch(r...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// batchRuns splits msgs into runs of at most wire.MaxBatch whose entries'
+// encoded sizes (each with its field tag and length) add up to at most
+// BatchBytes; an entry larger than that alone is a run of its own (the
+// chain refuses its transaction as too large).
+func batchRuns(msgs []*subnetv1.Msg) [][]*subnetv1.Msg {
+	var out [][]*subnetv1.Msg
+	start, bytes := 0, 0
+	for i, m := range msgs {
+		n := m.Size() + 4
+		if i > start && (i-start == wire.MaxBatch || bytes+n > BatchBytes) {
+			out = append(out, msgs[start:i])
+			start, bytes = i, 0
+		}
+		bytes += n
+	}
+	if start < len(msgs) {
+		out = append(out, msgs[start:])
+	}
+	return out
+}

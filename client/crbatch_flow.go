@@ -186,7 +186,7 @@ func pendingFiles(store *SaltStore, entries []PendingReveal) []string {
 }
 
 // RevealOpen reveals, in MsgRevealBatches of at most wire.MaxBatch
-// entries, the stored entries of targets whose reveal window is open for
+// entries and BatchBytes (RevealBatches), the stored entries of targets whose reveal window is open for
 // the next block (CheckRevealWindow), waiting for each batch's block; an
 // entry the block applied, or refused as a second reveal (28: the first is
 // on chain), is removed. The targets left out are in Waiting with why;
@@ -223,22 +223,22 @@ func (s *Signer) RevealOpen(ctx context.Context, store *SaltStore, targets []Tar
 			return out, nil, werr
 		}
 	}
-	for len(ready) > 0 {
-		n := min(len(ready), wire.MaxBatch)
-		if err := s.revealChunk(ctx, store, ready[:n], &out); err != nil {
+	reveals := make([]*subnetv1.Msg, len(ready))
+	for i, p := range ready {
+		reveals[i] = Reveal(p.Payload, p.Salt)
+	}
+	for _, run := range batchRuns(reveals) {
+		if err := s.revealRun(ctx, store, ready[:len(run)], run, &out); err != nil {
 			return out, left, err
 		}
-		ready = ready[n:]
+		ready = ready[len(run):]
 	}
 	return out, left, nil
 }
 
-// revealChunk sends one reveal batch of the entries and records its outcome.
-func (s *Signer) revealChunk(ctx context.Context, store *SaltStore, entries []PendingReveal, out *BatchResult) error {
-	reveals := make([]*subnetv1.Msg, len(entries))
-	for i, p := range entries {
-		reveals[i] = Reveal(p.Payload, p.Salt)
-	}
+// revealRun sends the reveals of the entries in one reveal batch and
+// records its outcome.
+func (s *Signer) revealRun(ctx context.Context, store *SaltStore, entries []PendingReveal, reveals []*subnetv1.Msg, out *BatchResult) error {
 	msg, err := RevealBatch(reveals...)
 	if err != nil {
 		return err

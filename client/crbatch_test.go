@@ -206,3 +206,47 @@ func TestGasRun(t *testing.T) {
 		}
 	}
 }
+
+// TestRevealBatchesFitATransaction: 256 gas reveals with 18-place prices
+// do not fit one 16 KiB transaction; RevealBatches splits them, in order,
+// into batches that each do when signed. 256 gas commits fit one.
+func TestRevealBatchesFitATransaction(t *testing.T) {
+	var reveals []*subnetv1.Msg
+	for b := range uint64(wire.MaxBatch) {
+		reveals = append(reveals, client.Reveal(client.GasPayload(8453, 20_000_000+b, "21.300000000000000001"), client.Salt{1}))
+	}
+	batches, err := client.RevealBatches(reveals...)
+	if err != nil || len(batches) != 2 {
+		t.Fatalf("%d batches, %v; want 2", len(batches), err)
+	}
+	next := uint64(20_000_000)
+	for i, b := range batches {
+		tx, err := wire.SignTx("a-chain-id-of-some-length", key("miner"), 1<<40, b)
+		if err != nil || len(tx) > 16*1024 {
+			t.Fatalf("batch %d: %d bytes signed, %v", i, len(tx), err)
+		}
+		for _, e := range b.GetRevealBatch().Entries {
+			if e.GetSubmit().GetGas().EvmBlock != next {
+				t.Fatalf("batch %d: block %d, want %d", i, e.GetSubmit().GetGas().EvmBlock, next)
+			}
+			next++
+		}
+	}
+	if next != 20_000_000+wire.MaxBatch {
+		t.Fatalf("%d reveals in the batches, want %d", next-20_000_000, wire.MaxBatch)
+	}
+	// 256 commits do fit: `tx submit gas --blocks 256` is one transaction
+	var commits []*subnetv1.Msg
+	for b := range uint64(wire.MaxBatch) {
+		commits = append(commits, commitOf(t, client.GasPayload(8453, 20_000_000+b, "1")))
+	}
+	cb, err := client.CommitBatch(commits...)
+	if tx, serr := wire.SignTx("a-chain-id-of-some-length", key("miner"), 1<<40, cb); err != nil || serr != nil || len(tx) > 16*1024 {
+		t.Fatalf("256 commits: %d bytes signed, %v, %v", len(tx), err, serr)
+	}
+	if one, err := client.RevealBatch(reveals...); err == nil {
+		if tx, _ := wire.SignTx("c", key("miner"), 1, one); len(tx) <= 16*1024 {
+			t.Fatalf("256 reveals take %d bytes in one transaction: the split is not needed", len(tx))
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/scoringsubnet/validatord/app/wire"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 
 	"github.com/scoringsubnet/validatord/client"
@@ -25,7 +24,7 @@ func defineReveal(fs *flag.FlagSet) txFlow {
 	task := fs.Uint64("task", 0, "id of the workflow or arena task committed to")
 	chain := fs.Uint64("evm-chain-id", 0, "EVM chain id of the gas prediction committed to (with --evm-block)")
 	block := fs.Uint64("evm-block", 0, "EVM block of the gas prediction committed to (with --evm-chain-id)")
-	all := fs.Bool("all", false, fmt.Sprintf("reveal every stored commit of the key on this chain whose window is open, in reveal batches of up to %d (with --wait: each as its window opens, until none waits)", wire.MaxBatch))
+	all := fs.Bool("all", false, "reveal every stored commit of the key on this chain whose window is open, in reveal batches that each fit a transaction (with --wait: each as its window opens, until none waits)")
 	return func(ctx context.Context, open func() (*txSession, error), wait bool) (any, error) {
 		var t client.Target
 		var err error
@@ -92,7 +91,8 @@ func revealAllFlags(fs *flag.FlagSet) error {
 // revealAll is `tx reveal --all`: the key's stored commits on the chain,
 // revealed in batches now (client.Signer.RevealOpen) or, with wait, as
 // each window opens (client.Signer.RevealAll). It prints a
-// client.BatchResult; --dry-run checks one reveal batch of the first 256.
+// client.BatchResult; --dry-run checks the first reveal batch it would
+// send (client.RevealBatches).
 func revealAll(ctx context.Context, s *txSession, store *client.SaltStore, wait bool) (any, error) {
 	targets, err := store.Targets()
 	if err != nil {
@@ -103,18 +103,18 @@ func revealAll(ctx context.Context, s *txSession, store *client.SaltStore, wait 
 	}
 	if s.dryRun {
 		var reveals []*subnetv1.Msg
-		for _, t := range targets[:min(len(targets), wire.MaxBatch)] {
+		for _, t := range targets {
 			p, err := store.Load(t)
 			if err != nil {
 				return nil, err
 			}
 			reveals = append(reveals, client.Reveal(p.Payload, p.Salt))
 		}
-		msg, err := client.RevealBatch(reveals...)
+		batches, err := client.RevealBatches(reveals...)
 		if err != nil {
 			return nil, err
 		}
-		return s.send(ctx, msg, false)
+		return s.send(ctx, batches[0], false)
 	}
 	if wait {
 		return s.signer.RevealAll(ctx, store, targets, client.DefaultPoll)
