@@ -84,9 +84,10 @@ func GasRun(evmChainID, first uint64, n int, prices []string) ([]*subnetv1.MsgSu
 
 // BatchBytes bounds the encoded message of one batch that RevealBatches
 // builds: the genesis default of chain.max_tx_bytes (16 KiB) less room for
-// the signed envelope (sender key, signature, chain id, nonce). A gas
-// reveal with an 18-place price takes about 75 bytes, so 256 of them do
-// not fit one transaction; a commit takes about 50, so 256 do.
+// the signed envelope (sender key, signature, chain id, nonce). 256 gas
+// reveals with 18-place prices take 18,301 bytes signed, so they do not
+// fit one transaction (RevealBatches makes 211 and 45); 256 gas commits
+// take 11,898, so they do.
 const BatchBytes = 16*1024 - 512
 
 // RevealBatches puts reveals built by Reveal into as few MsgRevealBatches
