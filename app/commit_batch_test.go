@@ -516,62 +516,80 @@ func TestCommitBatchChargedPerEntry(t *testing.T) {
 }
 
 // TestRevealBatchOpensOnlyOwnCommits: a copier who sends miner A's commit
-// batch's commitments as its own, then A's exact openings (payload and
-// salt) in a reveal batch placed before A's in the block, opens nothing:
-// the commitment binds A's key and uid (50). A key that never committed
-// gets 48 for the same openings. A's predictions score exactly as on a
-// chain without the copier, and the copier's end unrevealed.
+// batch (a workflow for task 0 and EVM blocks 100 … 103) with A's
+// commitments as its own, then A's exact openings (payloads and salts) in a
+// reveal batch placed before A's in the block, opens nothing: each
+// commitment binds A's key and uid (50). A key that never committed gets 48
+// for the same openings. A's submissions, agent and the leaderboards are
+// exactly as on a chain without the copier, and the copier's commits end
+// unrevealed.
 func TestRevealBatchOpensOnlyOwnCommits(t *testing.T) {
 	attacked, r, m := crbChain(t)
 	clean, rc, mc := crbChain(t)
 	a, copier := m[0], m[1]
 	third := newMiner("crb-miner-3", 3)
 	blocks := evmBlocks(100, 4)
-	aBatch := commitBatchMsg(t, a, gasRun(a, blocks...)...)
+	payloads := func(s *signer) []*subnetv1.MsgSubmit {
+		return append([]*subnetv1.MsgSubmit{wfPayloadOf(s, 0)}, gasRun(s, blocks...)...)
+	}
+	aBatch := commitBatchMsg(t, a, payloads(a)...)
 	copied := &subnetv1.MsgCommitBatch{}
 	for _, e := range aBatch.GetCommitBatch().Entries {
 		copied.Entries = append(copied.Entries, &subnetv1.MsgCommit{Target: e.Target, Commitment: e.Commitment})
 	}
-	mustOK(t, attacked.block(third.tx(t, msgRegister()), a.tx(t, aBatch), copier.tx(t, &subnetv1.Msg{Sum: &subnetv1.Msg_CommitBatch{CommitBatch: copied}})))
-	mustOK(t, clean.block(mc[0].tx(t, commitBatchMsg(t, mc[0], gasRun(mc[0], blocks...)...))))
-	mustOK(t, attacked.block(crbTruths(t, r, blocks...)...))
+	mustOK(t, attacked.block(third.tx(t, msgRegister()), a.tx(t, aBatch), copier.tx(t, &subnetv1.Msg{Sum: &subnetv1.Msg_CommitBatch{CommitBatch: copied}}))) // 2
+	mustOK(t, clean.block(mc[0].tx(t, commitBatchMsg(t, mc[0], payloads(mc[0])...))))
+	attacked.block() // 3
+	clean.block()
+	mustOK(t, attacked.block(crbTruths(t, r, blocks...)...)) // 4
 	mustOK(t, clean.block(crbTruths(t, rc, blocks...)...))
-	// A's openings, as the copier and the third key read them from A's
-	// reveal batch in the mempool
-	openings := rawRevealBatch(func() []*subnetv1.Msg {
-		var out []*subnetv1.Msg
-		for _, p := range gasRun(a, blocks...) {
-			out = append(out, crbRevealMsg(a, p))
-		}
-		return out
-	}()...)
-	resp := attacked.block(copier.tx(t, openings), third.tx(t, openings), a.tx(t, revealBatchMsg(t, a, gasRun(a, blocks...)...)))
+	// 5, the reveal window of task 0 and of the four blocks: A's openings,
+	// as the copier and the third key read them from A's reveal batch in
+	// the mempool, go first
+	var openings []*subnetv1.Msg
+	for _, p := range payloads(a) {
+		openings = append(openings, crbRevealMsg(a, p))
+	}
+	resp := attacked.block(copier.tx(t, rawRevealBatch(openings...)), third.tx(t, rawRevealBatch(openings...)), a.tx(t, revealBatchMsg(t, a, payloads(a)...)))
 	for i, want := range []uint32{wire.CodeRevealMismatch, wire.CodeNoCommit, wire.CodeOK} {
 		if got := resp.TxResults[i].Code; got != want {
 			t.Fatalf("tx %d: code %d (%s), want %d", i, got, resp.TxResults[i].Log, want)
 		}
 	}
-	mustOK(t, clean.block(mc[0].tx(t, revealBatchMsg(t, mc[0], gasRun(mc[0], blocks...)...))))
-	attacked.block()
-	clean.block()
-	for s := range 4 {
+	mustOK(t, clean.block(mc[0].tx(t, revealBatchMsg(t, mc[0], payloads(mc[0])...))))
+	var reps, repsClean [][]byte
+	for v := range r {
+		reps = append(reps, r[v].tx(t, msgWorkflowReport(0, workflowM())))
+		repsClean = append(repsClean, rc[v].tx(t, msgWorkflowReport(0, workflowM())))
+	}
+	mustOK(t, attacked.block(reps...)) // 6: A's workflow settles
+	mustOK(t, clean.block(repsClean...))
+	for attacked.height < 9 { // past task 0's report deadline (8): the copier's commit is settled
+		attacked.block()
+		clean.block()
+	}
+	for s := range 5 {
 		x, _ := attacked.query(fmt.Sprint("submission/", s))
 		y, _ := clean.query(fmt.Sprint("submission/", s))
 		if !reflect.DeepEqual(x, y) {
 			t.Fatalf("A's submission %d with the copier\n%v\nwithout\n%v", s, x, y)
 		}
 		// memory 2: A's first closed block fills half its memory
-		if want := s > 0; (x["status"] == kernel.StatusScored) != want {
+		if want := s != 1; (x["status"] == kernel.StatusScored) != want {
 			t.Fatalf("A's submission %d: %v, scored want %v", s, x["status"], want)
 		}
-		if c, _ := attacked.query(fmt.Sprint("submission/", s+4)); c["status"] != kernel.StatusUnrevealed {
-			t.Fatalf("the copier's submission %d: %v, want unrevealed", s+4, c["status"])
+		if c, _ := attacked.query(fmt.Sprint("submission/", s+5)); c["status"] != kernel.StatusUnrevealed {
+			t.Fatalf("the copier's submission %d: %v, want unrevealed", s+5, c["status"])
 		}
 	}
-	x, _ := attacked.query("gas/1/1")
-	y, _ := clean.query("gas/1/1")
-	if !reflect.DeepEqual(x, y) {
-		t.Fatalf("A's agent with the copier\n%v\nwithout\n%v", x, y)
+	for _, p := range []string{"gas/1/1", "leaderboard/gas", "leaderboard/workflow", "window/1"} {
+		x, _ := attacked.query(p)
+		y, _ := clean.query(p)
+		delete(x, "app_hash")
+		delete(y, "app_hash")
+		if !reflect.DeepEqual(x, y) {
+			t.Fatalf("%s with the copier\n%v\nwithout\n%v", p, x, y)
+		}
 	}
 	if g, code := attacked.query("gas/2/1"); code == wire.QueryOK && fmt.Sprint(g["score"]) != "<nil>" && fmt.Sprint(g["score"]) != "" {
 		t.Fatalf("the copier's agent has a score: %v", g)
