@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -88,30 +89,39 @@ func attr(e Event, key string) string {
 // entry written to store before the batch is broadcast (as CommitPayload
 // writes one), then the batch's block awaited. Each entry the block applied
 // gets its commit height and submission id; each it refused is removed (its
-// commit never happened), as are all when the batch is refused whole. A
-// target that already has an entry in store is ErrRevealExists and nothing
-// is sent: reveal it first, or commit it alone (CommitPayload resumes it).
-// When the outcome is unknown the entries stay.
+// commit never happened), as are all it created when the batch is refused
+// whole. Stored entries of the same key and payloads whose commit no block
+// holds — a run cut short by a crash, run again with the same flags — are
+// resumed with their salts, as CommitPayload resumes one: the commitments
+// are the same, so whichever batch lands, the entries open it. Any other
+// stored entry for a target is ErrRevealExists and nothing is sent. When
+// the outcome is unknown the entries stay.
 func (s *Signer) CommitPayloads(ctx context.Context, store *SaltStore, uid uint32, payloads []*subnetv1.MsgSubmit) (BatchResult, error) {
 	if store.ChainID() != s.chainID {
 		return BatchResult{}, fmt.Errorf("client: a store of chain %q for a signer of %q", store.ChainID(), s.chainID)
 	}
 	entries := make([]PendingReveal, len(payloads))
 	commits := make([]*subnetv1.Msg, len(payloads))
+	// stored[i]: entry i is in store (a resumed one from the start);
+	// created[i]: this call created it
+	stored, created := make([]bool, len(payloads)), make([]bool, len(payloads))
 	for i, p := range payloads {
 		t, err := TargetOf(p)
 		if err != nil {
 			return BatchResult{}, err
 		}
-		if f := store.Pending(t); f != "" {
-			return BatchResult{}, fmt.Errorf("%w for %s in %s: reveal it first (tx reveal)", ErrRevealExists, t, f)
-		}
-		salt, err := NewSalt()
+		e, again, err := s.entryFor(store, t, uid, p)
 		if err != nil {
 			return BatchResult{}, err
 		}
-		entries[i] = PendingReveal{Target: t, Sender: s.PubKey(), UID: uid, Payload: p, Salt: salt}
-		if commits[i], err = Commit(s.chainID, s.PubKey(), uid, p, salt); err != nil {
+		if again {
+			if res, ok := s.findCommit(ctx, e); ok {
+				return BatchResult{}, fmt.Errorf("%w for %s: its commit %s is in block %d; reveal it (tx reveal --all)", ErrRevealExists, t, res.Hash, res.Height)
+			}
+			stored[i] = true
+		}
+		entries[i] = e
+		if commits[i], err = Commit(s.chainID, s.PubKey(), uid, p, e.Salt); err != nil {
 			return BatchResult{}, err
 		}
 	}
@@ -119,18 +129,18 @@ func (s *Signer) CommitPayloads(ctx context.Context, store *SaltStore, uid uint3
 	if err != nil {
 		return BatchResult{}, err
 	}
-	stored := 0
 	res, err := s.send(ctx, msg, func(hash string) error {
 		for i := range entries {
 			entries[i].CommitTx = hash
-			write := store.Update
-			if i >= stored {
-				write = store.Create
+			write := store.Create
+			if stored[i] {
+				write = store.Update
 			}
 			if err := write(entries[i]); err != nil {
 				return err
 			}
-			stored = max(stored, i+1)
+			created[i] = created[i] || !stored[i]
+			stored[i] = true
 		}
 		return nil
 	})
@@ -144,12 +154,15 @@ func (s *Signer) CommitPayloads(ctx context.Context, store *SaltStore, uid uint3
 		out.CommitEntries = BatchEntries(res, wire.EventCommitEntry)
 		err = recordBatch(store, entries, out.CommitEntries, res.Height)
 	case errors.As(err, &te):
-		for _, p := range entries[:stored] {
+		for i, p := range entries {
+			if !created[i] {
+				continue
+			}
 			if rerr := store.Remove(p.Target); rerr != nil {
 				err = fmt.Errorf("%w (removing its pending reveal of %s: %v)", err, p.Target, rerr)
 			}
 		}
-	case stored > 0:
+	case slices.Contains(stored, true):
 		err = fmt.Errorf("commit batch: %w (outcome unknown: the salts stay in %s)", err, store.Dir())
 	}
 	out.Pending = pendingFiles(store, entries)
@@ -206,7 +219,12 @@ func (s *Signer) RevealOpen(ctx context.Context, store *SaltStore, targets []Tar
 			return out, nil, err
 		}
 		if res, ok := s.findCommit(ctx, p); ok {
-			if p, _, err = recordCommit(store, p, res); err != nil {
+			p, _, err = recordCommit(store, p, res)
+			if errors.Is(err, ErrCommitRefused) {
+				out.Waiting = append(out.Waiting, err.Error())
+				continue
+			}
+			if err != nil {
 				return out, nil, err
 			}
 		}

@@ -1,6 +1,7 @@
 package client_test
 
 import (
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -247,6 +248,85 @@ func TestRevealBatchesFitATransaction(t *testing.T) {
 	if one, err := client.RevealBatch(reveals...); err == nil {
 		if tx, _ := wire.SignTx("c", key("miner"), 1, one); len(tx) <= 16*1024 {
 			t.Fatalf("256 reveals take %d bytes in one transaction: the split is not needed", len(tx))
+		}
+	}
+}
+
+// TestCommitBatchCrash: every salt of a commit batch is on disk before the
+// batch leaves. A process that dies before the broadcast leaves entries
+// that the next run with the same payloads resumes (same salts, so the
+// same commitments); one that dies after the node took the batch leaves
+// entries whose stored hash finds it: each gets its own entry's submission,
+// an entry the batch refused is removed, and committing the payloads again
+// is refused, since they are on chain.
+func TestCommitBatchCrash(t *testing.T) {
+	c, val, miner, uid := flowNode(t)
+	ctx := ctxT(t)
+	salts := store(t)
+	t1, t2 := postTask(t, val, 20), postTask(t, val, 20)
+	ps := []*subnetv1.MsgSubmit{client.WorkflowPayload(t1, client.ArtifactHash("b1")), client.WorkflowPayload(t2, client.ArtifactHash("b2"))}
+	nonce := nextNonce(t, c, miner)
+	dead := client.NewSigner(&crashingNode{Client: c}, testChainID, key("miner"))
+	if _, err := dead.CommitPayloads(ctx, salts, uid, ps); !errors.Is(err, errCrash) {
+		t.Fatalf("commit batch through a dying process: %v", err)
+	}
+	var kept []client.PendingReveal
+	for _, tg := range []client.Target{{TaskID: t1}, {TaskID: t2}} {
+		e, err := salts.Load(tg)
+		if err != nil || e.CommitTx == "" || e.CommitHeight != 0 {
+			t.Fatalf("entry of %s after the crash: %+v, %v", tg, e, err)
+		}
+		kept = append(kept, e)
+	}
+	if got := nextNonce(t, c, miner); got != nonce {
+		t.Fatalf("next nonce %d, want %d: the batch left", got, nonce)
+	}
+	res, err := miner.CommitPayloads(ctx, salts, uid, ps)
+	if err != nil || len(res.CommitEntries) != 2 {
+		t.Fatalf("resumed batch: %+v, %v", res, err)
+	}
+	for i, e := range res.CommitEntries {
+		want, _ := client.Commitment(testChainID, miner.PubKey(), uid, ps[i], kept[i].Salt)
+		if sub, err := c.Submission(ctx, *e.SubmissionID); err != nil || sub.Commitment != hex.EncodeToString(want) {
+			t.Fatalf("entry %d: submission %+v, %v; want the stored salt's commitment %x", i, sub, err, want)
+		}
+	}
+
+	// dies after the node took the batch; its entry for task 9999 (no such
+	// task) is refused
+	t3, t4 := postTask(t, val, 20), postTask(t, val, 20)
+	ps = []*subnetv1.MsgSubmit{client.WorkflowPayload(t3, client.ArtifactHash("b3")), client.WorkflowPayload(9999, client.ArtifactHash("b9")),
+		client.WorkflowPayload(t4, client.ArtifactHash("b4"))}
+	dead = client.NewSigner(&crashingNode{Client: c, deliver: true}, testChainID, key("miner"))
+	if _, err := dead.CommitPayloads(ctx, salts, uid, ps); !errors.Is(err, errCrash) {
+		t.Fatalf("commit batch through a dying process: %v", err)
+	}
+	e3, err := salts.Load(client.Target{TaskID: t3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inBlock, err := c.WaitTx(ctx, e3.CommitTx, waitFor)
+	if err != nil {
+		t.Fatalf("the stored hash names no batch: %v", err)
+	}
+	if _, err := miner.CommitPayloads(ctx, salts, uid, ps); !errors.Is(err, client.ErrRevealExists) {
+		t.Fatalf("the same batch again, on chain: %v", err)
+	}
+	targets := []client.Target{{TaskID: t3}, {TaskID: 9999}, {TaskID: t4}}
+	out, left, err := miner.RevealOpen(ctx, salts, targets)
+	if err != nil || len(out.Reveals) != 0 || len(left) != 2 || len(out.Waiting) != 3 {
+		t.Fatalf("reveal in the commit window: %+v, left %v, %v", out, left, err)
+	}
+	for _, e := range client.BatchEntries(inBlock, wire.EventCommitEntry) {
+		got, err := salts.Load(e.Target)
+		if e.Code != wire.CodeOK {
+			if !errors.Is(err, client.ErrNoPendingReveal) {
+				t.Fatalf("the refused entry %s is still stored: %v", e.Target, err)
+			}
+			continue
+		}
+		if err != nil || got.CommitHeight != inBlock.Height || got.SubmissionID == nil || *got.SubmissionID != *e.SubmissionID {
+			t.Fatalf("entry %s: %+v, %v; want submission %d at height %d", e.Target, got, err, *e.SubmissionID, inBlock.Height)
 		}
 	}
 }
