@@ -76,7 +76,13 @@ func batchOf(msg *subnetv1.Msg) *msgBatch {
 	return nil
 }
 
+// add appends an entry. An entry that names no target (key set, no
+// attributes) gets its index in its key: it is refused alone (code 2), and
+// two of them are no duplicate of each other.
 func (b *msgBatch) add(m *subnetv1.Msg, key string, attrs []string) {
+	if key != "" && attrs == nil {
+		key += " (entry " + strconv.Itoa(len(b.entries)) + ")"
+	}
 	b.entries = append(b.entries, m)
 	b.keys = append(b.keys, key)
 	b.attrs = append(b.attrs, attrs)
@@ -94,7 +100,7 @@ func taskKey(id uint64) (string, []string) {
 }
 
 // commitTarget names a commit's target; an entry without one gets a key of
-// its own (its check refuses it, code 2), so that it is no duplicate.
+// its own (add; its check refuses it, code 2), so that it is no duplicate.
 func commitTarget(c *subnetv1.MsgCommit) (string, []string) {
 	switch t := c.GetTarget().(type) {
 	case *subnetv1.MsgCommit_TaskId:

@@ -80,6 +80,16 @@ func crsPayload(a args, label string) (*subnetv1.MsgSubmit, error) {
 	return client.GasPayload(uint64(v[1]), uint64(v[2]), a.str("price", "0")), nil
 }
 
+// crsTarget is crsPayload and the payload's target.
+func crsTarget(a args, label string) (*subnetv1.MsgSubmit, client.Target, error) {
+	p, err := crsPayload(a, label)
+	if err != nil {
+		return nil, client.Target{}, err
+	}
+	t, err := client.TargetOf(p)
+	return p, t, err
+}
+
 // eachMiner runs queue for every miner= or miners= label with its signer,
 // its payload (crsPayload) and the payload's target, and joins the outputs.
 func (s *scenario) eachMiner(a args, queue func(label string, sg *signer, p *subnetv1.MsgSubmit, target client.Target) (string, error)) (string, error) {
@@ -93,11 +103,7 @@ func (s *scenario) eachMiner(a args, queue func(label string, sg *signer, p *sub
 		if err != nil {
 			return "", err
 		}
-		p, err := crsPayload(a, label)
-		if err != nil {
-			return "", err
-		}
-		target, err := client.TargetOf(p)
+		p, target, err := crsTarget(a, label)
 		if err != nil {
 			return "", err
 		}
@@ -111,49 +117,143 @@ func (s *scenario) eachMiner(a args, queue func(label string, sg *signer, p *sub
 }
 
 // commit queues one MsgCommit per miner and keeps its opening for the
-// reveal. A second commit of a pair leaves the kept opening as it is (the
-// chain refuses it, code 28); a refused commit's opening is dropped after
-// its block, so that a later commit of the pair can take its place.
+// reveal (commitOf).
 func (s *scenario) commit(a args) (string, error) {
 	return s.eachMiner(a, func(label string, sg *signer, p *subnetv1.MsgSubmit, target client.Target) (string, error) {
-		// the uid of a key that is no miner (yet) is 0: the chain refuses
-		// its commit before it opens anything
-		msg, err := client.Commit(testChainID, sg.pub(), sg.uid, p, sg.salt(p))
+		msg, ifRefused, err := s.commitOf(label, sg, p, target)
 		if err != nil {
 			return "", err
-		}
-		var ifRefused func()
-		if key := crsKey(label, target); s.openings[key].payload == nil {
-			s.openings[key] = crsOpening{payload: p, salt: sg.salt(p)}
-			ifRefused = func() { delete(s.openings, key) }
 		}
 		return s.enqueueThen(label, a, msg, ifRefused)
 	})
 }
 
-// reveal queues one MsgReveal per miner: the kept payload and salt of its
-// commit for the target, or, with price= or artifact=, the payload those
-// name (another payload than the one committed: code 50).
+// commitOf is label's MsgCommit of p, its opening kept for the reveal. A
+// second commit of a pair leaves the kept opening as it is (the chain
+// refuses it, code 28); ifRefused drops the opening of a refused commit
+// after its block, so that a later commit of the pair can take its place.
+func (s *scenario) commitOf(label string, sg *signer, p *subnetv1.MsgSubmit, target client.Target) (msg *subnetv1.Msg, ifRefused func(), err error) {
+	// the uid of a key that is no miner (yet) is 0: the chain refuses its
+	// commit before it opens anything
+	msg, err = client.Commit(testChainID, sg.pub(), sg.uid, p, sg.salt(p))
+	if err != nil {
+		return nil, nil, err
+	}
+	if key := crsKey(label, target); s.openings[key].payload == nil {
+		s.openings[key] = crsOpening{payload: p, salt: sg.salt(p)}
+		ifRefused = func() { delete(s.openings, key) }
+	}
+	return msg, ifRefused, nil
+}
+
+// reveal queues one MsgReveal per miner (revealOf).
 func (s *scenario) reveal(a args) (string, error) {
 	return s.eachMiner(a, func(label string, sg *signer, p *subnetv1.MsgSubmit, target client.Target) (string, error) {
-		salt := sg.salt(p)
-		if o, ok := s.openings[crsKey(label, target)]; ok {
-			salt = o.salt
-			if _, price := a["price"]; !price {
-				if _, art := a["artifact"]; !art {
-					p = o.payload
-				}
+		msg, err := s.revealOf(a, label, sg, p, target)
+		if err != nil {
+			return "", err
+		}
+		return s.enqueue(label, a, msg)
+	})
+}
+
+// revealOf is label's MsgReveal for target: the kept payload and salt of
+// its commit, or, with price= or artifact=, the payload those name
+// (another payload than the one committed: code 50); salt=wrong flips a
+// bit of the salt.
+func (s *scenario) revealOf(a args, label string, sg *signer, p *subnetv1.MsgSubmit, target client.Target) (*subnetv1.Msg, error) {
+	salt := sg.salt(p)
+	if o, ok := s.openings[crsKey(label, target)]; ok {
+		salt = o.salt
+		if _, price := a["price"]; !price {
+			if _, art := a["artifact"]; !art {
+				p = o.payload
 			}
 		}
-		switch w := a.str("salt", ""); w {
-		case "":
-		case "wrong":
-			salt[0] ^= 1
-		default:
-			return "", fmt.Errorf("salt=%q: only salt=wrong", w)
+	}
+	switch w := a.str("salt", ""); w {
+	case "":
+	case "wrong":
+		salt[0] ^= 1
+	default:
+		return nil, fmt.Errorf("salt=%q: only salt=wrong", w)
+	}
+	return client.Reveal(p, salt), nil
+}
+
+// crsBatch queues one MsgCommitBatch (commit) or MsgRevealBatch signed by
+// miner=, an entry per input line in the arguments of a commit or reveal
+// of one target ("gas chain=1 block=100 price=10", "workflow task=0",
+// "gas chain=1 block=101 salt=wrong"), built as written, without the
+// client's shape check, so that a scenario can send what the chain must
+// refuse. A commit batch keeps its entries' openings for their reveals; a
+// refused batch's are dropped after its block (a refused entry's stay).
+func (s *scenario) crsBatch(td *datadriven.TestData, a args, commit bool) (string, error) {
+	label := a.str("miner", "")
+	if label == "" {
+		return "", fmt.Errorf("miner= is required")
+	}
+	sg, err := s.signer(label)
+	if err != nil {
+		return "", err
+	}
+	lines, err := inputArgs(td)
+	if err != nil {
+		return "", err
+	}
+	cb, rb := &subnetv1.MsgCommitBatch{}, &subnetv1.MsgRevealBatch{}
+	var drops []func()
+	for _, la := range lines {
+		p, target, err := crsTarget(la, label)
+		if err != nil {
+			return "", err
 		}
-		return s.enqueue(label, a, client.Reveal(p, salt))
+		if !commit {
+			m, err := s.revealOf(la, label, sg, p, target)
+			if err != nil {
+				return "", err
+			}
+			rb.Entries = append(rb.Entries, m.GetReveal())
+			continue
+		}
+		m, drop, err := s.commitOf(label, sg, p, target)
+		if err != nil {
+			return "", err
+		}
+		cb.Entries = append(cb.Entries, m.GetCommit())
+		if drop != nil {
+			drops = append(drops, drop)
+		}
+	}
+	if !commit {
+		return s.enqueue(label, a, &subnetv1.Msg{Sum: &subnetv1.Msg_RevealBatch{RevealBatch: rb}})
+	}
+	return s.enqueueThen(label, a, &subnetv1.Msg{Sum: &subnetv1.Msg_CommitBatch{CommitBatch: cb}}, func() {
+		for _, d := range drops {
+			d()
+		}
 	})
+}
+
+// inputArgs reads the input's lines as commands with arguments: the
+// command a bare word ("workflow"), blank lines skipped.
+func inputArgs(td *datadriven.TestData) ([]args, error) {
+	var out []args
+	for _, line := range strings.Split(strings.TrimSpace(td.Input), "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		cmd, cargs, err := datadriven.ParseLine(line)
+		if err != nil {
+			return nil, err
+		}
+		la := args{cmd: ""}
+		for _, c := range cargs {
+			la[c.Key] = strings.Join(c.Vals, ",")
+		}
+		out = append(out, la)
+	}
+	return out, nil
 }
 
 func (s *scenario) report(a args) (string, error) {
@@ -198,21 +298,21 @@ func reportInts(a args) (v []int64, dupOf int64, err error) {
 // chain must refuse.
 func (s *scenario) reportBatch(td *datadriven.TestData, a args) (string, error) {
 	b := &subnetv1.MsgReportBatch{}
-	err := inputLines(td, func(la args) error {
+	lines, err := inputArgs(td)
+	if err != nil {
+		return "", err
+	}
+	for _, la := range lines {
 		k, err := la.kind("workflow", "arena")
 		if err != nil {
-			return err
+			return "", err
 		}
 		v, of, err := reportInts(la)
 		if err != nil {
-			return err
+			return "", err
 		}
 		m := client.DuplicateOf(reportMsg(k, uint64(v[0]), v, la), uint64(of))
 		b.Entries = append(b.Entries, m.GetReport())
-		return nil
-	})
-	if err != nil {
-		return "", err
 	}
 	return s.enqueue(a.str("validator", "v1"), a, &subnetv1.Msg{Sum: &subnetv1.Msg_ReportBatch{ReportBatch: b}})
 }
@@ -222,39 +322,18 @@ func (s *scenario) reportBatch(td *datadriven.TestData, a args) (string, error) 
 // written, duplicates included.
 func (s *scenario) truthBatch(td *datadriven.TestData, a args) (string, error) {
 	b := &subnetv1.MsgTruthBatch{}
-	err := inputLines(td, func(la args) error {
-		m, err := truthOf(la)
-		if err == nil {
-			b.Entries = append(b.Entries, m.GetTruth())
-		}
-		return err
-	})
+	lines, err := inputArgs(td)
 	if err != nil {
 		return "", err
 	}
-	return s.enqueue(a.str("validator", "v1"), a, &subnetv1.Msg{Sum: &subnetv1.Msg_TruthBatch{TruthBatch: b}})
-}
-
-// inputLines calls one with the arguments of each non-blank line of the
-// input, its first word a bare word (the kind of a report line).
-func inputLines(td *datadriven.TestData, one func(args) error) error {
-	for _, line := range strings.Split(strings.TrimSpace(td.Input), "\n") {
-		if line = strings.TrimSpace(line); line == "" {
-			continue
-		}
-		cmd, cargs, err := datadriven.ParseLine(line)
+	for _, la := range lines {
+		m, err := truthOf(la)
 		if err != nil {
-			return err
+			return "", err
 		}
-		la := args{cmd: ""}
-		for _, c := range cargs {
-			la[c.Key] = strings.Join(c.Vals, ",")
-		}
-		if err := one(la); err != nil {
-			return err
-		}
+		b.Entries = append(b.Entries, m.GetTruth())
 	}
-	return nil
+	return s.enqueue(a.str("validator", "v1"), a, &subnetv1.Msg{Sum: &subnetv1.Msg_TruthBatch{TruthBatch: b}})
 }
 
 // reportMsg builds a report of kind k from the integer arguments v (in the

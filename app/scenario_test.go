@@ -62,6 +62,12 @@ import (
 //	report-batch validator=          one MsgReportBatch of the input's entries,
 //	<workflow|arena sub= ... per line>  each line a report's arguments (one sub=);
 //	                                 built as written, duplicates included
+//	commit-batch miner=              one MsgCommitBatch of the input's entries,
+//	<workflow|arena task= | gas ...  each line a commit's arguments of one
+//	 per line>                       target; the openings kept as commit's
+//	reveal-batch miner=              one MsgRevealBatch, each line a reveal's
+//	<... per line>                   arguments (salt=wrong, price=, artifact=);
+//	                                 both built as written, duplicates included
 //	truth validator=|validators= chain= block= price= ts= [empty]
 //	                                 empty: an empty truth (no price)
 //	truth-batch validator=           one MsgTruthBatch of the input's entries,
@@ -128,6 +134,10 @@ func (s *scenario) run(td *datadriven.TestData) (string, error) {
 		return s.report(a)
 	case "report-batch":
 		return s.reportBatch(td, a)
+	case "commit-batch":
+		return s.crsBatch(td, a, true)
+	case "reveal-batch":
+		return s.crsBatch(td, a, false)
 	case "truth":
 		return s.truth(a)
 	case "truth-batch":

@@ -45,19 +45,6 @@ func truthBatch(t testing.TB, truths ...*subnetv1.Msg) *subnetv1.Msg {
 	return m
 }
 
-// entryCodes are the codes of the truth_entry events among evs, in order.
-func entryCodes(evs []abcitypes.Event) []string {
-	var out []string
-	for _, e := range evs {
-		if e.Type != wire.EventTruthEntry {
-			continue
-		}
-		code, _ := eventAttr([]abcitypes.Event{e}, wire.EventTruthEntry, "code")
-		out = append(out, code)
-	}
-	return out
-}
-
 // truthBatchChain is a chain of 4 validators (power 10: a round is final at
 // its third vote) following EVM chains 1 (windows of one block) and 8453
 // (windows of 2 blocks), both closed at block 100 at height 1, and a gas
@@ -126,7 +113,7 @@ func TestTruthBatchSameAsSingleTruths(t *testing.T) {
 		resp := batched.block(many...)
 		mustOK(t, resp)
 		for i, r := range resp.TxResults {
-			if got := fmt.Sprint(entryCodes(r.Events)); got != "[0 0 0 0 0 44]" {
+			if got := fmt.Sprint(entryCodes(r)); got != "[0 0 0 0 0 44]" {
 				t.Fatalf("batch %d: entry codes %s, want five accepted and the last truth_too_far", i, got)
 			}
 		}
@@ -225,7 +212,7 @@ func TestTruthBatchRefusedEntriesChangeNothing(t *testing.T) {
 	if resp.TxResults[0].Code != wire.CodeOK {
 		t.Fatalf("batch: code %d: %s", resp.TxResults[0].Code, resp.TxResults[0].Log)
 	}
-	if got := entryCodes(resp.TxResults[0].Events); fmt.Sprint(got) != fmt.Sprint(want) {
+	if got := entryCodes(resp.TxResults[0]); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("entry codes %v, want %v", got, want)
 	}
 	for _, e := range resp.TxResults[0].Events {
@@ -290,7 +277,7 @@ func TestTruthBatchRefusedWhole(t *testing.T) {
 	}
 	resp := n.block(r[0].tx(t, truthBatch(t, msgTruth(1, 100, "1", ts), msgTruth(1, 500, "1", ts), msgTruth(1, 101, "1", ts))))
 	mustOK(t, resp)
-	if got := fmt.Sprint(entryCodes(resp.TxResults[0].Events)); got != "[33 44 0]" {
+	if got := fmt.Sprint(entryCodes(resp.TxResults[0])); got != "[33 44 0]" {
 		t.Fatalf("entry codes %s, want [33 44 0]", got)
 	}
 }
@@ -346,7 +333,7 @@ func TestTruthBatchBounds(t *testing.T) {
 				open++
 			}
 		}
-		return single, entryCodes(resp.TxResults[0].Events), open
+		return single, entryCodes(resp.TxResults[0]), open
 	}
 	single, batch, open := bounds(far, func(*node) {})
 	if want := "[0 0 46 46 0 0 46]"; fmt.Sprint(batch) != want {
@@ -391,7 +378,7 @@ func TestTruthBatchEntryInvalidatedInTheBlock(t *testing.T) {
 	truths := validatorTruths(0)[:5]
 	resp := n.block(r[0].tx(t, truths[2]), r[0].tx(t, truthBatch(t, truths...)))
 	mustOK(t, resp)
-	if got, want := fmt.Sprint(entryCodes(resp.TxResults[1].Events)), fmt.Sprint([]uint32{0, 0, wire.CodeDuplicateTruth, 0, 0}); got != want {
+	if got, want := fmt.Sprint(entryCodes(resp.TxResults[1])), fmt.Sprint([]uint32{0, 0, wire.CodeDuplicateTruth, 0, 0}); got != want {
 		t.Fatalf("entry codes %s, want %s", got, want)
 	}
 	for _, b := range []string{"1/101", "1/102", "1/103", "8453/102", "8453/104"} {

@@ -81,6 +81,9 @@ var (
 	ErrBadRevealFile = errors.New("bad pending reveal file")
 	// ErrRevealTooEarly: the target's reveal window is not open at the next block.
 	ErrRevealTooEarly = errors.New("reveal window not open yet")
+	// ErrCommitRefused: a pending reveal's commit was an entry that its
+	// commit batch refused; the entry was removed.
+	ErrCommitRefused = errors.New("the commit batch refused this entry")
 	// ErrRevealClosed: the target's reveal window has passed, or will never open.
 	ErrRevealClosed = errors.New("reveal window closed")
 	// ErrNotMiner: the key owns no miner uid.

@@ -181,10 +181,28 @@ func (s *Signer) findCommit(ctx context.Context, p PendingReveal) (TxResult, boo
 }
 
 // recordCommit stores the commit's height and submission id in p's entry.
+// The commit may be an entry of a commit batch (CommitPayloads): then its
+// own entry's outcome counts, and an entry the batch refused is removed
+// (ErrCommitRefused: it never committed).
 func recordCommit(store *SaltStore, p PendingReveal, res TxResult) (PendingReveal, TxResult, error) {
 	p.CommitHeight = res.Height
 	if id, err := res.AttrU64(wire.EventSubmissionAdded, "submission_id"); err == nil {
 		p.SubmissionID = &id
+	}
+	if entries := BatchEntries(res, wire.EventCommitEntry); len(entries) > 0 {
+		p.SubmissionID = nil
+		for _, e := range entries {
+			if e.Target != p.Target {
+				continue
+			}
+			if e.Code != wire.CodeOK {
+				if err := store.Remove(p.Target); err != nil {
+					return p, res, err
+				}
+				return p, res, fmt.Errorf("%w: %s, in the commit batch %s at height %d: code %d (%s)", ErrCommitRefused, p.Target, res.Hash, res.Height, e.Code, e.Log)
+			}
+			p.SubmissionID = e.SubmissionID
+		}
 	}
 	if err := store.Update(p); err != nil {
 		return p, res, fmt.Errorf("commit of %s in block %d, but recording it: %w", p.Target, res.Height, err)

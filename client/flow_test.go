@@ -191,15 +191,7 @@ func TestRevealWindow(t *testing.T) {
 	sendWait(t, val, client.Truth(chain, 99, "20", now-3600), wire.EventTruthReceived, "evm_block")
 	gp := client.GasPayload(chain, 100, "21.5")
 	gt, _ := client.TargetOf(gp)
-	type outcome struct {
-		res client.SubmitResult
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		res, err := miner.SubmitAndReveal(ctx, salts, uid, gp)
-		done <- outcome{res, err}
-	}()
+	done := async(func() (client.SubmitResult, error) { return miner.SubmitAndReveal(ctx, salts, uid, gp) })
 	for {
 		if e, err := salts.Load(gt); err == nil && e.CommitHeight > 0 {
 			break
@@ -216,4 +208,20 @@ func TestRevealWindow(t *testing.T) {
 	if o.err != nil || err != nil || o.res.Reveal == nil || o.res.Reveal.Height < *tr.RevealFrom || o.res.Reveal.Height > *tr.RevealUntil {
 		t.Fatalf("gas submit %+v, %v; truth %+v, %v", o.res, o.err, tr, err)
 	}
+}
+
+// outcome is what a flow run by async returned.
+type outcome[T any] struct {
+	res T
+	err error
+}
+
+// async runs f in a goroutine; its outcome arrives on the channel.
+func async[T any](f func() (T, error)) <-chan outcome[T] {
+	done := make(chan outcome[T], 1)
+	go func() {
+		res, err := f()
+		done <- outcome[T]{res, err}
+	}()
+	return done
 }

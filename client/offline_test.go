@@ -87,13 +87,7 @@ func TestOfflineErrors(t *testing.T) {
 // ScoresOf keeps the submission_scored events, of the submissions named
 // when a set is given.
 func TestScoresOf(t *testing.T) {
-	ev := func(typ string, kv ...string) client.Event {
-		e := client.Event{Type: typ}
-		for i := 0; i < len(kv); i += 2 {
-			e.Attributes = append(e.Attributes, client.Attribute{Key: kv[i], Value: kv[i+1]})
-		}
-		return e
-	}
+	ev := testEvent
 	evs := []client.Event{
 		ev(wire.EventSubmissionScored, "submission_id", "4", "uid", "2", "track", "arena", "score", "84.5"),
 		ev(wire.EventWindowUpdated, "uid", "2", "track", "arena"),

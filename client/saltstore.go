@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
@@ -92,6 +94,49 @@ func (s *SaltStore) Pending(t Target) string {
 		return ""
 	}
 	return s.Path(t)
+}
+
+// Targets are the targets of the store's entries, tasks first, then EVM
+// blocks by chain and block; a file whose name names no target (a
+// temporary file of a write) is not one.
+func (s *SaltStore) Targets() ([]Target, error) {
+	ents, err := os.ReadDir(s.dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Target
+	for _, e := range ents {
+		if t, ok := targetOfName(strings.TrimSuffix(e.Name(), ".json")); ok && strings.HasSuffix(e.Name(), ".json") {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b Target) int {
+		return cmp.Or(cmp.Compare(b2i(a.Gas), b2i(b.Gas)), cmp.Compare(a.TaskID, b.TaskID),
+			cmp.Compare(a.EVMChainID, b.EVMChainID), cmp.Compare(a.EVMBlock, b.EVMBlock))
+	})
+	return out, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// targetOfName is the target whose Name is n.
+func targetOfName(n string) (Target, bool) {
+	var t Target
+	if _, err := fmt.Sscanf(n, "task-%d", &t.TaskID); err != nil {
+		t = Target{Gas: true}
+		if _, err := fmt.Sscanf(n, "evm-%d-%d", &t.EVMChainID, &t.EVMBlock); err != nil {
+			return Target{}, false
+		}
+	}
+	return t, t.Name() == n
 }
 
 // Create writes a new entry for p.Target; an entry already there is

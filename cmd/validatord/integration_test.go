@@ -211,6 +211,38 @@ func TestNodeEndToEnd(t *testing.T) {
 		t.Fatalf("gas agent %s on chain %s = %+v, want one included slot overpaying 0.075", uidB, chain, agent)
 	}
 
+	// A run of EVM blocks in one commit batch (`--blocks`, a price per
+	// block), each salt kept as a single commit's; `tx reveal --all` sends
+	// nothing before the truths, and with --wait reveals the run once they
+	// are final, leaving no pending reveal.
+	code, out, errOut := runCmd(t, "tx", "submit", "gas", "--from", "bob", "--evm-chain-id", chain, "--evm-block", "101", "--blocks", "3",
+		"--prices", "21,22,23", "--home", home, "--node", node)
+	var run client.BatchResult
+	if err := json.Unmarshal([]byte(out), &run); err != nil || code != 0 || run.Commit == nil || len(run.CommitEntries) != 3 || len(run.Pending) != 3 {
+		t.Fatalf("submit gas --blocks 3: exit %d, %+v (%v), stderr %q", code, run, err, errOut)
+	}
+	if code, _, errOut := runCmd(t, "tx", "reveal", "--from", "bob", "--all", "--home", home, "--node", node); code != 1 ||
+		!strings.Contains(errOut, "no stored commit's window is open") {
+		t.Fatalf("reveal --all before the truths: exit %d stderr %q", code, errOut)
+	}
+	for _, b := range []string{"101", "102", "103"} {
+		tx(wire.EventTruthReceived, "evm_block", "truth", "--from", "validator", "--evm-chain-id", chain, "--evm-block", b, "--min-price", "20", "--timestamp", future)
+	}
+	// --all --wait waits for every stored commit: the one to task far
+	// (reveals at ~1000) is dropped first
+	farFile, _ := filepath.Glob(filepath.Join(home, "reveals", "itest-1", "*", "task-"+far+".json"))
+	if len(farFile) != 1 || os.Remove(farFile[0]) != nil {
+		t.Fatalf("the pending reveal of task %s: %v", far, farFile)
+	}
+	code, out, errOut = runCmd(t, "tx", "reveal", "--from", "bob", "--all", "--wait", "--home", home, "--node", node)
+	run = client.BatchResult{}
+	if err := json.Unmarshal([]byte(out), &run); err != nil || code != 0 || len(run.RevealEntries) != 3 || len(run.Waiting) != 0 {
+		t.Fatalf("reveal --all --wait: exit %d, %+v (%v), stderr %q", code, run, err, errOut)
+	}
+	if left, _ := filepath.Glob(filepath.Join(home, "reveals", "itest-1", "*", "evm-*.json")); len(left) != 0 {
+		t.Fatalf("pending reveals after reveal --all: %v", left)
+	}
+
 	// Stop as on SIGINT, restart on the same home: the state is still there
 	// and the chain goes on.
 	var before struct {

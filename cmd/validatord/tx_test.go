@@ -28,13 +28,13 @@ func buildMsg(t testing.TB, name string, args ...string) (*subnetv1.Msg, error) 
 }
 
 // submitPayloads are the payload builders of the `submit` kinds.
-var submitPayloads = map[string]func(*flag.FlagSet) func() (*subnetv1.MsgSubmit, error){
-	"submit workflow": defineWorkflowPayload, "submit arena": defineArenaPayload, "submit gas": defineGasPayload,
+var submitPayloads = map[string]func(*flag.FlagSet) func() ([]*subnetv1.MsgSubmit, error){
+	"submit workflow": one(defineWorkflowPayload), "submit arena": one(defineArenaPayload), "submit gas": defineGasPayloads,
 }
 
 // buildPayload parses args for a submit kind as runTxMessage does and builds the
-// payload it commits to.
-func buildPayload(t testing.TB, name string, args ...string) (*subnetv1.MsgSubmit, error) {
+// payloads it commits to.
+func buildPayload(t testing.TB, name string, args ...string) ([]*subnetv1.MsgSubmit, error) {
 	t.Helper()
 	fs := newFlags("tx " + name)
 	defineTxFlags(fs, waitSubmit)
@@ -104,15 +104,45 @@ func TestTxSubmitPayloads(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := buildPayload(t, c.name, c.args...)
-			if err != nil {
-				t.Fatal(err)
+			if err != nil || len(got) != 1 {
+				t.Fatalf("%v, %v", got, err)
 			}
-			gotBz, _ := got.Marshal()
+			gotBz, _ := got[0].Marshal()
 			wantBz, _ := c.want.Marshal()
 			if !bytes.Equal(gotBz, wantBz) {
-				t.Fatalf("got %v\nwant %v", got, c.want)
+				t.Fatalf("got %v\nwant %v", got[0], c.want)
 			}
 		})
+	}
+}
+
+// TestTxSubmitGasRun: --blocks N commits to N blocks from --evm-block, at
+// one --price or a --prices list in block order (decimals normalised as
+// --price's); the wrong count of prices, both flags, a bad price in the
+// list, or a run above 256 are refused naming what to fix.
+func TestTxSubmitGasRun(t *testing.T) {
+	got, err := buildPayload(t, "submit gas", "--evm-chain-id", "1", "--evm-block", "100", "--blocks", "3", "--price", "2")
+	if err != nil || len(got) != 3 || got[2].GetGas().EvmBlock != 102 || got[1].GetGas().Price != "2.000000000000000000" {
+		t.Fatalf("one price: %v, %v", got, err)
+	}
+	got, err = buildPayload(t, "submit gas", "--evm-chain-id", "1", "--evm-block", "7", "--blocks", "2", "--prices", "1.5, 2")
+	if err != nil || len(got) != 2 || got[0].GetGas().Price != "1.500000000000000000" || got[1].GetGas().Price != "2.000000000000000000" || got[1].GetGas().EvmBlock != 8 {
+		t.Fatalf("a price per block: %v, %v", got, err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--blocks", "3", "--prices", "1,2"}, "--blocks 3: gas run of 3 blocks with 2 prices"},
+		{[]string{"--blocks", "2", "--prices", "1,2", "--price", "1"}, "--price and --prices"},
+		{[]string{"--blocks", "2", "--prices", "1,x"}, "--prices"},
+		{[]string{"--blocks", "257", "--price", "1"}, "must be in [1, 256]"},
+		{[]string{"--blocks", "2"}, "--price: required"},
+	} {
+		_, err := buildPayload(t, "submit gas", append([]string{"--evm-chain-id", "1", "--evm-block", "7"}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: err %v, want it to contain %q", c.args, err, c.want)
+		}
 	}
 }
 
