@@ -16,16 +16,23 @@ import (
 )
 
 func checkReport(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) *wire.TxError {
+	_, terr := checkReportOf(env, tx, m)
+	return terr
+}
+
+// checkReportOf is checkReport that also returns the submission it loaded
+// when the report is valid, for execReportOn (a batch entry loads it once).
+func checkReportOf(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) (*subnetv1.Submission, *wire.TxError) {
 	if terr := env.RequireValidator(tx, "report"); terr != nil {
-		return terr
+		return nil, terr
 	}
 	st := env.St
 	sub, ok := st.Submission(m.SubmissionId)
 	if !ok {
-		return wire.Reject(wire.CodeUnknownSubmission, fmt.Sprintf("submission_id = %d: no such submission", m.SubmissionId))
+		return nil, wire.Reject(wire.CodeUnknownSubmission, fmt.Sprintf("submission_id = %d: no such submission", m.SubmissionId))
 	}
 	if sub.Track == genesis.TrackGas {
-		return wire.Reject(wire.CodeWrongKind, fmt.Sprintf("submission_id = %d is a gas prediction: it is scored by Truth, not Report", m.SubmissionId))
+		return nil, wire.Reject(wire.CodeWrongKind, fmt.Sprintf("submission_id = %d is a gas prediction: it is scored by Truth, not Report", m.SubmissionId))
 	}
 	task, ok := st.Task(sub.TaskId)
 	if !ok {
@@ -34,27 +41,30 @@ func checkReport(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) *wire.TxE
 	// the duplicate verdict of a revealed submission is final only once no
 	// reveal of the task can come: nobody measures what may yet be a copy
 	if h := env.Block.Height; h <= task.RevealDeadline {
-		return wire.Reject(wire.CodeRevealWindow, fmt.Sprintf("submission_id = %d: reports open at height %d, after task %d's reveal window (now %d)",
+		return nil, wire.Reject(wire.CodeRevealWindow, fmt.Sprintf("submission_id = %d: reports open at height %d, after task %d's reveal window (now %d)",
 			m.SubmissionId, task.RevealDeadline+1, task.Id, h))
 	}
 	if sub.Status == kernel.StatusContested {
-		return wire.Reject(wire.CodeContested, fmt.Sprintf("submission_id = %d was contested at its report deadline: it ended unscored", m.SubmissionId))
+		return nil, wire.Reject(wire.CodeContested, fmt.Sprintf("submission_id = %d was contested at its report deadline: it ended unscored", m.SubmissionId))
 	}
 	if sub.Status != kernel.StatusPending {
-		return wire.Reject(wire.CodeSubmissionFinal, fmt.Sprintf("submission_id = %d is %s", m.SubmissionId, sub.Status))
+		return nil, wire.Reject(wire.CodeSubmissionFinal, fmt.Sprintf("submission_id = %d is %s", m.SubmissionId, sub.Status))
 	}
 	if h := env.Block.Height; h > sub.ReportDeadline {
-		return wire.Reject(wire.CodeReportDeadline, fmt.Sprintf("submission_id = %d: reports closed at height %d (now %d)", m.SubmissionId, sub.ReportDeadline, h))
+		return nil, wire.Reject(wire.CodeReportDeadline, fmt.Sprintf("submission_id = %d: reports closed at height %d (now %d)", m.SubmissionId, sub.ReportDeadline, h))
 	}
 	for _, v := range sub.Votes {
 		if int(v.Validator) == tx.Validator {
-			return wire.Reject(wire.CodeDuplicateReport, fmt.Sprintf("validator %q already reported on submission %d", env.Chain.ValidatorName(tx.Validator), m.SubmissionId))
+			return nil, wire.Reject(wire.CodeDuplicateReport, fmt.Sprintf("validator %q already reported on submission %d", env.Chain.ValidatorName(tx.Validator), m.SubmissionId))
 		}
 	}
 	if terr := checkMeasurement(m, sub, task); terr != nil {
-		return terr
+		return nil, terr
 	}
-	return checkDuplicateOf(st, sub, m.DuplicateOf)
+	if terr := checkDuplicateOf(st, sub, m.DuplicateOf); terr != nil {
+		return nil, terr
+	}
+	return sub, nil
 }
 
 // checkMeasurement checks that the report's measurement is of the
@@ -82,8 +92,13 @@ func checkMeasurement(m *subnetv1.MsgReport, sub *subnetv1.Submission, task *sub
 }
 
 func execReport(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) []abcitypes.Event {
+	sub, _ := env.St.Submission(m.SubmissionId)
+	return execReportOn(env, tx, m, sub)
+}
+
+// execReportOn is execReport on the submission checkReportOf loaded.
+func execReportOn(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport, sub *subnetv1.Submission) []abcitypes.Event {
 	st := env.St
-	sub, _ := st.Submission(m.SubmissionId)
 	vote := &subnetv1.Vote{Validator: uint32(tx.Validator), Height: env.Block.Height, DuplicateOf: m.DuplicateOf}
 	if w := m.GetWorkflow(); w != nil {
 		vote.Workflow = canonicalWorkflowMeasurement(w)
@@ -120,6 +135,20 @@ func aggregate(c *kernel.Chain, votes []*subnetv1.Vote, atDeadline bool) (quorum
 	return quorum.Aggregate(wv, c.Total, atDeadline, c.Quorum)
 }
 
+// pendingByPower: before its deadline, the counted votes' power alone
+// leaves a submission pending (at most 2/3 of the total): aggregate would
+// answer StatusPending after parsing every vote's values, which cannot
+// fail here (one vote per validator in force, each checked and stored in
+// canonical form), so a report that does not reach the quorum parses no
+// decimal. Without it every report re-parsed all the votes before it.
+func pendingByPower(c *kernel.Chain, votes []*subnetv1.Vote) bool {
+	var reported int64
+	for _, v := range votes {
+		reported += c.Power(int(v.Validator))
+	}
+	return reported <= c.Total && c.Quorum.Status(reported, c.Total, false) == quorum.StatusPending
+}
+
 // settle aggregates a pending submission's votes and, when they settle,
 // makes it a duplicate if they name it a near-copy (nearCopyOf), or else
 // scores it (workflow), queues it for the end of the block (arena), expires
@@ -127,6 +156,9 @@ func aggregate(c *kernel.Chain, votes []*subnetv1.Vote, atDeadline bool) (quorum
 func settle(env kernel.Env, sub *subnetv1.Submission, atDeadline bool) []abcitypes.Event {
 	h := env.Block.Height
 	sub.Votes = env.Chain.Counted(sub.Votes) // the power in force at this height decides
+	if !atDeadline && pendingByPower(env.Chain, sub.Votes) {
+		return nil
+	}
 	out, err := aggregate(env.Chain, sub.Votes, atDeadline)
 	if err != nil {
 		sub.Status = kernel.StatusFailed

@@ -57,12 +57,13 @@ func checkReportBatch(env kernel.Env, tx *kernel.Tx, b *subnetv1.MsgReportBatch)
 func execReportBatch(env kernel.Env, tx *kernel.Tx, b *subnetv1.MsgReportBatch) []abcitypes.Event {
 	var evs []abcitypes.Event
 	for i, e := range b.Entries {
-		if terr := checkReport(env, tx, e); terr != nil {
+		sub, terr := checkReportOf(env, tx, e)
+		if terr != nil {
 			evs = append(evs, entryEvent(i, e, terr.Code, "log", terr.Msg))
 			continue
 		}
 		evs = append(evs, entryEvent(i, e, wire.CodeOK))
-		evs = append(evs, execReport(env, tx, e)...)
+		evs = append(evs, execReportOn(env, tx, e, sub)...)
 	}
 	return evs
 }

@@ -125,7 +125,7 @@ func (s *sim) run(ctx context.Context) error {
 		if err := s.plan(ctx, h); err != nil {
 			return err
 		}
-		msgs := append(again, s.due[h]...)
+		msgs := append(again, s.unsettled(s.due[h])...)
 		delete(s.due, h)
 		slices.SortStableFunc(msgs[len(again):], func(a, b message) int { return bytes.Compare(a.order[:], b.order[:]) })
 		packed, err := pack(msgs[len(again):], s.cfg.Mode, s.gen.Chain.MaxTxBytes)
@@ -152,6 +152,24 @@ func (s *sim) run(ctx context.Context) error {
 		}
 	}
 	return s.settleOutcomes(ctx)
+}
+
+// unsettled drops the reports of submissions whose outcome a committed
+// block already announced: a validator that watches the chain's events
+// does not measure, sign and send what can only be refused. The reports
+// still in flight (sent before the outcome) are refused as before.
+func (s *sim) unsettled(msgs []message) []message {
+	out := msgs[:0]
+	for _, m := range msgs {
+		if r := m.msg.GetReport(); r != nil && m.kind == KindReport {
+			if sub, ok := s.subs[r.SubmissionId]; ok && sub.status != "" {
+				s.stats.count(m.track, KindReport).NotSent++
+				continue
+			}
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // plan adds the messages that height h's schedule makes: registrations at

@@ -26,16 +26,19 @@ var kindNames = [kindCount]string{"register", "post_task", "commit", "reveal", "
 
 func (k Kind) String() string { return kindNames[k] }
 
-// TxCount counts one kind of message of one track: sent (signed and given
+// TxCount counts one kind of message of one track: Sent (signed and given
 // to CheckTx), Checked (CheckTx took it: one signature verified on the
 // node, which block execution then finds in its cache), Included in a block
 // with its Bytes, and refused by CheckTx or evicted at a recheck, by code
 // name. Entries counts the same for what the transactions carry.
 type TxCount struct {
 	Sent, Checked, Included int
-	Bytes                   int64
-	Refused, Evicted        map[string]int
-	Entries                 EntryCount
+	// NotSent: reports an actor dropped because a committed block had
+	// already settled their submission.
+	NotSent          int
+	Bytes            int64
+	Refused, Evicted map[string]int
+	Entries          EntryCount
 }
 
 // EntryCount counts the messages transactions carry: a batch's entries,

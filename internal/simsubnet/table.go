@@ -67,7 +67,7 @@ func Rows(r *Result) []Row {
 	// counted over the two tracks' scored submissions.
 	var scored, txs, sigs, crTxs int
 	var bytes int64
-	var rep, refusedTx, entriesIn, refusedEntries, finalEntries int
+	var rep, refusedTx, entriesIn, refusedEntries, finalEntries, notSent int
 	for _, track := range []string{genesis.TrackWorkflow, genesis.TrackArena, tasksLabel} {
 		scored += o.Tasks[track]["scored"]
 		for _, k := range []Kind{KindCommit, KindReveal, KindReport} {
@@ -85,6 +85,7 @@ func Rows(r *Result) []Row {
 		refusedEntries += r.Entries.Sent - r.Entries.Checked
 		refusedTx += r.Sent - r.Checked
 		finalEntries += r.Entries.RefusedInBlock[finalCode]
+		notSent += r.NotSent
 	}
 	for _, track := range []string{genesis.TrackWorkflow, genesis.TrackArena} {
 		add(track+": submissions scored", "%d", o.Tasks[track]["scored"])
@@ -96,6 +97,7 @@ func Rows(r *Result) []Row {
 	add("workflow + arena: reports in blocks / scored", "%s", per(entriesIn, scored))
 	add("workflow + arena: bytes in blocks / scored", "%s", per(int(bytes), scored))
 	add("workflow + arena: signature checks / scored", "%s", per(sigs, scored))
+	add("workflow + arena: reports not sent, their submission settled / scored", "%s", per(notSent, scored))
 	add("workflow + arena: reports refused by CheckTx / scored", "%s", per(refusedEntries, scored))
 	add("workflow + arena: report txs refused by CheckTx / scored", "%s", per(refusedTx, scored))
 	add("workflow + arena: report entries in blocks refused after their quorum / scored", "%s", per(finalEntries, scored))

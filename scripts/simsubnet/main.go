@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/scoringsubnet/validatord/internal/simsubnet"
@@ -38,8 +39,20 @@ func run(args []string) error {
 	modes := fs.String("modes", string(simsubnet.ModeOff), "comma-separated modes (off, batch, all), one column each: the same seed and shape run once per mode, each in its own directory")
 	seed := fs.String("seed", def.Seed, "seed of every key, salt and measurement")
 	dir := fs.String("dir", "", "parent of the runs' badger directories (default: a temporary one, removed)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (every mode) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	ms, err := simsubnet.ParseModes(*modes)
 	if err != nil {
