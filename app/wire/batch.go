@@ -62,3 +62,19 @@ func CheckBatchShape(kind string, keys []string) *TxError {
 	}
 	return nil
 }
+
+// Entries is how many messages msg carries: a batch's entries, 1 for any
+// other message.
+func Entries(msg *subnetv1.Msg) int {
+	switch b := msg.GetSum().(type) {
+	case *subnetv1.Msg_ReportBatch:
+		return len(b.ReportBatch.GetEntries())
+	case *subnetv1.Msg_CommitBatch:
+		return len(b.CommitBatch.GetEntries())
+	case *subnetv1.Msg_RevealBatch:
+		return len(b.RevealBatch.GetEntries())
+	case *subnetv1.Msg_TruthBatch:
+		return len(b.TruthBatch.GetEntries())
+	}
+	return 1
+}

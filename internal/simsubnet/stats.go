@@ -55,20 +55,8 @@ type EntryCount struct {
 // entries is how many messages m's transaction carries.
 func entries(m message) int { return batchEntries(m.msg) }
 
-// batchEntries is a batch's entries, 1 for a single message.
-func batchEntries(msg *subnetv1.Msg) int {
-	switch b := msg.Sum.(type) {
-	case *subnetv1.Msg_ReportBatch:
-		return len(b.ReportBatch.Entries)
-	case *subnetv1.Msg_CommitBatch:
-		return len(b.CommitBatch.Entries)
-	case *subnetv1.Msg_RevealBatch:
-		return len(b.RevealBatch.Entries)
-	case *subnetv1.Msg_TruthBatch:
-		return len(b.TruthBatch.Entries)
-	}
-	return 1
-}
+// batchEntries is wire.Entries.
+func batchEntries(msg *subnetv1.Msg) int { return wire.Entries(msg) }
 
 // BlockStat is one height: its transactions and bytes, the proposer's
 // PrepareProposal, and ProcessProposal + FinalizeBlock + Commit (what every

@@ -3,6 +3,8 @@ package subnetload
 import (
 	"fmt"
 
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 	"github.com/scoringsubnet/validatord/scripts/loadgen/setup"
 )
@@ -18,50 +20,64 @@ type Tx struct {
 }
 
 // Pack packages one height's intents into transactions, keeping each sender's order: a
-// validator's reports of one track become MsgReportBatch messages (setup.ReportBatches:
-// wire.MaxReportBatch entries and cfg.MaxTxBytes signed at most) at the place of its first
-// report; every other message is a transaction of its own.
+// sender's intents of one kind become batches at the place of its first: a validator's reports
+// (of both tracks) MsgReportBatch messages within wire.MaxBatch entries and cfg.MaxTxBytes
+// signed (setup.ReportBatches), a miner's commits one MsgCommitBatch and its reveals
+// MsgRevealBatch messages (client.RevealBatches: within the entry and byte limits). A miner's
+// single commit or reveal stays a single message; posts are transactions of their own.
 //
-// This is the one place that decides the packaging. Commits and reveals are single
-// transactions today; with a MsgCommitBatch / MsgRevealBatch, a miner's commits (and reveals)
-// of the height would be grouped here as the reports are (group by From and Kind, build the
-// batch message, split it at the batch's entry and byte limits).
+// This is the one place that decides the packaging.
 func Pack(cfg Config, intents []Intent) ([]Tx, error) {
 	type group struct {
-		from  Actor
-		track string
+		from Actor
+		kind Kind
 	}
 	var out []Tx
-	reports := map[group][]*subnetv1.Msg{}
-	slot := map[group]int{} // index in out of the group's first report
+	msgs := map[group][]*subnetv1.Msg{}
+	slot := map[group]int{} // index in out of the group's first intent
 	var order []group
 	for _, in := range intents {
-		if in.Kind != KindReport {
+		if in.Kind != KindReport && in.Kind != KindCommit && in.Kind != KindReveal {
 			out = append(out, Tx{From: in.From, Kind: in.Kind, Msg: in.Msg, Entries: 1})
 			continue
 		}
-		g := group{in.From, in.Track}
+		g := group{in.From, in.Kind}
 		if _, ok := slot[g]; !ok {
 			slot[g] = len(out)
 			order = append(order, g)
 			out = append(out, Tx{}) // the group's batches go here
 		}
-		reports[g] = append(reports[g], in.Msg)
+		msgs[g] = append(msgs[g], in.Msg)
 	}
 	// Replace each group's placeholder by its batches, from the last placeholder back, so that
 	// the earlier ones' indexes stay right.
 	for i := len(order) - 1; i >= 0; i-- {
 		g := order[i]
-		batches, err := setup.ReportBatches(cfg.ChainID, reports[g], cfg.MaxTxBytes)
+		batches, err := batches(cfg, g.kind, msgs[g])
 		if err != nil {
-			return nil, fmt.Errorf("subnetload: reports of validator %d: %w", g.from.Index, err)
+			return nil, fmt.Errorf("subnetload: %ss of %s %d: %w", g.kind, g.from.role(), g.from.Index, err)
 		}
 		txs := make([]Tx, len(batches))
 		for j, b := range batches {
-			txs[j] = Tx{From: g.from, Kind: KindReport, Msg: b, Entries: len(b.GetReportBatch().GetEntries())}
+			txs[j] = Tx{From: g.from, Kind: g.kind, Msg: b, Entries: wire.Entries(b)}
 		}
 		s := slot[g]
 		out = append(out[:s], append(txs, out[s+1:]...)...)
 	}
 	return out, nil
+}
+
+// batches packs one sender's messages of a kind: reports always as report batches, a lone
+// commit or reveal as itself.
+func batches(cfg Config, kind Kind, msgs []*subnetv1.Msg) ([]*subnetv1.Msg, error) {
+	switch {
+	case kind == KindReport:
+		return setup.ReportBatches(cfg.ChainID, msgs, cfg.MaxTxBytes)
+	case len(msgs) == 1:
+		return msgs, nil
+	case kind == KindCommit:
+		b, err := client.CommitBatch(msgs...)
+		return []*subnetv1.Msg{b}, err
+	}
+	return client.RevealBatches(msgs...)
 }

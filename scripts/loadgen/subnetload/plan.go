@@ -41,6 +41,14 @@ type Actor struct {
 	Index     int
 }
 
+// role names the actor's kind in messages.
+func (a Actor) role() string {
+	if a.Validator {
+		return "validator"
+	}
+	return "miner"
+}
+
 // Intent is one message an actor sends now.
 type Intent struct {
 	From  Actor
