@@ -91,7 +91,7 @@ localnet-stop:
 	bash scripts/localnet-stop.sh
 
 ## bench-localnet: validatord beside CometBFT's kvstore, 4 validators each on loopback, the same
-## open-loop load levels (issue 13; QUICK=1 for a smoke run; not part of `make test`), and the
+## open-loop load levels (QUICK=1 for a smoke run; not part of `make test`), and the
 ## subnet level subnet:M: M miners commit, reveal and are reported by the 4 validators in batches;
 ## it reports scored submissions a second, transactions and each node's CPU-seconds per scored
 ## submission beside kvstore's CPU-seconds per transaction at the same bytes a second
@@ -144,8 +144,8 @@ ganache:
 	fi
 	@$(NPM_DIR)/node_modules/.bin/ganache --version
 
-## e2e-load: the kill-and-restart scenario under `loadgen flood` (issue 16 item 3;
-## not in CI): E2E_FLOOD_RATE commits/s (default 500) beside the honest rounds, a validator
+## e2e-load: the kill-and-restart scenario under `loadgen flood` (not in CI):
+## E2E_FLOOD_RATE commits/s (default 500) beside the honest rounds, a validator
 ## SIGKILLed every 20 s; every commit CheckTx took must be committed (resent if lost).
 e2e-load:
 	$(GO) build -o bin/validatord ./cmd/validatord

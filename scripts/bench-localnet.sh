@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench-localnet (issue 13): validatord beside CometBFT's own kvstore on this machine.
+# make bench-localnet: validatord beside CometBFT's own kvstore on this machine.
 #
 # Builds bin/validatord, bin/loadgen and CometBFT's cometbft at the pinned version (kvstore is
 # built in), then for every load level runs a fresh 4-validator localnet of each app on loopback
