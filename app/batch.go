@@ -12,14 +12,13 @@ import (
 	"github.com/scoringsubnet/validatord/x/budget"
 )
 
-// A commit, reveal or truth batch is many single messages under one
-// signature. The shell, not a unit, owns them, because one batch may hold
-// entries of two units (a commit to a task goes to app/tasks, one to an EVM
-// block to app/gas): each entry is routed, checked and executed exactly as
-// the single message would be, by the unit that message goes to.
+// A batch (of reports, commits, reveals or truths) is many single messages
+// under one signature. The shell, not a unit, owns them, because one batch
+// may hold entries of two units (a commit to a task goes to app/tasks, one
+// to an EVM block to app/gas): each entry is routed, checked and executed
+// exactly as the single message would be, by the unit that message goes to.
 //
-// The rule is the report batch's (app/tasks), one rule for every batch:
-// entries are independent and run in order; a refused entry changes
+// One rule for every batch: entries are independent and run in order; a refused entry changes
 // nothing and gets its code in its <kind>_entry event; the others apply.
 // The batch is refused whole by its shape (wire.CheckBatchShape: size, a
 // target named twice, an empty entry) and when every entry is refused, with
@@ -28,16 +27,20 @@ import (
 // when executed: the entries before it were refused and changed nothing.
 // So a batch Check accepts applies at least one entry.
 
-// batchUnit is the unit of the commit, reveal and truth batches.
+// batchUnit is the unit of every batch message.
 type batchUnit struct{}
 
 var theBatchUnit = &batchUnit{}
 
 // msgBatch is a batch message seen as its single messages.
 type msgBatch struct {
-	kind    string // "commit batch"
-	event   string // the entries' event type
-	entries []*subnetv1.Msg
+	kind  string // "commit batch"
+	verb  string // what two entries naming one target do to it, in the duplicate's refusal
+	event string // the entries' event type
+	// validator: only a validator's report key sends the batch, checked
+	// before its shape
+	validator bool
+	entries   []*subnetv1.Msg
 	// keys are the entries' targets ("" for an empty entry), attrs their
 	// event attributes naming the target
 	keys  []string
@@ -45,25 +48,36 @@ type msgBatch struct {
 }
 
 // batchOf returns the batch message in msg as single messages, or nil when
-// msg is not a commit, reveal or truth batch.
+// msg is no batch.
 func batchOf(msg *subnetv1.Msg) *msgBatch {
 	switch m := msg.Sum.(type) {
+	case *subnetv1.Msg_ReportBatch:
+		b := &msgBatch{kind: "report batch", verb: "report", validator: true, event: wire.EventReportEntry}
+		entries := m.ReportBatch.GetEntries()
+		for i, key := range wire.ReportKeys(entries) {
+			var attrs []string
+			if key != "" {
+				attrs = []string{"submission_id", kernel.U64s(entries[i].SubmissionId)}
+			}
+			b.add(&subnetv1.Msg{Sum: &subnetv1.Msg_Report{Report: entries[i]}}, key, attrs)
+		}
+		return b
 	case *subnetv1.Msg_CommitBatch:
-		b := &msgBatch{kind: "commit batch", event: wire.EventCommitEntry}
+		b := &msgBatch{kind: "commit batch", verb: "name", event: wire.EventCommitEntry}
 		for _, e := range m.CommitBatch.GetEntries() {
 			key, attrs := commitTarget(e)
 			b.add(&subnetv1.Msg{Sum: &subnetv1.Msg_Commit{Commit: e}}, key, attrs)
 		}
 		return b
 	case *subnetv1.Msg_RevealBatch:
-		b := &msgBatch{kind: "reveal batch", event: wire.EventRevealEntry}
+		b := &msgBatch{kind: "reveal batch", verb: "name", event: wire.EventRevealEntry}
 		for _, e := range m.RevealBatch.GetEntries() {
 			key, attrs := revealTarget(e)
 			b.add(&subnetv1.Msg{Sum: &subnetv1.Msg_Reveal{Reveal: e}}, key, attrs)
 		}
 		return b
 	case *subnetv1.Msg_TruthBatch:
-		b := &msgBatch{kind: "truth batch", event: wire.EventTruthEntry}
+		b := &msgBatch{kind: "truth batch", verb: "name", validator: true, event: wire.EventTruthEntry}
 		for _, e := range m.TruthBatch.GetEntries() {
 			key, attrs := "", []string(nil)
 			if e != nil {
@@ -147,12 +161,12 @@ func entryTx(tx *kernel.Tx, m *subnetv1.Msg) *kernel.Tx {
 // refuses it.
 func (*batchUnit) Check(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	b := batchOf(tx.Body.Msg)
-	if tx.Body.Msg.GetTruthBatch() != nil {
+	if b.validator {
 		if terr := env.RequireValidator(tx, b.kind); terr != nil {
 			return terr
 		}
 	}
-	if terr := wire.CheckBatchShape(b.kind, b.keys); terr != nil {
+	if terr := wire.CheckBatchShape(b.kind, b.verb, b.keys); terr != nil {
 		return terr
 	}
 	var first *wire.TxError
@@ -177,16 +191,33 @@ func (*batchUnit) Execute(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 	for i, m := range b.entries {
 		et := entryTx(tx, m)
 		attrs := append([]string{"index", strconv.Itoa(i)}, b.attrs[i]...)
-		if terr := checkMsg(env, et); terr != nil {
+		u, terr := checkRoute(et)
+		var out []abcitypes.Event
+		if terr == nil {
+			out, terr = apply(u, env, et)
+		}
+		if terr != nil {
 			attrs = append(attrs, "code", strconv.FormatUint(uint64(terr.Code), 10), "name", wire.CodeName(terr.Code), "log", terr.Msg)
 			evs = append(evs, wire.Event(b.event, attrs...))
 			continue
 		}
 		attrs = append(attrs, "code", strconv.FormatUint(uint64(wire.CodeOK), 10), "name", wire.CodeName(wire.CodeOK))
 		evs = append(evs, wire.Event(b.event, attrs...))
-		evs = append(evs, routeOf(m).unit.Execute(env, et)...)
+		evs = append(evs, out...)
 	}
 	return evs
+}
+
+// apply checks and executes one entry by its unit: in one step when the
+// unit can (kernel.Applier: a report reads its submission once).
+func apply(u kernel.Unit, env kernel.Env, tx *kernel.Tx) ([]abcitypes.Event, *wire.TxError) {
+	if a, ok := u.(kernel.Applier); ok {
+		return a.Apply(env, tx)
+	}
+	if terr := u.Check(env, tx); terr != nil {
+		return nil, terr
+	}
+	return u.Execute(env, tx), nil
 }
 
 // MsgUnits charges every entry after the first as a transaction of its

@@ -113,7 +113,7 @@ func (a *App) env(o *store.Overlay, blk *kernel.Block) kernel.Env {
 // then, in a block, the transaction's units are charged before its
 // signature is verified, so a block can make a node verify no more
 // signatures than its work budget pays for (a message's own signature too:
-// a binding's sr25519; and a report batch's entries: msgUnits); then the signature, then the message's
+// a binding's sr25519; and a batch's entries: msgUnits); then the signature, then the message's
 // (verifyMsg); then
 // execution, whose writes and own work (an EVM block close) must still fit
 // the block's budgets. In CheckTx a transaction that could fit no block is

@@ -39,7 +39,7 @@ func routeOf(msg *subnetv1.Msg) route {
 		return route{unit: mirror.Unit}
 	case *subnetv1.Msg_ValidatorProposal, *subnetv1.Msg_ParamsProposal, *subnetv1.Msg_ApproveProposal:
 		return route{unit: governance.Unit}
-	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report, *subnetv1.Msg_ReportBatch:
+	case *subnetv1.Msg_PostTask, *subnetv1.Msg_Report:
 		return route{unit: tasks.Unit}
 	case *subnetv1.Msg_Truth:
 		return route{unit: gas.Unit}
@@ -47,7 +47,7 @@ func routeOf(msg *subnetv1.Msg) route {
 		return route{miner: "commit batch", unit: theBatchUnit}
 	case *subnetv1.Msg_RevealBatch:
 		return route{miner: "reveal batch", unit: theBatchUnit}
-	case *subnetv1.Msg_TruthBatch:
+	case *subnetv1.Msg_TruthBatch, *subnetv1.Msg_ReportBatch:
 		return route{unit: theBatchUnit}
 	case *subnetv1.Msg_Commit:
 		r := route{miner: "commit"}
@@ -86,17 +86,27 @@ func routeOf(msg *subnetv1.Msg) route {
 // checkMsg checks the message by its unit, after the route's own checks:
 // a message at all, a miner for a Commit or Reveal, a unit to go to.
 func checkMsg(env kernel.Env, tx *kernel.Tx) *wire.TxError {
+	u, terr := checkRoute(tx)
+	if terr != nil {
+		return terr
+	}
+	return u.Check(env, tx)
+}
+
+// checkRoute is the route's own checks of checkMsg, and the unit the
+// message goes to when they pass.
+func checkRoute(tx *kernel.Tx) (kernel.Unit, *wire.TxError) {
 	if tx.Body.Msg == nil {
-		return wire.Reject(wire.CodeEmptyMsg, "msg is missing")
+		return nil, wire.Reject(wire.CodeEmptyMsg, "msg is missing")
 	}
 	r := routeOf(tx.Body.Msg)
 	if r.miner != "" && !tx.Account.Miner {
-		return wire.Reject(wire.CodeNotMiner, fmt.Sprintf("%s: sender %x is not a registered miner", r.miner, tx.Body.Sender))
+		return nil, wire.Reject(wire.CodeNotMiner, fmt.Sprintf("%s: sender %x is not a registered miner", r.miner, tx.Body.Sender))
 	}
 	if r.err != nil {
-		return r.err
+		return nil, r.err
 	}
-	return r.unit.Check(env, tx)
+	return r.unit, nil
 }
 
 // execute applies a valid transaction: the nonce first, then the message,

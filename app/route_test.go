@@ -22,7 +22,7 @@ func TestRouteEveryMessage(t *testing.T) {
 		"*subnetv1.Msg_AttestMetagraph": mirror.Unit, "*subnetv1.Msg_BindHotkey": mirror.Unit,
 		"*subnetv1.Msg_ValidatorProposal": governance.Unit, "*subnetv1.Msg_ParamsProposal": governance.Unit,
 		"*subnetv1.Msg_ApproveProposal": governance.Unit,
-		"*subnetv1.Msg_PostTask":        tasks.Unit, "*subnetv1.Msg_Report": tasks.Unit, "*subnetv1.Msg_ReportBatch": tasks.Unit,
+		"*subnetv1.Msg_PostTask":        tasks.Unit, "*subnetv1.Msg_Report": tasks.Unit, "*subnetv1.Msg_ReportBatch": theBatchUnit,
 		"*subnetv1.Msg_Truth":  gas.Unit,
 		"*subnetv1.Msg_Commit": nil, "*subnetv1.Msg_Reveal": nil,
 		"*subnetv1.Msg_TruthBatch": theBatchUnit, "*subnetv1.Msg_CommitBatch": theBatchUnit, "*subnetv1.Msg_RevealBatch": theBatchUnit,

@@ -92,7 +92,7 @@ func TruthBatch(truths ...*subnetv1.Msg) (*subnetv1.Msg, error) {
 		}
 		keys[i] = TruthTarget(entries[i])
 	}
-	if terr := wire.CheckBatchShape("truth batch", keys); terr != nil {
+	if terr := wire.CheckBatchShape("truth batch", "name", keys); terr != nil {
 		return nil, terr
 	}
 	return &subnetv1.Msg{Sum: &subnetv1.Msg_TruthBatch{TruthBatch: &subnetv1.MsgTruthBatch{Entries: entries}}}, nil

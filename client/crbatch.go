@@ -24,7 +24,7 @@ func CommitBatch(commits ...*subnetv1.Msg) (*subnetv1.Msg, error) {
 		}
 		entries[i], keys[i] = c, t.String()
 	}
-	if terr := wire.CheckBatchShape("commit batch", keys); terr != nil {
+	if terr := wire.CheckBatchShape("commit batch", "name", keys); terr != nil {
 		return nil, terr
 	}
 	return &subnetv1.Msg{Sum: &subnetv1.Msg_CommitBatch{CommitBatch: &subnetv1.MsgCommitBatch{Entries: entries}}}, nil
@@ -43,7 +43,7 @@ func RevealBatch(reveals ...*subnetv1.Msg) (*subnetv1.Msg, error) {
 		}
 		entries[i], keys[i] = r, t.String()
 	}
-	if terr := wire.CheckBatchShape("reveal batch", keys); terr != nil {
+	if terr := wire.CheckBatchShape("reveal batch", "name", keys); terr != nil {
 		return nil, terr
 	}
 	return &subnetv1.Msg{Sum: &subnetv1.Msg_RevealBatch{RevealBatch: &subnetv1.MsgRevealBatch{Entries: entries}}}, nil

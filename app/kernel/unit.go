@@ -27,13 +27,19 @@ type Verifier interface {
 }
 
 // Charger is a Unit whose messages may carry more work than one
-// transaction's and say how much before anything of them runs (a report
-// batch: one budget.UnitsTx per entry after the first). The shell charges
+// transaction's and say how much before anything of them runs (a batch:
+// one budget.UnitsTx per entry after the first). The shell charges
 // MsgUnits to the block's work budget with the transaction's own units,
 // before the signature is verified, so that a transaction the block cannot
 // pay for costs no more than a refused one.
 type Charger interface {
 	MsgUnits(tx *Tx) int64
+}
+
+// Applier is a Unit that checks and executes a message in one step
+// (UnitFuncs.Apply): what the shell's batches apply each entry with.
+type Applier interface {
+	Apply(env Env, tx *Tx) ([]abcitypes.Event, *wire.TxError)
 }
 
 // EndStep is one step of the end of block, as the shell's ordered list of
@@ -48,19 +54,26 @@ type EndStep func(env Env, m *budget.Meter) (evs []abcitypes.Event, carried bool
 type UnitFuncs struct {
 	CheckFunc   func(env Env, tx *Tx) *wire.TxError
 	ExecuteFunc func(env Env, tx *Tx) []abcitypes.Event
-	// UnitsFunc, when set, is MsgUnits (Charger); nil charges nothing more.
-	UnitsFunc func(tx *Tx) int64
+	// ApplyFunc, when set, is Apply; nil applies Check, then Execute.
+	ApplyFunc func(env Env, tx *Tx) ([]abcitypes.Event, *wire.TxError)
 }
 
 // Check calls CheckFunc.
 func (u UnitFuncs) Check(env Env, tx *Tx) *wire.TxError { return u.CheckFunc(env, tx) }
 
-// MsgUnits calls UnitsFunc, or returns 0 without one.
-func (u UnitFuncs) MsgUnits(tx *Tx) int64 {
-	if u.UnitsFunc == nil {
-		return 0
+// Apply checks a message and, when Check accepts it, executes it: what a
+// batch entry needs in one step (app/batch.go), so that a unit whose
+// check and execution read the same record (a report's submission) reads
+// it once, with ApplyFunc. It returns Check's refusal with nothing
+// executed, or Execute's events.
+func (u UnitFuncs) Apply(env Env, tx *Tx) ([]abcitypes.Event, *wire.TxError) {
+	if u.ApplyFunc != nil {
+		return u.ApplyFunc(env, tx)
 	}
-	return u.UnitsFunc(tx)
+	if terr := u.CheckFunc(env, tx); terr != nil {
+		return nil, terr
+	}
+	return u.ExecuteFunc(env, tx), nil
 }
 
 // Execute calls ExecuteFunc.

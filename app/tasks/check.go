@@ -6,25 +6,30 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
-	"github.com/scoringsubnet/validatord/x/budget"
 )
 
 // Unit is the task tracks' unit as the shell's route table holds it.
-var Unit kernel.Unit = &kernel.UnitFuncs{CheckFunc: Check, ExecuteFunc: Execute, UnitsFunc: MsgUnits}
+var Unit kernel.Unit = &kernel.UnitFuncs{CheckFunc: Check, ExecuteFunc: Execute, ApplyFunc: Apply}
 
-// MsgUnits is the work a message of the tracks carries beyond one
-// transaction's: a report batch's entries after the first, budget.UnitsTx
-// each, as the transactions they replace (kernel.Charger).
-func MsgUnits(tx *kernel.Tx) int64 {
-	if b := tx.Body.Msg.GetReportBatch(); b != nil && len(b.Entries) > 1 {
-		return int64(len(b.Entries)-1) * budget.UnitsTx
+// Apply checks and executes a message of the tracks in one step (a batch
+// entry: kernel.UnitFuncs.Apply); a report reads its submission once.
+func Apply(env kernel.Env, tx *kernel.Tx) ([]abcitypes.Event, *wire.TxError) {
+	if m := tx.Body.Msg.GetReport(); m != nil {
+		sub, terr := checkReportOf(env, tx, m)
+		if terr != nil {
+			return nil, terr
+		}
+		return execReportOn(env, tx, m, sub), nil
 	}
-	return 0
+	if terr := Check(env, tx); terr != nil {
+		return nil, terr
+	}
+	return Execute(env, tx), nil
 }
 
 // Check validates the task tracks' messages: PostTask, a Commit to a task
 // and a workflow or arena Reveal (the shell checked that the sender is a
-// miner), Report and a report batch.
+// miner) and Report.
 func Check(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 	switch m := tx.Body.Msg.Sum.(type) {
 	case *subnetv1.Msg_PostTask:
@@ -35,8 +40,6 @@ func Check(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 		return checkReveal(env, tx, m.Reveal)
 	case *subnetv1.Msg_Report:
 		return checkReport(env, tx, m.Report)
-	case *subnetv1.Msg_ReportBatch:
-		return checkReportBatch(env, tx, m.ReportBatch)
 	}
 	panic("tasks: Check called on a message of another unit")
 }
@@ -52,8 +55,6 @@ func Execute(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 		return execReveal(env, tx, m.Reveal)
 	case *subnetv1.Msg_Report:
 		return execReport(env, tx, m.Report)
-	case *subnetv1.Msg_ReportBatch:
-		return execReportBatch(env, tx, m.ReportBatch)
 	}
 	panic("tasks: Execute called on a message of another unit")
 }

@@ -21,7 +21,7 @@ func checkReport(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) *wire.TxE
 }
 
 // checkReportOf is checkReport that also returns the submission it loaded
-// when the report is valid, for execReportOn (a batch entry loads it once).
+// when the report is valid, for execReportOn (Apply loads it once).
 func checkReportOf(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReport) (*subnetv1.Submission, *wire.TxError) {
 	if terr := env.RequireValidator(tx, "report"); terr != nil {
 		return nil, terr

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"strconv"
 
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
@@ -19,34 +20,32 @@ const MaxBatch = 256
 // use.
 const MaxReportBatch = MaxBatch
 
-// CheckReportBatchShape is the rule that refuses a report batch whole,
-// before any entry is looked at: between 1 and MaxReportBatch entries, none
-// nil, and no submission named twice. The app and the client's builder
-// both call it.
+// CheckReportBatchShape is CheckBatchShape for a report batch's entries,
+// each named by its submission. The app and the client's builder both
+// call it.
 func CheckReportBatchShape(entries []*subnetv1.MsgReport) *TxError {
-	if n := len(entries); n == 0 || n > MaxReportBatch {
-		return Reject(CodeBatchSize, fmt.Sprintf("report batch has %d entries: must be in [1, %d]; split a larger one", n, MaxReportBatch))
-	}
-	first := make(map[uint64]int, len(entries))
-	for i, e := range entries {
-		if e == nil {
-			return Reject(CodeEmptyMsg, fmt.Sprintf("report batch entry %d is empty", i))
-		}
-		if j, ok := first[e.SubmissionId]; ok {
-			return Reject(CodeDuplicateBatchEntry, fmt.Sprintf("report batch entries %d and %d both report submission_id = %d: keep one", j, i, e.SubmissionId))
-		}
-		first[e.SubmissionId] = i
-	}
-	return nil
+	return CheckBatchShape("report batch", "report", ReportKeys(entries))
 }
 
-// CheckBatchShape is the shape rule of the commit, reveal and truth
-// batches, the report batch's rule (CheckReportBatchShape) for any kind:
-// between 1 and MaxBatch entries, none empty (keys[i] == "" for an entry
-// that is nil), and no target named twice. keys[i] is entry i's target as a
-// reader names it ("task_id = 7", "gas 8453/20000001"); kind names the
-// batch in the messages ("commit batch").
-func CheckBatchShape(kind string, keys []string) *TxError {
+// ReportKeys names each report by its submission ("submission_id = 3"),
+// "" for an empty entry: the report batch's keys for CheckBatchShape.
+func ReportKeys(entries []*subnetv1.MsgReport) []string {
+	keys := make([]string, len(entries))
+	for i, e := range entries {
+		if e != nil {
+			keys[i] = "submission_id = " + strconv.FormatUint(e.SubmissionId, 10)
+		}
+	}
+	return keys
+}
+
+// CheckBatchShape is the rule that refuses a batch whole, before any entry
+// is looked at: between 1 and MaxBatch entries, none empty (keys[i] == ""
+// for an entry that is nil), and no target named twice. keys[i] is entry
+// i's target as a reader names it ("task_id = 7", "gas 8453/20000001");
+// kind names the batch in the messages ("commit batch") and verb what two
+// entries do to one target ("report", "name").
+func CheckBatchShape(kind, verb string, keys []string) *TxError {
 	if n := len(keys); n == 0 || n > MaxBatch {
 		return Reject(CodeBatchSize, fmt.Sprintf("%s has %d entries: must be in [1, %d]; split a larger one", kind, n, MaxBatch))
 	}
@@ -56,7 +55,7 @@ func CheckBatchShape(kind string, keys []string) *TxError {
 			return Reject(CodeEmptyMsg, fmt.Sprintf("%s entry %d is empty", kind, i))
 		}
 		if j, ok := first[k]; ok {
-			return Reject(CodeDuplicateBatchEntry, fmt.Sprintf("%s entries %d and %d both name %s: keep one", kind, j, i, k))
+			return Reject(CodeDuplicateBatchEntry, fmt.Sprintf("%s entries %d and %d both %s %s: keep one", kind, j, i, verb, k))
 		}
 		first[k] = i
 	}
