@@ -221,19 +221,15 @@ func apply(u kernel.Unit, env kernel.Env, tx *kernel.Tx) ([]abcitypes.Event, *wi
 }
 
 // MsgUnits charges every entry after the first as a transaction of its
-// own, plus what each entry's unit charges for it, before anything of the
-// batch runs. A batch of a bad shape is charged as one transaction: its
-// check refuses it whole.
+// own, before anything of the batch runs. A single report, commit, reveal
+// or truth carries no work beyond its transaction's (its unit is no
+// kernel.Verifier or kernel.Charger: TestBatchEntriesChargeNoMore), so
+// that is the whole charge. A batch of a bad shape is charged as one
+// transaction: its check refuses it whole.
 func (*batchUnit) MsgUnits(tx *kernel.Tx) int64 {
-	b := batchOf(tx.Body.Msg)
-	if len(b.entries) == 0 || len(b.entries) > wire.MaxBatch {
+	n := wire.Entries(tx.Body.Msg)
+	if n == 0 || n > wire.MaxBatch {
 		return 0
 	}
-	n := int64(len(b.entries)-1) * budget.UnitsTx
-	for _, m := range b.entries {
-		if r := routeOf(m); r.unit != nil {
-			n += msgUnits(entryTx(tx, m))
-		}
-	}
-	return n
+	return int64(n-1) * budget.UnitsTx
 }

@@ -68,3 +68,28 @@ func TestRouteEveryMessage(t *testing.T) {
 		t.Errorf("a message without content: route %+v", r)
 	}
 }
+
+// TestBatchEntriesChargeNoMore: the messages a batch carries go to units
+// that charge nothing beyond a transaction's units (no kernel.Verifier, no
+// kernel.Charger), which is why a batch's charge is UnitsTx per entry
+// (batchUnit.MsgUnits). A unit that starts charging more for one of them
+// must make the batch charge it per entry too.
+func TestBatchEntriesChargeNoMore(t *testing.T) {
+	entries := []*subnetv1.Msg{
+		{Sum: &subnetv1.Msg_Report{Report: &subnetv1.MsgReport{}}},
+		{Sum: &subnetv1.Msg_Truth{Truth: &subnetv1.MsgTruth{}}},
+		{Sum: &subnetv1.Msg_Commit{Commit: &subnetv1.MsgCommit{Target: &subnetv1.MsgCommit_TaskId{TaskId: 1}}}},
+		{Sum: &subnetv1.Msg_Commit{Commit: &subnetv1.MsgCommit{Target: &subnetv1.MsgCommit_Gas{Gas: &subnetv1.GasTarget{}}}}},
+		{Sum: &subnetv1.Msg_Reveal{Reveal: &subnetv1.MsgReveal{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Workflow{}}}}},
+		{Sum: &subnetv1.Msg_Reveal{Reveal: &subnetv1.MsgReveal{Submit: &subnetv1.MsgSubmit{Kind: &subnetv1.MsgSubmit_Gas{}}}}},
+	}
+	for _, m := range entries {
+		u := routeOf(m).unit
+		if _, ok := u.(kernel.Verifier); ok {
+			t.Errorf("%T goes to a kernel.Verifier: a batch of it must charge its signatures per entry", m.Sum)
+		}
+		if _, ok := u.(kernel.Charger); ok {
+			t.Errorf("%T goes to a kernel.Charger: a batch of it must charge its units per entry", m.Sum)
+		}
+	}
+}
