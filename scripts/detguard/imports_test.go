@@ -19,12 +19,14 @@ const module = "github.com/scoringsubnet/validatord"
 var consensusPackages = []string{"./app/...", "./x/...", "./genesis/..."}
 
 // sidecarImports are module paths consensus code must never depend on, even
-// indirectly: the EVM client the gas oracle sidecar uses, and the repo's
-// own client-side packages (a consensus package importing one would make
+// indirectly: the EVM client the gas oracle sidecar uses, the TOML reader
+// of the daemons' configurations, and the repo's own client-side packages (a consensus package importing one would make
 // a node's state depend on code written for users, not for replay).
 var sidecarImports = []string{
 	"github.com/ethereum/go-ethereum",
+	"github.com/pelletier/go-toml",
 	module + "/client",
+	module + "/daemon",
 	module + "/cmd",
 	module + "/scripts",
 	module + "/offline",
