@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/scoringsubnet/validatord/daemon/internal/durable"
 )
 
 // ErrNotFound is returned by Get for a hash the store does not hold.
@@ -54,8 +56,8 @@ func (s *Store) Put(b []byte) ([]byte, error) {
 	if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, b) {
 		return hash, nil
 	}
-	if err := writeAtomic(s.dir, path, b); err != nil {
-		return nil, err
+	if err := durable.WriteFile(path, b, 0o644); err != nil {
+		return nil, &StoreError{Op: "put", Path: path, Err: err}
 	}
 	return hash, nil
 }
@@ -92,7 +94,10 @@ func (s *Store) Publish(hash []byte) error {
 	if s.Published(hash) {
 		return nil
 	}
-	return writeAtomic(s.dir, s.pubPath(h), nil)
+	if err := durable.WriteFile(s.pubPath(h), nil, 0o644); err != nil {
+		return &StoreError{Op: "publish", Path: s.pubPath(h), Err: err}
+	}
+	return nil
 }
 
 // Published reports whether the artifact is published.
@@ -103,52 +108,4 @@ func (s *Store) Published(hash []byte) bool {
 	}
 	_, err = os.Stat(s.pubPath(h))
 	return err == nil
-}
-
-// writeAtomic writes b to path so that a reader or a crash sees either no
-// file or the whole of it: a temporary file in the same directory, fsynced,
-// renamed over path, and the directory fsynced so the rename is durable.
-func writeAtomic(dir, path string, b []byte) error {
-	f, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return &StoreError{Op: "create temp in", Path: dir, Err: err}
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			_ = f.Close()
-			_ = os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(b); err != nil {
-		return &StoreError{Op: "write", Path: tmp, Err: err}
-	}
-	if err := f.Sync(); err != nil {
-		return &StoreError{Op: "fsync", Path: tmp, Err: err}
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return &StoreError{Op: "chmod", Path: tmp, Err: err}
-	}
-	if err := f.Close(); err != nil {
-		return &StoreError{Op: "close", Path: tmp, Err: err}
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return &StoreError{Op: "rename to", Path: path, Err: err}
-	}
-	ok = true
-	return syncDir(dir)
-}
-
-// syncDir fsyncs a directory so a rename inside it survives a crash.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return &StoreError{Op: "open", Path: dir, Err: err}
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return &StoreError{Op: "fsync", Path: dir, Err: err}
-	}
-	return nil
 }

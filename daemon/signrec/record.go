@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"maps"
 	"path/filepath"
+	"os"
 	"slices"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/scoringsubnet/validatord/daemon/internal/durable"
 )
 
 // Entry is one signed measurement.
@@ -40,9 +43,6 @@ type Record struct {
 // lockPath is the sibling file that carries the flock.
 func lockPath(path string) string { return path + ".lock" }
 
-// pruneTmp is the temporary file Prune writes before renaming it into place.
-func pruneTmp(path string) string { return path + ".prune-tmp" }
-
 // Open opens (creating if needed) the record at path and locks it. A torn
 // last line is dropped and truncated away; any other corrupt line is a
 // *CorruptError. If another process holds the record, Open returns a
@@ -70,9 +70,13 @@ func Open(path string) (*Record, error) {
 
 // openLocked reads and repairs the data file; the caller holds the lock.
 func openLocked(path string) (*Record, error) {
-	// A Prune that crashed before its rename leaves its temporary file;
-	// the data file is still the old, complete one.
-	_ = os.Remove(pruneTmp(path))
+	// A Prune that crashed before its rename leaves a temporary file; the
+	// record itself is still the old, complete one.
+	if stale, err := filepath.Glob(filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")); err == nil {
+		for _, name := range stale {
+			_ = os.Remove(name)
+		}
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, &IOError{Op: "open", Path: path, Err: err}
@@ -245,7 +249,7 @@ func (r *Record) Prune(below uint64) error {
 	}
 	keep := make(map[uint64]Entry, len(r.entries))
 	var buf []byte
-	for _, sub := range sortedKeys(r.entries) {
+	for _, sub := range slices.Sorted(maps.Keys(r.entries)) {
 		if sub >= below {
 			keep[sub] = r.entries[sub]
 			buf = append(buf, encodeLine(r.entries[sub])...)
@@ -254,36 +258,19 @@ func (r *Record) Prune(below uint64) error {
 	if len(keep) == len(r.entries) {
 		return nil
 	}
-	tmp := pruneTmp(r.path)
-	if err := writeSynced(tmp, buf); err != nil {
-		_ = os.Remove(tmp)
-		return err
+	if err := durable.WriteFile(r.path, buf, 0o600); err != nil {
+		return &IOError{Op: "prune", Path: r.path, Err: err}
 	}
-	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_APPEND, 0o600)
+	// The new file is the record now (a crash from here keeps it, or at
+	// worst brings back the old, larger one); append to it from now on.
+	f, err := os.OpenFile(r.path, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
-		_ = os.Remove(tmp)
-		return &IOError{Op: "open", Path: tmp, Err: err}
+		r.broken = &IOError{Op: "reopen after prune", Path: r.path, Err: err}
+		return r.broken
 	}
-	if err := os.Rename(tmp, r.path); err != nil {
-		f.Close()
-		_ = os.Remove(tmp)
-		return &IOError{Op: "rename to", Path: r.path, Err: err}
-	}
-	// From here the new file is the record: switch to it even if the
-	// directory fsync fails (the rename may then be undone by a crash,
-	// which only brings the old, larger record back).
-	old := r.f
+	_ = r.f.Close()
 	r.f = f
 	r.entries = keep
-	_ = old.Close()
-	dir, err := os.Open(filepath.Dir(r.path))
-	if err != nil {
-		return &IOError{Op: "open", Path: filepath.Dir(r.path), Err: err}
-	}
-	defer dir.Close()
-	if err := dir.Sync(); err != nil {
-		return &IOError{Op: "fsync", Path: filepath.Dir(r.path), Err: err}
-	}
 	return nil
 }
 
@@ -312,35 +299,7 @@ func (r *Record) usable() error {
 	return r.broken
 }
 
-func writeSynced(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return &IOError{Op: "create", Path: path, Err: err}
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return &IOError{Op: "write", Path: path, Err: err}
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return &IOError{Op: "fsync", Path: path, Err: err}
-	}
-	if err := f.Close(); err != nil {
-		return &IOError{Op: "close", Path: path, Err: err}
-	}
-	return nil
-}
-
 func cloneEntry(e Entry) Entry {
 	e.Measurement = bytes.Clone(e.Measurement)
 	return e
-}
-
-func sortedKeys(m map[uint64]Entry) []uint64 {
-	keys := make([]uint64, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
