@@ -36,47 +36,22 @@ import (
 	"os"
 	"strings"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/scripts/examples/internal/toy"
 )
 
 // input is the measurement's stdin.
 type input struct {
-	Track      string     `json:"track"`
-	Submission submission `json:"submission"`
-	Task       toy.Task   `json:"task"`
-	Artifact   []byte     `json:"artifact"`
+	Track      string              `json:"track"`
+	Submission wire.SubmissionView `json:"submission"`
+	Task       wire.TaskView       `json:"task"`
+	Artifact   []byte              `json:"artifact"`
 }
 
-// submission is the part of the submission view the measurement reads.
-type submission struct {
-	ID  uint64 `json:"id"`
-	UID uint32 `json:"uid"`
-}
-
-// workflowOut and arenaOut are the report line's measurement fields.
-type workflowOut struct {
-	OutputQuality       string `json:"output_quality"`
-	StepsCompleted      int64  `json:"steps_completed"`
-	Cost                string `json:"cost"`
-	LatencySeconds      string `json:"latency_seconds"`
-	Retries             int64  `json:"retries"`
-	DeclaredRetryBudget int64  `json:"declared_retry_budget"`
-	Timeouts            int64  `json:"timeouts"`
-	HardFailures        int64  `json:"hard_failures"`
-}
-
-type arenaOut struct {
-	TotalTokens    int64  `json:"total_tokens"`
-	ToolCalls      int64  `json:"tool_calls"`
-	Iterations     int64  `json:"iterations"`
-	ExecutionTime  string `json:"execution_time"`
-	EstimatedCost  string `json:"estimated_cost"`
-	CriteriaPassed int64  `json:"criteria_passed"`
-}
-
+// output is the report line's measurement: one of the two is set.
 type output struct {
-	Workflow *workflowOut `json:"workflow,omitempty"`
-	Arena    *arenaOut    `json:"arena,omitempty"`
+	Workflow *wire.WorkflowMeasurementView `json:"workflow,omitempty"`
+	Arena    *wire.ArenaMeasurementView    `json:"arena,omitempty"`
 }
 
 func main() {
@@ -126,11 +101,11 @@ func decodeStrict(b []byte, v any) bool {
 	return dec.Decode(&rest) == io.EOF
 }
 
-func lowestWorkflow() *workflowOut {
-	return &workflowOut{OutputQuality: toy.Micros(0), Cost: toy.Micros(0), LatencySeconds: toy.Micros(0)}
+func lowestWorkflow() *wire.WorkflowMeasurementView {
+	return &wire.WorkflowMeasurementView{OutputQuality: toy.Micros(0), Cost: toy.Micros(0), LatencySeconds: toy.Micros(0)}
 }
 
-func measureWorkflow(in input) *workflowOut {
+func measureWorkflow(in input) *wire.WorkflowMeasurementView {
 	var w toy.Workflow
 	if !decodeStrict(in.Artifact, &w) || w.Task != in.Task.ID || w.UID != in.Submission.UID {
 		return lowestWorkflow()
@@ -165,8 +140,8 @@ func measureWorkflow(in input) *workflowOut {
 	return m
 }
 
-func lowestArena() *arenaOut {
-	return &arenaOut{Iterations: 1, ExecutionTime: toy.Micros(0), EstimatedCost: toy.Micros(0)}
+func lowestArena() *wire.ArenaMeasurementView {
+	return &wire.ArenaMeasurementView{Iterations: 1, ExecutionTime: toy.Micros(0), EstimatedCost: toy.Micros(0)}
 }
 
 // Per-call and per-token time and cost of an arena run (millionths).
@@ -176,7 +151,7 @@ const (
 	tokenCostMicros = 2      // 0.000002 per token
 )
 
-func measureArena(in input) *arenaOut {
+func measureArena(in input) *wire.ArenaMeasurementView {
 	var a toy.Arena
 	if !decodeStrict(in.Artifact, &a) || a.Task != in.Task.ID || a.UID != in.Submission.UID ||
 		len(a.Run.Calls) > toy.MaxCalls {

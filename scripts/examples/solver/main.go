@@ -29,15 +29,16 @@ import (
 	"io"
 	"os"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/scripts/examples/internal/toy"
 )
 
 // input is the solver's stdin.
 type input struct {
-	Track   string   `json:"track"`
-	UID     uint32   `json:"uid"`
-	ChainID string   `json:"chain_id"`
-	Task    toy.Task `json:"task"`
+	Track   string        `json:"track"`
+	UID     uint32        `json:"uid"`
+	ChainID string        `json:"chain_id"`
+	Task    wire.TaskView `json:"task"`
 }
 
 func main() {

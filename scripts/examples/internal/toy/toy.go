@@ -8,28 +8,6 @@ import (
 	"strconv"
 )
 
-// Task is the part of `validatord query task N`'s JSON the examples read.
-type Task struct {
-	ID       uint64        `json:"id"`
-	Track    string        `json:"track"`
-	Workflow *WorkflowSpec `json:"workflow"`
-	Arena    *ArenaSpec    `json:"arena"`
-}
-
-// WorkflowSpec is a workflow task's spec as the task view prints it.
-type WorkflowSpec struct {
-	TotalSteps        int64  `json:"total_steps"`
-	MaxBudget         string `json:"max_budget"`
-	MaxLatencySeconds string `json:"max_latency_seconds"`
-}
-
-// ArenaSpec is an arena task's spec as the task view prints it.
-type ArenaSpec struct {
-	Category      string `json:"category"`
-	Difficulty    string `json:"difficulty"`
-	CriteriaTotal int64  `json:"criteria_total"`
-}
-
 // Workflow is a workflow artifact: a plan of steps and the retries it
 // declares for them.
 type Workflow struct {
