@@ -32,7 +32,7 @@ func (dm *Daemon) commit(ctx context.Context, payloads []*subnetv1.MsgSubmit, _ 
 		run := payloads[:n]
 		payloads = payloads[n:]
 		res, err := dm.d.Signer.CommitPayloads(ctx, dm.salts, dm.uid, run)
-		if serr := dm.step(stepCommitted); serr != nil {
+		if serr := dm.step(stepCommitted, n); serr != nil {
 			return serr
 		}
 		targets := make([]client.Target, len(run))
@@ -51,7 +51,10 @@ func (dm *Daemon) commit(ctx context.Context, payloads []*subnetv1.MsgSubmit, _ 
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			dm.d.Logf("miner: commit batch of %d: %v (its salts stay stored; the next start resends it)", n, err)
+			for _, t := range targets {
+				dm.resent[t] = dm.ticks // give this copy resendEvery polls to land
+			}
+			dm.d.Logf("miner: commit batch of %d: %v (its salts stay stored; sent again if no block holds it in %d polls)", n, err, resendEvery)
 			continue
 		}
 		var ok []string

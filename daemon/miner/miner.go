@@ -39,18 +39,19 @@ type Deps struct {
 	EVM EVM
 	// HTTP fetches the price feed (nil: a client bounded by [gas] timeout).
 	HTTP *http.Client
-	// crash, when set, is called at each named step of a poll; an error
-	// ends Run at once, as a kill there would (tests).
-	crash func(step string) error
+	// crash, when set, is called at each named step of a poll with the
+	// number of items the step handled; an error ends Run at once, as a
+	// kill there would (tests).
+	crash func(step string, n int) error
 }
 
 // Steps of a poll at which a test may stop the daemon as a kill would.
 const (
-	stepSolved    = "solved"     // artifacts stored, nothing committed
-	stepCommitted = "committed"  // the commit batch's block seen, before the daemon records it
-	stepPublished = "published"  // artifacts published, reveal not sent
-	stepRevealed  = "revealed"   // the reveal batch's block seen
-	stepOutcomes  = "outcomes"   // statuses read
+	stepSolved    = "solved"    // artifacts stored, nothing committed
+	stepCommitted = "committed" // the commit batch's block seen, before the daemon records it
+	stepPublished = "published" // artifacts published, reveal not sent
+	stepRevealed  = "revealed"  // the reveal batch's block seen
+	stepOutcomes  = "outcomes"  // statuses read
 	crashPrefix   = "miner: stop"
 )
 
@@ -69,7 +70,8 @@ type Daemon struct {
 	served  bool // the chain holds cfg's address
 	tasks   map[uint64]*taskState
 	gas     gasState
-	seen    map[uint64]string // submission id → the final status already told
+	seen    map[uint64]string     // submission id → the final status already told
+	resent  map[client.Target]int // target → the poll that last resent its commit
 	ticks   int
 	lastErr string
 }
@@ -105,7 +107,7 @@ func New(cfg Config, d Deps) (*Daemon, error) {
 		return nil, err
 	}
 	return &Daemon{cfg: cfg, d: d, m: d.Metrics, salts: salts, arts: arts,
-		tasks: map[uint64]*taskState{}, seen: map[uint64]string{}, gas: gasState{done: map[uint64]bool{}}}, nil
+		tasks: map[uint64]*taskState{}, seen: map[uint64]string{}, resent: map[client.Target]int{}, gas: gasState{done: map[uint64]bool{}}}, nil
 }
 
 // Metrics are the daemon's series.
@@ -223,9 +225,9 @@ func (dm *Daemon) Poll(ctx context.Context) error {
 		if err := dm.ensureUID(ctx); err != nil {
 			return err
 		}
-		if err := dm.resend(ctx); err != nil {
-			return err
-		}
+	}
+	if err := dm.resend(ctx); err != nil {
+		return err
 	}
 	if err := dm.ensureServed(ctx); err != nil {
 		dm.d.Logf("miner: announcing %s: %v", dm.cfg.Serve.Address, err)
@@ -239,7 +241,7 @@ func (dm *Daemon) Poll(ctx context.Context) error {
 		dm.d.Logf("miner: gas: %v", err)
 	}
 	payloads = append(payloads, gp...)
-	if err := dm.step(stepSolved); err != nil {
+	if err := dm.step(stepSolved, len(payloads)); err != nil {
 		return err
 	}
 	if len(payloads) > 0 {
@@ -251,10 +253,11 @@ func (dm *Daemon) Poll(ctx context.Context) error {
 		return err
 	}
 	if dm.ticks%5 == 1 {
-		if err := dm.outcomes(ctx); err != nil {
+		told, err := dm.outcomes(ctx)
+		if err != nil {
 			return err
 		}
-		if err := dm.step(stepOutcomes); err != nil {
+		if err := dm.step(stepOutcomes, told); err != nil {
 			return err
 		}
 	}
@@ -262,11 +265,11 @@ func (dm *Daemon) Poll(ctx context.Context) error {
 }
 
 // step is a crash point (Deps.crash).
-func (dm *Daemon) step(name string) error {
+func (dm *Daemon) step(name string, n int) error {
 	if dm.d.crash == nil {
 		return nil
 	}
-	if err := dm.d.crash(name); err != nil {
+	if err := dm.d.crash(name, n); err != nil {
 		return fatal(fmt.Errorf("%s at %s: %w", crashPrefix, name, err))
 	}
 	return nil
@@ -318,10 +321,16 @@ func (dm *Daemon) pendingCount() int {
 	return len(ts)
 }
 
+// resendEvery is how many polls a resent commit has to land before it is
+// sent again.
+const resendEvery = 10
+
 // resend commits again, with their stored salts, the stored entries whose
 // commit no block holds: a run stopped between storing a batch's salts
-// and its block, or a batch the node dropped. The commitment is the same,
-// so whichever copy lands, the stored salt opens it.
+// and its block, or a batch whose outcome was unknown (a node that did not
+// answer). The commitment is the same, so whichever copy lands, the stored
+// salt opens it, and a copy refused as a second commit keeps the entry
+// (client.CommitPayloads).
 func (dm *Daemon) resend(ctx context.Context) error {
 	targets, err := dm.salts.Targets()
 	if err != nil {
@@ -333,7 +342,7 @@ func (dm *Daemon) resend(ctx context.Context) error {
 		if err != nil {
 			return fatal(err)
 		}
-		if p.CommitHeight > 0 || p.UID != dm.uid {
+		if p.CommitHeight > 0 || p.UID != dm.uid || (dm.resent[t] > 0 && dm.ticks-dm.resent[t] < resendEvery) {
 			continue
 		}
 		if p.CommitTx != "" {
@@ -342,6 +351,7 @@ func (dm *Daemon) resend(ctx context.Context) error {
 			}
 		}
 		again = append(again, p.Payload)
+		dm.resent[t] = dm.ticks
 	}
 	if len(again) == 0 {
 		return nil

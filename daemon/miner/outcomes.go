@@ -19,14 +19,14 @@ var finalStatuses = []string{kernel.StatusScored, kernel.StatusCounted, kernel.S
 // outcomes reads the uid's newest submissions and tells, once each, what
 // became of those that reached a final status since the daemon started,
 // and sets the score gauges from the uid's aggregates.
-func (dm *Daemon) outcomes(ctx context.Context) error {
+func (dm *Daemon) outcomes(ctx context.Context) (told int, err error) {
 	if !dm.hasUID {
-		return nil
+		return 0, nil
 	}
 	first := len(dm.seen) == 0
 	v, err := dm.d.Node.MinerSubmissions(ctx, dm.uid, client.Page{Limit: 100})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, s := range v.Submissions {
 		if !slices.Contains(finalStatuses, s.Status) || dm.seen[s.ID] != "" {
@@ -37,6 +37,7 @@ func (dm *Daemon) outcomes(ctx context.Context) error {
 			continue // before this start: told by the run that saw it
 		}
 		dm.m.outcomes.WithLabelValues(s.Track, s.Status).Inc()
+		told++
 		dm.d.Logf("miner: submission %d (%s): %s", s.ID, what(s), s.Status+score(s.Score))
 	}
 	if first && len(dm.seen) == 0 {
@@ -44,7 +45,7 @@ func (dm *Daemon) outcomes(ctx context.Context) error {
 	}
 	mv, err := dm.d.Node.Miner(ctx, dm.uid)
 	if err != nil {
-		return err
+		return told, err
 	}
 	for _, tr := range tracks {
 		var agg *string
@@ -64,7 +65,7 @@ func (dm *Daemon) outcomes(ctx context.Context) error {
 			dm.m.score.WithLabelValues(tr).Set(f)
 		}
 	}
-	return nil
+	return told, nil
 }
 
 func what(s wire.SubmissionSummaryView) string {

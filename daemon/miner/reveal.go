@@ -55,7 +55,7 @@ func (dm *Daemon) reveal(ctx context.Context, h int64) error {
 			due = append(due, t)
 		}
 	}
-	if err := dm.step(stepPublished); err != nil {
+	if err := dm.step(stepPublished, len(due)); err != nil {
 		return err
 	}
 	if len(due) > 0 {
@@ -66,7 +66,7 @@ func (dm *Daemon) reveal(ctx context.Context, h int64) error {
 			}
 		}
 		res, left, err := dm.d.Signer.RevealOpen(ctx, dm.salts, due)
-		if serr := dm.step(stepRevealed); serr != nil {
+		if serr := dm.step(stepRevealed, len(res.RevealEntries)); serr != nil {
 			return serr
 		}
 		var ok []string
