@@ -107,8 +107,10 @@ func openLocked(path string) (*Record, error) {
 }
 
 // parse reads the complete lines of data. It returns the entries, the
-// length of the complete-line prefix, and a *CorruptError for a complete
-// line that does not decode or conflicts with an earlier one.
+// length of the prefix that holds them (what follows is a torn tail: a last
+// line without its newline, or a region of an unsynced append), and a
+// *CorruptError for a complete line that does not decode or conflicts with
+// an earlier one.
 func parse(path string, data []byte) (map[uint64]Entry, int, error) {
 	entries := make(map[uint64]Entry)
 	off, line := 0, 0
@@ -119,6 +121,14 @@ func parse(path string, data []byte) (map[uint64]Entry, int, error) {
 		}
 		line++
 		raw := data[off : off+nl]
+		if bytes.IndexByte(raw, 0) >= 0 {
+			// NUL bytes are what a file system leaves in an append that
+			// was not yet fsynced when the machine went down; a written
+			// line never holds one (JSON escapes control characters).
+			// That region and everything after it were never
+			// acknowledged, so the record ends before it.
+			return entries, off, nil
+		}
 		off += nl + 1
 		e, err := decodeLine(raw)
 		if err != nil {
