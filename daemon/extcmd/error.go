@@ -40,7 +40,11 @@ func (e *Error) Error() string {
 		}
 		b.WriteString("; check that the program exists, is executable and its path is right")
 	case ReasonExit:
-		fmt.Fprintf(&b, " with status %d", e.ExitCode)
+		if e.ExitCode >= 0 {
+			fmt.Fprintf(&b, " with status %d", e.ExitCode)
+		} else {
+			b.WriteString(" (killed by a signal)")
+		}
 		b.WriteString("; run the command by hand with the same stdin to see why it fails")
 	case ReasonTimeout:
 		b.WriteString("; it ran past its time limit and was killed: make it faster or raise the timeout")
