@@ -11,7 +11,9 @@ const (
 	ReasonExit           = "exit"
 	ReasonTimeout        = "timeout"
 	ReasonOutputTooLarge = "output_too_large"
-	ReasonCanceled       = "canceled"
+	// ReasonCanceled: the caller's ctx ended (canceled, or its own
+	// deadline passed) before the command finished.
+	ReasonCanceled = "canceled"
 )
 
 // Error is a failed run of a Command.

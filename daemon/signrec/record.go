@@ -81,6 +81,12 @@ func openLocked(path string) (*Record, error) {
 	if err != nil {
 		return nil, &IOError{Op: "open", Path: path, Err: err}
 	}
+	// The file may have just been created: its name must be durable
+	// before any entry in it is acknowledged.
+	if err := durable.SyncDir(filepath.Dir(path)); err != nil {
+		f.Close()
+		return nil, &IOError{Op: "create", Path: path, Err: err}
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		f.Close()
