@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/scoringsubnet/validatord/client"
@@ -71,6 +72,7 @@ type Daemon struct {
 	tasks   map[uint64]*taskState
 	gas     gasState
 	seen    map[uint64]string     // submission id → the final status already told
+	seeded  bool                  // seen holds what was final when the daemon started
 	resent  map[client.Target]int // target → the poll that last resent its commit
 	ticks   int
 	lastErr string
@@ -119,13 +121,15 @@ func (dm *Daemon) Metrics() *Metrics { return dm.m }
 // failure of the home's own files ends it.
 func (dm *Daemon) Run(ctx context.Context) error {
 	ctx, stop := context.WithCancel(ctx)
+	var servers sync.WaitGroup
+	defer servers.Wait() // the ports are free again when Run returns
 	defer stop()
 	if l := dm.cfg.Serve.Listen; l != "" {
 		ln, err := net.Listen("tcp", l)
 		if err != nil {
 			return fmt.Errorf("[serve] listen %s: %w", l, err)
 		}
-		go func() { _ = dm.arts.Serve(ctx, ln) }()
+		servers.Go(func() { _ = dm.arts.Serve(ctx, ln) })
 		dm.d.Logf("miner: serving revealed artifacts at http://%s/artifact/<sha256> (announced as %s)", ln.Addr(), orNone(dm.cfg.Serve.Address))
 	}
 	if l := dm.cfg.Metrics.Listen; l != "" {
@@ -133,7 +137,7 @@ func (dm *Daemon) Run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("[metrics] listen %s: %w", l, err)
 		}
-		go func() { _ = dm.m.Serve(ctx, ln) }()
+		servers.Go(func() { _ = dm.m.Serve(ctx, ln) })
 		dm.d.Logf("miner: metrics at http://%s/metrics", ln.Addr())
 	}
 	if dm.cfg.Gas.EvmRPC != "" && dm.d.EVM == nil {

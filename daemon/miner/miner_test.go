@@ -126,11 +126,14 @@ func daemon(t *testing.T, n *testnode.Node, cfg Config, key string, home string,
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- dm.Run(ctx) }()
+	done, finished := make(chan error, 1), make(chan struct{})
+	go func() {
+		done <- dm.Run(ctx)
+		close(finished)
+	}()
 	t.Cleanup(func() {
 		cancel()
-		<-done
+		<-finished
 	})
 	return dm, done
 }
@@ -234,7 +237,7 @@ func TestMinerTasks(t *testing.T) {
 	n := testnode.Start(t, testnode.DriveOptions())
 	ctx := testnode.Ctx(t)
 	cfg := taskConfig(t)
-	l := &logs{t: t, name: "miner"}
+	l := &logs{t: t, name: "daemon"}
 	dm, _ := daemon(t, n, cfg, "daemon-miner", t.TempDir(), nil, Deps{Logf: l.logf})
 	uid := uidOf(t, n, "daemon-miner")
 	until(t, "the announced address", func() bool {
@@ -273,7 +276,11 @@ func TestMinerTasks(t *testing.T) {
 			t.Errorf("submission %d's artifact after its reveal: %v", sub.ID, err)
 		}
 	}
-	n.WaitHeight(t, tv.RevealDeadline)
+	atv, err := n.Client.Task(ctx, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.WaitHeight(t, max(tv.RevealDeadline, atv.RevealDeadline)) // reports open after the reveal windows
 	testnode.SendWait(t, n.Validator, client.ReportWorkflow(ws.ID, &subnetv1.WorkflowMeasurement{OutputQuality: "0.9", StepsCompleted: 3,
 		Cost: "0.5", LatencySeconds: "30", Retries: 2, DeclaredRetryBudget: 1, Timeouts: 1}), wire.EventReportReceived, "submission_id")
 	testnode.SendWait(t, n.Validator, client.ReportArena(as.ID, &subnetv1.ArenaMeasurement{TotalTokens: 2500, ToolCalls: 8, Iterations: 3,
@@ -367,7 +374,14 @@ func TestMinerCrashAtEveryStep(t *testing.T) {
 				t.Errorf("%s: the first run ended with %v, want the crash at its step", key, err)
 				return
 			}
-			daemon(t, n, cfg, key, home, nil, Deps{Logf: l.logf}) // the next start, on the same home
+			// the next start, on the same home
+			if _, done := daemon(t, n, cfg, key, home, nil, Deps{Logf: l.logf}); done != nil {
+				go func() {
+					if err := <-done; err != nil {
+						t.Errorf("%s: the second run: %v", key, err)
+					}
+				}()
+			}
 		}()
 	}
 	task := postWorkflow(t, n, 40)

@@ -23,7 +23,8 @@ func (dm *Daemon) outcomes(ctx context.Context) (told int, err error) {
 	if !dm.hasUID {
 		return 0, nil
 	}
-	first := len(dm.seen) == 0
+	first := !dm.seeded
+	dm.seeded = true
 	v, err := dm.d.Node.MinerSubmissions(ctx, dm.uid, client.Page{Limit: 100})
 	if err != nil {
 		return 0, err
@@ -39,9 +40,6 @@ func (dm *Daemon) outcomes(ctx context.Context) (told int, err error) {
 		dm.m.outcomes.WithLabelValues(s.Track, s.Status).Inc()
 		told++
 		dm.d.Logf("miner: submission %d (%s): %s", s.ID, what(s), s.Status+score(s.Score))
-	}
-	if first && len(dm.seen) == 0 {
-		dm.seen[0] = "-" // nothing before this start
 	}
 	mv, err := dm.d.Node.Miner(ctx, dm.uid)
 	if err != nil {
