@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/daemon/extcmd"
 	"github.com/scoringsubnet/validatord/oracle"
@@ -88,19 +89,11 @@ func (dm *Daemon) gasPayloads(ctx context.Context) ([]*subnetv1.MsgSubmit, error
 			delete(dm.gas.done, b)
 		}
 	}
-	k := max(gc.WindowBlocks, 1)
 	ahead := dm.gas.maxAhead
 	if a := dm.cfg.Gas.Ahead; a > 0 && a < ahead {
 		ahead = a
 	}
-	lo := max(head+dm.cfg.Gas.Lead, last+1)
-	lo = (lo + k - 1) / k * k
-	var blocks []uint64
-	for b := lo; b <= last+ahead && len(blocks) < 256; b += k {
-		if !dm.gas.done[b] {
-			blocks = append(blocks, b)
-		}
-	}
+	blocks := dueWindows(head, last, gc.WindowBlocks, dm.cfg.Gas.Lead, ahead, dm.gas.done)
 	if len(blocks) == 0 {
 		return nil, nil
 	}
@@ -116,6 +109,24 @@ func (dm *Daemon) gasPayloads(ctx context.Context) ([]*subnetv1.MsgSubmit, error
 		out[i] = client.GasPayload(dm.gas.chainID, b, prices[i])
 	}
 	return out, nil
+}
+
+// dueWindows are the first blocks of the windows (k blocks each, aligned
+// to multiples of k) to predict now: from lead blocks above the EVM head
+// (nearer ones would be committed too late to count) and above the last
+// closed window, to ahead blocks past it (farther ones are refused), not
+// done before; at most wire.MaxBatch.
+func dueWindows(head, lastClosed, k, lead, ahead uint64, done map[uint64]bool) []uint64 {
+	k = max(k, 1)
+	lo := max(head+lead, lastClosed+1)
+	lo = (lo + k - 1) / k * k
+	var out []uint64
+	for b := lo; b <= lastClosed+ahead && len(out) < wire.MaxBatch; b += k {
+		if !done[b] {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // maxAhead reads chain.max_prediction_ahead from the params in force.
