@@ -94,7 +94,7 @@ func checkRanges(r *subnetv1.MsgReport, sub *wire.SubmissionView, task *wire.Tas
 	default:
 		return fmt.Errorf("submission %d is a %s submission: print {\"%s\": {…}}", sub.ID, sub.Track, sub.Track)
 	}
-	if r.DuplicateOf == sub.ID {
+	if r.DuplicateOf != 0 && r.DuplicateOf == sub.ID {
 		return fmt.Errorf("duplicate_of names the submission itself")
 	}
 	return nil

@@ -39,6 +39,9 @@ type work struct {
 	// recheck makes the next poll read the submission again before
 	// sending (the last send's outcome is unknown)
 	recheck bool
+	// failed is the last failure of the command logged (a failure logs a
+	// line when it differs from the last one; every failure is counted)
+	failed string
 }
 
 func (w *work) id() uint64 { return w.sub.ID }
@@ -316,18 +319,27 @@ func (d *Daemon) measureOne(ctx context.Context, w *work, next int64) bool {
 			reason, stderr = ee.Reason, ee.Stderr
 		}
 		d.metrics.measureFailure(reason)
-		d.logf("validator: submission %d: measurement failed (%s): %v; stderr: %q; retrying each poll until height %d", w.id(), reason, err, stderr, d.cutoff(w))
+		d.measureFailed(w, fmt.Sprintf("measurement failed (%s): %v; stderr: %q", reason, err, stderr))
 		return false
 	}
 	r, err := DecodeMeasurement(out, w.sub, w.task)
 	if err != nil {
 		d.metrics.measureFailure("bad_output")
-		d.logf("validator: submission %d: measurement failed (bad_output): %v; stdout: %.200q; retrying each poll until height %d", w.id(), err, out, d.cutoff(w))
+		d.measureFailed(w, fmt.Sprintf("measurement failed (bad_output): %v; stdout: %.200q", err, out))
 		return false
 	}
 	w.report = r
 	d.logf("validator: submission %d (%s, task %d, uid %d): measured %s", w.id(), w.sub.Track, w.task.ID, w.sub.UID, compactReport(r))
 	return true
+}
+
+// measureFailed logs a failure of the command on w, unless it is the same
+// as the last one.
+func (d *Daemon) measureFailed(w *work, line string) {
+	if line != w.failed {
+		w.failed = line
+		d.logf("validator: submission %d: %s; retrying each poll until height %d", w.id(), line, d.cutoff(w))
+	}
 }
 
 // fetch tries once to get w's artifact from its miner's address.
