@@ -36,7 +36,8 @@ import (
 // EVM chain 1 is closed up to block 100 at 1_700_000_000 (at height 2;
 // max_prediction_ahead 1000); A committed to block 200 (submission 4),
 // whose truth is not final; block 300 has val0's truth; EVM chain 8453 has
-// no closed block; EVM chain 10 is paused by governance.
+// no closed block; EVM chain 10 is paused by governance. B served its
+// address at 6, so it may serve again from 16.
 func catalogueChain(t testing.TB) (*node, map[string]*signer) {
 	g := testGenesis(4)
 	g.Chain.MaxUIDs, g.Chain.MaxPredictionAhead = 2, 1000
@@ -62,7 +63,8 @@ func catalogueChain(t testing.TB) (*node, map[string]*signer) {
 	mustOK(t, n.block(a.reveal(t, wfPayloadOf(a, 2))))                                    // 3
 	mustOK(t, n.block())                                                                  // 4: task 5's window, B stays silent
 	mustOK(t, n.block(a.reveal(t, wfPayloadOf(a, 0)), a.reveal(t, arenaPayloadOf(a, 1)))) // 5
-	mustOK(t, n.block(r0.tx(t, msgWorkflowReport(0, workflowM()))))                       // 6
+	mustOK(t, n.block(r0.tx(t, msgWorkflowReport(0, workflowM())),                        // 6
+		b.tx(t, client.Serve(wire.ServeAddressExample))))
 	for id, want := range map[int]string{0: kernel.StatusPending, 2: kernel.StatusExpired, 3: kernel.StatusUnrevealed,
 		5: kernel.StatusCommitted, 6: kernel.StatusCommitted, 8: kernel.StatusCommitted} {
 		if sub, _ := n.query(fmt.Sprint("submission/", id)); sub["status"] != want {
@@ -145,6 +147,12 @@ func TestRejectionCatalogue(t *testing.T) {
 		{"reveal by unknown key", crbRevealNext(c, pa4), wire.CodeNotMiner},
 		{"register twice", a.next(msgRegister()), wire.CodeAlreadyMiner},
 		{"deregister by unknown key", c.next(client.DeregisterMiner()), wire.CodeNotMiner},
+		{"serve by unknown key", c.next(client.Serve(wire.ServeAddressExample)), wire.CodeNotMiner},
+		{"serve by unknown key, address bad too (the miner first)", c.next(client.Serve("ftp://203.0.113.7")), wire.CodeNotMiner},
+		{"serve an ftp address", a.next(client.Serve("ftp://203.0.113.7")), wire.CodeServeAddress},
+		{"serve an address with a query", a.next(client.Serve(wire.ServeAddressExample + "/?k=v")), wire.CodeServeAddress},
+		{"serve again 1 block after the last serve", b.next(client.Serve("http://203.0.113.8:8091")), wire.CodeServeTooSoon},
+		{"serve again too soon, address bad too (the address first)", b.next(client.Serve("http://u@203.0.113.8")), wire.CodeServeAddress},
 		{"uids full", c.next(msgRegister()), wire.CodeUIDsFull},
 		{"register with work on the including block itself", c.next(client.RegisterMiner(n.height+1, 0)), wire.CodeStaleWork},
 		{"register with work on an unknown height", c.next(client.RegisterMiner(-1, 0)), wire.CodeStaleWork},

@@ -495,3 +495,31 @@ func TestMirrorStarvedCarries(t *testing.T) {
 		t.Fatalf("the next end of block: carried %v, events %v", carried, evs)
 	}
 }
+
+// TestMirrorServe: in mirror mode a tx key bound to a uid serves as a
+// pow-mode miner does (an unbound key is refused, 11, as for a commit),
+// and a uid reset to a new parent-chain holder starts with no address: its
+// new binding may serve at once.
+func TestMirrorServe(t *testing.T) {
+	n := newNode(t, "", mirrorGenesis())
+	a, c := newMiner("miner-a", 1), newMiner("miner-c", 1)
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	mustOK(t, n.block(attestAll(t, r, snap(10, entry(t, 1, "one", 5)))...))
+	if got := finalizeOnly(t, n, n.height+1, [][]byte{a.next(client.Serve(wire.ServeAddressExample))}).TxResults[0]; got.Code != wire.CodeNotMiner {
+		t.Fatalf("serve by an unbound key: code %d: %s", got.Code, got.Log)
+	}
+	mustOK(t, n.block(a.tx(t, bindMsg(t, a, "one", 1, 10))))
+	mustOK(t, n.block(a.tx(t, client.Serve(wire.ServeAddressExample))))
+	if m := n.minerView(t, "1"); m.Address != wire.ServeAddressExample || m.ServedHeight != n.height {
+		t.Fatalf("miner/1 after the serve = %+v", m)
+	}
+	mustOK(t, n.block(attestAll(t, r, snap(20, entry(t, 1, "one-b", 15)))...))
+	if m := n.minerView(t, "1"); m.Address != "" || m.ServedHeight != 0 {
+		t.Fatalf("miner/1 after the reset = %+v, want no address", m)
+	}
+	mustOK(t, n.block(c.tx(t, bindMsg(t, c, "one-b", 1, 20))))
+	mustOK(t, n.block(c.tx(t, client.Serve("https://c.example.org"))))
+	if m := n.minerView(t, "1"); m.Address != "https://c.example.org" || m.Pubkey != hex.EncodeToString(c.pub()) {
+		t.Fatalf("miner/1 after the new holder's serve = %+v", m)
+	}
+}

@@ -35,6 +35,8 @@ func routeOf(msg *subnetv1.Msg) route {
 	switch m := msg.Sum.(type) {
 	case *subnetv1.Msg_RegisterMiner, *subnetv1.Msg_DeregisterMiner:
 		return route{unit: membership.Unit}
+	case *subnetv1.Msg_Serve:
+		return route{miner: "serve", unit: membership.Unit}
 	case *subnetv1.Msg_AttestMetagraph, *subnetv1.Msg_BindHotkey:
 		return route{unit: mirror.Unit}
 	case *subnetv1.Msg_ValidatorProposal, *subnetv1.Msg_ParamsProposal, *subnetv1.Msg_ApproveProposal:

@@ -19,6 +19,7 @@ import (
 func TestRouteEveryMessage(t *testing.T) {
 	want := map[string]kernel.Unit{
 		"*subnetv1.Msg_RegisterMiner": membership.Unit, "*subnetv1.Msg_DeregisterMiner": membership.Unit,
+		"*subnetv1.Msg_Serve":           membership.Unit,
 		"*subnetv1.Msg_AttestMetagraph": mirror.Unit, "*subnetv1.Msg_BindHotkey": mirror.Unit,
 		"*subnetv1.Msg_ValidatorProposal": governance.Unit, "*subnetv1.Msg_ParamsProposal": governance.Unit,
 		"*subnetv1.Msg_ApproveProposal": governance.Unit,
@@ -27,8 +28,8 @@ func TestRouteEveryMessage(t *testing.T) {
 		"*subnetv1.Msg_Commit": nil, "*subnetv1.Msg_Reveal": nil,
 		"*subnetv1.Msg_TruthBatch": theBatchUnit, "*subnetv1.Msg_CommitBatch": theBatchUnit, "*subnetv1.Msg_RevealBatch": theBatchUnit,
 	}
-	// the miners' batches are refused to a non-miner before their unit runs
-	minerOnly := map[string]bool{"*subnetv1.Msg_CommitBatch": true, "*subnetv1.Msg_RevealBatch": true}
+	// the miners' batches and serves are refused to a non-miner before their unit runs
+	minerOnly := map[string]bool{"*subnetv1.Msg_CommitBatch": true, "*subnetv1.Msg_RevealBatch": true, "*subnetv1.Msg_Serve": true}
 	for _, w := range (&subnetv1.Msg{}).XXX_OneofWrappers() {
 		name := reflect.TypeOf(w).String()
 		u, ok := want[name]

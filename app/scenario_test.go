@@ -39,6 +39,9 @@ import (
 //	     [gas-windows=C:K,... (chain.gas_windows: EVM chain C has windows of K blocks)]
 //	     [upgrade-delay=D (governance.min_upgrade_delay_blocks)]
 //	register miner=m1 | miners=m1,m2,...
+//	deregister miner=m1 | miners=m1,m2,...
+//	serve miner=m1                   a MsgServe of the input (the address as
+//	<address>                        written, empty when there is no input)
 //	post-task workflow [by=v1] steps= budget= latency= [submit=3] [report=3]
 //	post-task arena [by=v1] criteria= [category=] [difficulty=] [submit=3] [report=3]
 //	commit workflow|arena miner=|miners= task= [artifact=L]
@@ -122,6 +125,8 @@ func (s *scenario) run(td *datadriven.TestData) (string, error) {
 		return s.queueEach(a, "miner", func(string) *subnetv1.Msg { return msgRegister() })
 	case "deregister":
 		return s.queueEach(a, "miner", func(string) *subnetv1.Msg { return client.DeregisterMiner() })
+	case "serve":
+		return s.enqueue(a.str("miner", ""), a, client.Serve(td.Input))
 	case "blocks":
 		return s.blocks(a)
 	case "post-task":

@@ -23,6 +23,15 @@ func DeregisterMiner() *subnetv1.Msg {
 	return &subnetv1.Msg{Sum: &subnetv1.Msg_DeregisterMiner{DeregisterMiner: &subnetv1.MsgDeregisterMiner{}}}
 }
 
+// Serve announces the base URL where the sender's daemon serves revealed
+// artifacts (registered miners only): validators fetch
+// GET <address>/artifact/<hex sha256> from it. The chain takes an http or
+// https URL without path, query or userinfo (wire.CheckServeAddress), once
+// every wire.ServeInterval blocks per uid.
+func Serve(address string) *subnetv1.Msg {
+	return &subnetv1.Msg{Sum: &subnetv1.Msg_Serve{Serve: &subnetv1.MsgServe{Address: address}}}
+}
+
 // PostWorkflowTask opens a workflow task (validators' report keys).
 func PostWorkflowTask(t *subnetv1.WorkflowTask) *subnetv1.Msg {
 	return postTask(&subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{Workflow: t}})

@@ -12,7 +12,8 @@ import (
 )
 
 // Unit is the membership unit as the shell's route table holds it:
-// RegisterMiner and DeregisterMiner, pow mode only.
+// RegisterMiner and DeregisterMiner, pow mode only, and Serve, in either
+// mode.
 var Unit kernel.Unit = unit{}
 
 type unit struct{}
@@ -32,6 +33,8 @@ func (unit) Check(env kernel.Env, tx *kernel.Tx) *wire.TxError {
 			return wire.Reject(wire.CodeNotMiner, fmt.Sprintf("deregister: sender %x is not a registered miner", tx.Body.Sender))
 		}
 		return nil
+	case *subnetv1.Msg_Serve:
+		return checkServe(env, tx)
 	}
 	panic("membership: Check called on a message of another unit")
 }
@@ -42,6 +45,8 @@ func (unit) Execute(env kernel.Env, tx *kernel.Tx) []abcitypes.Event {
 		return execRegister(env, tx)
 	case *subnetv1.Msg_DeregisterMiner:
 		return execDeregister(env, tx)
+	case *subnetv1.Msg_Serve:
+		return execServe(env, tx)
 	}
 	panic("membership: Execute called on a message of another unit")
 }

@@ -204,7 +204,7 @@ func (q *View) miner(args []string) (*wire.MinerView, *Error) {
 		return nil, NotFound("no miner with uid %d", uid)
 	}
 	out := &wire.MinerView{UID: uid, Pubkey: hex.EncodeToString(m.Pubkey), RegisteredHeight: m.RegisteredHeight,
-		ImmuneThrough: membership.ImmuneThrough(m.RegisteredHeight, q.Chain.Gen.Membership), Mirror: mv}
+		Address: m.Address, ServedHeight: m.ServedHeight, ImmuneThrough: membership.ImmuneThrough(m.RegisteredHeight, q.Chain.Gen.Membership), Mirror: mv}
 	for _, name := range genesis.TrackNames {
 		if s, ok := q.aggregate(name, uid); ok {
 			out.SetAggregate(name, kernel.FmtDec(s))

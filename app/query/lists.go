@@ -216,7 +216,7 @@ func (q *View) metagraph(_ []string) (*wire.MetagraphView, *Error) {
 
 func (q *View) metagraphRow(uid uint32, m *subnetv1.Miner, trackNames []string, ep *subnetv1.Epoch) wire.MetagraphUIDView {
 	through := membership.ImmuneThrough(m.RegisteredHeight, q.Chain.Gen.Membership)
-	row := wire.MetagraphUIDView{UID: uid, Key: hex.EncodeToString(m.Pubkey), RegisteredHeight: m.RegisteredHeight,
+	row := wire.MetagraphUIDView{UID: uid, Key: hex.EncodeToString(m.Pubkey), RegisteredHeight: m.RegisteredHeight, Address: m.Address,
 		ImmuneThrough: through, Immune: q.Height+1 <= through, Scores: make([]*string, len(trackNames))}
 	for i, name := range trackNames {
 		if s, ok := q.aggregate(name, uid); ok {

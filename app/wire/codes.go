@@ -89,6 +89,8 @@ const (
 	CodeEVMChainPaused          uint32 = 80
 	CodeBatchSize               uint32 = 81
 	CodeDuplicateBatchEntry     uint32 = 82
+	CodeServeAddress            uint32 = 83
+	CodeServeTooSoon            uint32 = 84
 )
 
 // CodeInfo is one row of the code table: the number, the short name used in
@@ -184,6 +186,8 @@ var Codes = []CodeInfo{
 	{CodeEVMChainPaused, "evm_chain_paused", "a gas commit, reveal or truth for an EVM chain that governance paused (`chain.gas_paused`, resume_block 0): nothing is taken or owed for it until a params proposal resumes it (docs/scoring.md, \"Paused chains\")"},
 	{CodeBatchSize, "batch_size", "a batch (report, commit, reveal or truth) with no entries, or with more than 256 (`wire.MaxBatch`): split it into batches of at most 256"},
 	{CodeDuplicateBatchEntry, "duplicate_batch_entry", "a batch that names the same target in two entries (a report batch one submission, a commit or reveal batch one task or EVM block, a truth batch one EVM block): keep one of them; the whole batch is refused"},
+	{CodeServeAddress, "serve_address", "a serve whose `address` is not a base URL a daemon can be fetched at (`wire.CheckServeAddress`): empty, more than 128 bytes, not printable ASCII, a scheme other than http or https, userinfo, no host, a port outside 1–65535, a query, a fragment, or a path other than \"/\"; the log names the rule broken. Example: `http://203.0.113.7:8091`"},
+	{CodeServeTooSoon, "serve_too_soon", "a serve less than `wire.ServeInterval` = 10 blocks after the uid's last accepted one (`served_height`); the log names the first height at which it may serve again. A uid's first serve is always accepted"},
 }
 
 // CodeName returns the short name of a code ("unknown" for codes not defined).

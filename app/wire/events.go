@@ -10,6 +10,7 @@ const (
 	EventDifficultyAdjusted  = "difficulty_adjusted" // the registration difficulty at an adjustment_interval-th height
 	EventMinerReplaced       = "miner_replaced"      // a registration took a uid from its owner (before miner_registered)
 	EventMinerDeregistered   = "miner_deregistered"  // a miner freed its uid
+	EventMinerServed         = "miner_served"        // a miner announced where its daemon serves revealed artifacts
 	EventTaskPosted          = "task_posted"
 	EventSubmissionAdded     = "submission_received" // a commit: the submission exists, its payload not yet
 	EventSubmissionRevealed  = "submission_revealed"

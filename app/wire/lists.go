@@ -72,8 +72,10 @@ type MetagraphView struct {
 // MetagraphUIDView is one uid of the metagraph. Scores are the uid's
 // aggregates per track (nil where it has none), Weight and U16 its share in
 // the latest epoch (nil when it had none), LastUpdate the last height one of
-// its windows or gas agents took a score (0 before any).
+// its windows or gas agents took a score (0 before any), Address where its
+// daemon serves revealed artifacts (omitted before its first MsgServe).
 type MetagraphUIDView struct {
+	Address          string    `json:"address,omitempty"`
 	Immune           bool      `json:"immune"`
 	ImmuneThrough    int64     `json:"immune_through"`
 	Key              string    `json:"key"`

@@ -116,8 +116,11 @@ type AccountView struct {
 // MinerView answers "miner/<uid>": the miner's aggregate per track, nil
 // where it has none.
 type MinerView struct {
-	Arena *string `json:"arena"`
-	Gas   *string `json:"gas"`
+	// Address is where the uid's daemon serves revealed artifacts (its
+	// last accepted MsgServe; omitted before any).
+	Address string  `json:"address,omitempty"`
+	Arena   *string `json:"arena"`
+	Gas     *string `json:"gas"`
 	// ImmuneThrough is the last height at which the uid cannot be replaced
 	// (membership.ImmuneThrough of RegisteredHeight).
 	ImmuneThrough int64 `json:"immune_through"`
@@ -125,10 +128,14 @@ type MinerView struct {
 	Mirror *MirrorMinerView `json:"mirror,omitempty"`
 	// Pubkey is the key that owns the uid ("" in mirror mode while the
 	// uid is not bound).
-	Pubkey           string  `json:"pubkey"`
-	RegisteredHeight int64   `json:"registered_height"`
-	UID              uint32  `json:"uid"`
-	Workflow         *string `json:"workflow"`
+	Pubkey           string `json:"pubkey"`
+	RegisteredHeight int64  `json:"registered_height"`
+	// ServedHeight is the height of the uid's last accepted MsgServe
+	// (omitted before any): the next is accepted from ServedHeight +
+	// ServeInterval.
+	ServedHeight int64   `json:"served_height,omitempty"`
+	UID          uint32  `json:"uid"`
+	Workflow     *string `json:"workflow"`
 }
 
 // aggregate is the field of a track's aggregate (nil for an unknown track).

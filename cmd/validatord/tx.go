@@ -17,7 +17,7 @@ import (
 // kinds: tx submit workflow|arena|gas), and tx sign and tx broadcast.
 var txCmd = &command{
 	name:    "tx",
-	summary: "sign and broadcast a transaction (register-miner, deregister-miner, post-task, submit, reveal, report, truth, attest-metagraph, bind-hotkey)",
+	summary: "sign and broadcast a transaction (register-miner, deregister-miner, serve, post-task, submit, reveal, report, truth, attest-metagraph, bind-hotkey)",
 	usage:   "tx <message> --from KEY [flags]   (validatord tx <message> -h lists its flags)",
 	about:   "offline: validatord tx sign <file|-> --from KEY, validatord tx broadcast <file|->",
 	noun:    "message",
@@ -78,6 +78,7 @@ var txMessages = []struct {
 }{
 	{"register-miner", txMessage{summary: "give the --from key a miner uid, paying the registration's proof of work (progress on stderr)", flow: defineRegisterMiner}},
 	{"deregister-miner", txMessage{summary: "free the --from key's miner uid (its windows and gas agents are cleared)", define: defineDeregisterMiner}},
+	{"serve", txMessage{summary: "announce the base URL where the --from key's daemon serves revealed artifacts, once every 10 blocks (miners)", define: defineServe}},
 	{"post-task workflow", txMessage{summary: "open a workflow task (validators' report keys)", define: definePostWorkflow}},
 	{"post-task arena", txMessage{summary: "open an arena task (validators' report keys)", define: definePostArena}},
 	{"submit workflow", txMessage{summary: "commit to a workflow for a task, the salt kept in the key home (miners)", flow: submitFlow(one(defineWorkflowPayload)), wait: waitSubmit}},

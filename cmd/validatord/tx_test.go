@@ -54,6 +54,7 @@ func TestTxMessagesBuildEveryField(t *testing.T) {
 		want *subnetv1.Msg
 	}{
 		{"deregister-miner", nil, &subnetv1.Msg{Sum: &subnetv1.Msg_DeregisterMiner{DeregisterMiner: &subnetv1.MsgDeregisterMiner{}}}},
+		{"serve", []string{"--address", "https://203.0.113.7:8091/"}, &subnetv1.Msg{Sum: &subnetv1.Msg_Serve{Serve: &subnetv1.MsgServe{Address: "https://203.0.113.7:8091/"}}}},
 		{"post-task workflow", []string{"--total-steps", "5", "--max-budget", "2", "--max-latency-seconds", "1.5", "--submission-blocks", "7", "--report-blocks", "9"},
 			&subnetv1.Msg{Sum: &subnetv1.Msg_PostTask{PostTask: &subnetv1.MsgPostTask{Task: &subnetv1.MsgPostTask_Workflow{Workflow: &subnetv1.WorkflowTask{
 				TotalSteps: 5, MaxBudget: "2.000000000000000000", MaxLatencySeconds: "1.500000000000000000", SubmissionBlocks: 7, ReportBlocks: 9}}}}}},
@@ -269,7 +270,7 @@ func TestTxHelp(t *testing.T) {
 	for _, h := range []string{"-h", "--help", "help"} {
 		code, out, errOut := runCmd(t, "tx", h)
 		if code != 0 || errOut != "" || !strings.HasPrefix(out, "usage: validatord tx <message>") ||
-			!strings.Contains(out, "register-miner, report arena, report batch, report workflow, reveal, submit arena, submit gas, submit workflow, truth, truth batch") {
+			!strings.Contains(out, "register-miner, report arena, report batch, report workflow, reveal, serve, submit arena, submit gas, submit workflow, truth, truth batch") {
 			t.Errorf("tx %s: code %d stdout %q stderr %q", h, code, out, errOut)
 		}
 	}
