@@ -65,10 +65,8 @@ type Daemon struct {
 	// states are the last line logged per topic (one line per change)
 	states map[string]string
 
-	// Test seams: addressOf reads a miner's announced artifact address;
-	// afterRecord runs after the signing record took a poll's new
-	// measurements and before they are sent (its error ends Run).
-	addressOf   func(ctx context.Context, uid uint32) (string, error)
+	// afterRecord, a test seam, runs after the signing record took a
+	// poll's new measurements and before they are sent (its error ends Run).
 	afterRecord func() error
 }
 
@@ -120,7 +118,6 @@ func Open(home string, cfg Config, opts Options) (*Daemon, error) {
 	if d.metrics == nil {
 		d.metrics = NewMetrics()
 	}
-	d.addressOf = d.minerAddress
 	return d, nil
 }
 

@@ -104,16 +104,15 @@ type running struct {
 	done chan error
 }
 
-// start opens a daemon on home, answering the miners' addresses from
-// addrs, lets edit set test seams, and runs it until the test ends.
-func start(t *testing.T, home string, cfg Config, addrs *addressBook, edit func(*Daemon)) *running {
+// start opens a daemon on home, lets edit set test seams, and runs it
+// until the test ends.
+func start(t *testing.T, home string, cfg Config, edit func(*Daemon)) *running {
 	t.Helper()
 	lb := &logBuffer{}
 	d, err := Open(home, cfg, Options{Log: lb})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.addressOf = addrs.lookup
 	if edit != nil {
 		edit(d)
 	}
@@ -139,27 +138,6 @@ func start(t *testing.T, home string, cfg Config, addrs *addressBook, edit func(
 	return r
 }
 
-// addressBook is the miners' announced addresses, by uid.
-type addressBook struct {
-	mu sync.Mutex
-	m  map[uint32]string
-}
-
-func (a *addressBook) set(uid uint32, addr string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.m == nil {
-		a.m = map[uint32]string{}
-	}
-	a.m[uid] = addr
-}
-
-func (a *addressBook) lookup(_ context.Context, uid uint32) (string, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.m[uid], nil
-}
-
 // miner is a registered miner the test drives.
 type miner struct {
 	n      *testnode.Node
@@ -170,7 +148,9 @@ type miner struct {
 	server *httptest.Server
 }
 
-func newMiner(t *testing.T, n *testnode.Node, label string) *miner {
+// newMiner registers a miner, serves h (nil: its artifact store) on an
+// HTTP server of its own and announces that server's address (MsgServe).
+func newMiner(t *testing.T, n *testnode.Node, label string, h http.Handler) *miner {
 	t.Helper()
 	ctx := testnode.Ctx(t)
 	s := client.NewSigner(n.Client, n.ChainID, testnode.Key(label))
@@ -186,9 +166,21 @@ func newMiner(t *testing.T, n *testnode.Node, label string) *miner {
 	if m.store, err = artifact.OpenStore(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
-	m.server = httptest.NewServer(m.store.Handler())
+	if h == nil {
+		h = m.store.Handler()
+	}
+	m.server = httptest.NewServer(h)
 	t.Cleanup(m.server.Close)
+	m.serve(t, m.server.URL)
 	return m
+}
+
+// serve announces addr as the miner's artifact address (MsgServe).
+func (m *miner) serve(t *testing.T, addr string) {
+	t.Helper()
+	if _, err := m.s.SendWait(testnode.Ctx(t), client.Serve(addr), testnode.WaitFor); err != nil {
+		t.Fatalf("serve %s: %v", addr, err)
+	}
 }
 
 // commit stores art and commits its hash to the task.
@@ -287,10 +279,8 @@ func TestDaemonMeasuresAndReports(t *testing.T) {
 	cfg.Tasks.PostEveryBlocks, cfg.Tasks.Tracks = 100000, []string{"workflow", "arena"}
 	cfg.Tasks.WorkflowSubmissionBlocks, cfg.Tasks.WorkflowReportBlocks = 20, 60
 	cfg.Tasks.ArenaSubmissionBlocks, cfg.Tasks.ArenaReportBlocks = 20, 60
-	m := newMiner(t, n, "miner-a")
-	addrs := &addressBook{}
-	addrs.set(m.uid, m.server.URL)
-	r := start(t, home, cfg, addrs, nil)
+	m := newMiner(t, n, "miner-a", nil)
+	r := start(t, home, cfg, nil)
 
 	// the daemon's two tasks
 	ctx := testnode.Ctx(t)
@@ -302,7 +292,7 @@ func TestDaemonMeasuresAndReports(t *testing.T) {
 		}
 		tasks = tasks[:0]
 		for i := range tv.Tasks {
-			tasks = append(tasks, &tv.Tasks[i].TaskView)
+			tasks = append([]*wire.TaskView{&tv.Tasks[i].TaskView}, tasks...) // oldest first: their reveal windows open in that order
 		}
 		if ctx.Err() != nil {
 			t.Fatalf("the daemon posted no tasks:\n%s", r.log.String())
@@ -429,21 +419,17 @@ func TestDaemonNoUsableArtifact(t *testing.T) {
 	n := testnode.Start(t, testnode.DriveOptions())
 	measure, count := countingMeasure(t)
 	task := postTask(t, n, workflowTask(10, 50))
-	liar, gone := newMiner(t, n, "miner-liar"), newMiner(t, n, "miner-gone")
 	// the liar serves other bytes than it revealed, under any name
-	lies := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("other bytes")) }))
-	t.Cleanup(lies.Close)
-	addrs := &addressBook{}
-	addrs.set(liar.uid, lies.URL)
-	gone.server.Close()
-	addrs.set(gone.uid, gone.server.URL) // nothing listens there any more
+	liar := newMiner(t, n, "miner-liar", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("other bytes")) }))
+	gone := newMiner(t, n, "miner-gone", nil)
+	gone.server.Close() // nothing listens at its address any more
 	prLiar := liar.commit(t, task, []byte("the revealed artifact"))
 	prGone := gone.commit(t, task, []byte("an artifact never served"))
 	subLiar := liar.reveal(t, prLiar, nil, false)
 	subGone := gone.reveal(t, prGone, nil, false)
 	cfg := testConfig(n, measure)
 	cfg.Measure.FetchUntilBlocks = 30
-	r := start(t, newHome(t), cfg, addrs, nil)
+	r := start(t, newHome(t), cfg, nil)
 	want, err := NoArtifact(0, task)
 	if err != nil {
 		t.Fatal(err)
@@ -480,15 +466,13 @@ func TestDaemonCrashAfterRecord(t *testing.T) {
 	n := testnode.Start(t, testnode.DriveOptions())
 	measure, count := countingMeasure(t)
 	task := postTask(t, n, workflowTask(10, 60))
-	m := newMiner(t, n, "miner-c")
-	addrs := &addressBook{}
-	addrs.set(m.uid, m.server.URL)
+	m := newMiner(t, n, "miner-c", nil)
 	art := []byte("crash test artifact")
 	sub := m.reveal(t, m.commit(t, task, art), art, true)
 	home, cfg := newHome(t), testConfig(n, measure)
 
 	errCrash := errors.New("killed after the signing record's write")
-	first := start(t, home, cfg, addrs, func(d *Daemon) {
+	first := start(t, home, cfg, func(d *Daemon) {
 		d.afterRecord = func() error {
 			if _, ok := d.rec.Lookup(sub); ok {
 				return errCrash
@@ -514,7 +498,7 @@ func TestDaemonCrashAfterRecord(t *testing.T) {
 		t.Fatalf("the command ran %d times before the crash", k)
 	}
 
-	second := start(t, home, cfg, addrs, nil)
+	second := start(t, home, cfg, nil)
 	if _, err := Open(home, cfg, Options{Log: &logBuffer{}}); !errors.Is(err, signrec.ErrLocked) {
 		t.Fatalf("a second daemon on the same home: %v, want signrec.ErrLocked", err)
 	}

@@ -352,7 +352,7 @@ func (d *Daemon) fetch(ctx context.Context, w *work) {
 		d.logf("validator: submission %d: %v", w.id(), err)
 		return
 	}
-	addr, err := d.addressOf(ctx, w.sub.UID)
+	addr, err := d.minerAddress(ctx, w.sub.UID)
 	if err != nil {
 		d.logf("validator: submission %d: reading uid %d's address: %v", w.id(), w.sub.UID, err)
 		return

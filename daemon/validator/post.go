@@ -2,7 +2,6 @@ package validator
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
@@ -54,13 +53,11 @@ func (t TasksConfig) Msg(track string) *subnetv1.Msg {
 }
 
 // minerAddress is the artifact address uid announced (MsgServe), "" when
-// it announced none: the "address" field of the node's miner view.
+// it announced none.
 func (d *Daemon) minerAddress(ctx context.Context, uid uint32) (string, error) {
-	var v struct {
-		Address string `json:"address"`
-	}
-	if err := d.c.QueryInto(ctx, fmt.Sprintf("miner/%d", uid), &v); err != nil {
+	m, err := d.c.Miner(ctx, uid)
+	if err != nil {
 		return "", err
 	}
-	return v.Address, nil
+	return m.Address, nil
 }
