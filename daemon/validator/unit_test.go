@@ -2,8 +2,6 @@ package validator
 
 import (
 	"errors"
-	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/internal/metricsdoc"
 	"github.com/scoringsubnet/validatord/x/scoring"
 )
 
@@ -160,25 +159,5 @@ func TestMetricsDocumented(t *testing.T) {
 	if testutil.ToFloat64(m.pendingReports) != 3 {
 		t.Fatal("pending gauge")
 	}
-	fams, err := m.Registry().Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var have []string
-	for _, f := range fams {
-		have = append(have, f.GetName())
-	}
-	doc, err := os.ReadFile("../../docs/metrics.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var documented []string
-	for _, s := range regexp.MustCompile("(?m)^\\| `(validatord_validator_[a-z_]+)`").FindAllSubmatch(doc, -1) {
-		documented = append(documented, string(s[1]))
-	}
-	slices.Sort(have)
-	slices.Sort(documented)
-	if !slices.Equal(have, documented) {
-		t.Fatalf("registered %v, docs/metrics.md documents %v", have, documented)
-	}
+	metricsdoc.Check(t, m.Registry(), "../../docs/metrics.md", "validatord_validator_")
 }
