@@ -26,7 +26,7 @@ type Config struct {
 // ChainConfig is how the daemon reaches the chain and who it signs as.
 type ChainConfig struct {
 	Node    string          `toml:"node" help:"CometBFT RPC address of the node the daemon reads and sends through"`
-	ChainID string          `toml:"chain_id" help:"chain id (\"\": ask the node)"`
+	ChainID string          `toml:"id" help:"the chain id (\"\": ask the node; when given, the node must run it)"`
 	Key     string          `toml:"key" help:"name of the validator's report key in <home>/keys: it signs reports, tasks and (with [gas] evm_rpc) truths"`
 	Poll    config.Duration `toml:"poll" help:"how often the daemon looks for submissions to measure, sends reports and posts tasks"`
 }
@@ -45,7 +45,7 @@ type MeasureConfig struct {
 // ReportConfig shapes the report transactions.
 type ReportConfig struct {
 	BatchMax     int   `toml:"batch_max" help:"the most reports one transaction carries (a MsgReportBatch, at most 256)"`
-	MarginBlocks int64 `toml:"report_margin_blocks" help:"no report is sent once fewer than this many blocks are left before the submission's report deadline\n(a transaction sent at height h lands at h+1 or later); at most fetch_until_blocks_before_deadline"`
+	MarginBlocks int64 `toml:"margin_blocks" help:"no report is sent once fewer than this many blocks are left before the submission's report deadline\n(a transaction sent at height h lands at h+1 or later); at most fetch_until_blocks_before_deadline"`
 }
 
 // TasksConfig is the daemon's task posting: every PostEveryBlocks blocks
@@ -155,7 +155,7 @@ func (c Config) Validate() error {
 	case c.Report.BatchMax < 1 || c.Report.BatchMax > wire.MaxReportBatch:
 		return bad("report.batch_max", "%d: must be in [1, %d]", c.Report.BatchMax, wire.MaxReportBatch)
 	case c.Report.MarginBlocks < 0 || c.Report.MarginBlocks > c.Measure.FetchUntilBlocks:
-		return bad("report.report_margin_blocks", "%d: must be in [0, measure.fetch_until_blocks_before_deadline = %d]", c.Report.MarginBlocks, c.Measure.FetchUntilBlocks)
+		return bad("report.margin_blocks", "%d: must be in [0, measure.fetch_until_blocks_before_deadline = %d]", c.Report.MarginBlocks, c.Measure.FetchUntilBlocks)
 	case c.Tasks.PostEveryBlocks < 0:
 		return bad("tasks.post_every_blocks", "must not be negative")
 	case c.Gas.BatchWindows < 1 || c.Gas.BatchWindows > wire.MaxBatch:

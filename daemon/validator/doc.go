@@ -28,7 +28,7 @@
 // Reports go in MsgReportBatch transactions of up to [report] batch_max;
 // each entry's report_entry event says whether the chain took it, and one
 // not taken for a passing reason is sent again while
-// report_margin_blocks allow.
+// margin_blocks allow.
 //
 //	cfg, err := validator.Load(validator.ConfigFile(home))
 //	d, err := validator.Open(home, cfg, validator.Options{})

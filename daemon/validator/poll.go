@@ -239,9 +239,9 @@ func (d *Daemon) finish(id uint64, deadline int64) {
 }
 
 // miss ends a submission that this validator has not reported and may no
-// longer send a report of (report_margin_blocks before its deadline).
+// longer send a report of (margin_blocks before its deadline).
 func (d *Daemon) miss(w *work, next int64) {
-	d.logf("validator: submission %d: no report of this validator on chain and height %d is within report_margin_blocks = %d of the report deadline %d: a miss",
+	d.logf("validator: submission %d: no report of this validator on chain and height %d is within margin_blocks = %d of the report deadline %d: a miss",
 		w.id(), next, d.cfg.Report.MarginBlocks, w.task.ReportDeadline)
 	d.metrics.report(w.sub.Track, OutcomeMissed)
 	d.finish(w.id(), w.task.ReportDeadline)

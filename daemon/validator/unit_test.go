@@ -127,7 +127,7 @@ func TestConfigValidate(t *testing.T) {
 		"measure.command":                            func(c *Config) { c.Measure.Command = "" },
 		"chain.key":                                  func(c *Config) { c.Chain.Key = "" },
 		"report.batch_max":                           func(c *Config) { c.Report.BatchMax = wire.MaxReportBatch + 1 },
-		"report.report_margin_blocks":                func(c *Config) { c.Report.MarginBlocks = c.Measure.FetchUntilBlocks + 1 },
+		"report.margin_blocks":                       func(c *Config) { c.Report.MarginBlocks = c.Measure.FetchUntilBlocks + 1 },
 		"tasks.tracks":                               func(c *Config) { c.Tasks.Tracks = []string{"gas"} },
 		"gas.batch_windows":                          func(c *Config) { c.Gas.BatchWindows = 0 },
 		"measure.max_artifact_bytes":                 func(c *Config) { c.Measure.MaxArtifactBytes = 0 },
