@@ -15,10 +15,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/daemon/extcmd"
 	"github.com/scoringsubnet/validatord/daemon/signrec"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
+	"github.com/scoringsubnet/validatord/oracle"
 )
 
 // Options are what Open takes besides the home and the configuration.
@@ -42,7 +46,10 @@ type Daemon struct {
 	measure extcmd.Command
 	hc      *http.Client
 	metrics *Metrics
-	logf    func(format string, args ...any)
+	// oracleMetrics are the in-process oracle's series (with [gas] evm_rpc),
+	// served on the same endpoint
+	oracleMetrics *oracle.Metrics
+	logf          func(format string, args ...any)
 
 	// set by start: the signer of the report key, the validator's name on
 	// chain (its votes carry it) and the key's hex (a task's poster)
@@ -118,6 +125,9 @@ func Open(home string, cfg Config, opts Options) (*Daemon, error) {
 	if d.metrics == nil {
 		d.metrics = NewMetrics()
 	}
+	if cfg.Gas.EvmRPC != "" {
+		d.oracleMetrics = oracle.NewMetrics()
+	}
 	return d, nil
 }
 
@@ -138,8 +148,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 		if err != nil {
 			return &ConfigError{Option: "metrics.listen", Reason: err.Error()}
 		}
+		var g prometheus.Gatherers = []prometheus.Gatherer{d.metrics.Registry()}
+		if d.oracleMetrics != nil {
+			g = append(g, d.oracleMetrics.Registry())
+		}
 		mux := http.NewServeMux()
-		mux.Handle("/metrics", d.metrics.Handler())
+		mux.Handle("/metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
 		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = srv.Serve(ln) }()
 		defer srv.Close()

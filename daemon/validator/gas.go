@@ -43,7 +43,7 @@ func (d *Daemon) runOracle(ctx context.Context) error {
 		evm.ForcePerTx()
 	}
 	conf := oracle.Config{EvmChainID: g.EvmChainID, Confirmations: g.Confirmations, Poll: g.Poll.D(), RPCTimeout: g.RPCTimeout.D(),
-		StartBlock: uint64(max(g.StartBlock, 0)), HasStart: g.StartBlock >= 0, BatchWindows: g.BatchWindows, Logf: d.logf}
+		StartBlock: uint64(max(g.StartBlock, 0)), HasStart: g.StartBlock >= 0, BatchWindows: g.BatchWindows, Logf: d.logf, Metrics: d.oracleMetrics}
 	err := oracle.New(conf, evm, d.c, d.signer).Run(ctx)
 	if err != nil && ctx.Err() == nil {
 		if errors.Is(err, oracle.ErrNotValidator) {

@@ -1,10 +1,7 @@
 package validator
 
 import (
-	"net/http"
-
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Metrics are the daemon's Prometheus series (docs/metrics.md), namespace
@@ -54,9 +51,6 @@ func NewMetrics() *Metrics {
 
 // Registry is where the series are registered.
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
-
-// Handler serves the series in Prometheus' text format.
-func (m *Metrics) Handler() http.Handler { return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}) }
 
 func (m *Metrics) report(track, outcome string) {
 	if m != nil {
