@@ -66,6 +66,12 @@ type Daemon struct {
 	// read again every paramsEvery)
 	horizon int64
 	polls   int
+	// openMin is the lowest submission id of the tasks whose report window
+	// was open at the last scan (math.MaxUint64: none); the signing record
+	// keeps every entry from it on. pruneEvery is how many polls pass
+	// between two prunes of the record.
+	openMin    uint64
+	pruneEvery int
 	// lastPost is the height of the last task this key posted (0: none
 	// known)
 	lastPost int64
@@ -118,7 +124,7 @@ func Open(home string, cfg Config, opts Options) (*Daemon, error) {
 	}
 	logger := log.New(w, "", log.LstdFlags|log.LUTC)
 	d := &Daemon{cfg: cfg, keyName: cfg.Chain.Key, key: key, c: c, rec: rec, measure: cmd, hc: opts.HTTPClient,
-		metrics: opts.Metrics, logf: logger.Printf, subs: map[uint64]*work{}, done: map[uint64]int64{}, states: map[string]string{}}
+		metrics: opts.Metrics, logf: logger.Printf, pruneEvery: paramsEvery, subs: map[uint64]*work{}, done: map[uint64]int64{}, states: map[string]string{}}
 	if d.hc == nil {
 		d.hc = &http.Client{}
 	}

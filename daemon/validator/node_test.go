@@ -498,7 +498,7 @@ func TestDaemonCrashAfterRecord(t *testing.T) {
 		t.Fatalf("the command ran %d times before the crash", k)
 	}
 
-	second := start(t, home, cfg, nil)
+	second := start(t, home, cfg, func(d *Daemon) { d.pruneEvery = 1 }) // a prune each poll: the open entry stays
 	if _, err := Open(home, cfg, Options{Log: &logBuffer{}}); !errors.Is(err, signrec.ErrLocked) {
 		t.Fatalf("a second daemon on the same home: %v, want signrec.ErrLocked", err)
 	}
@@ -520,5 +520,17 @@ func TestDaemonCrashAfterRecord(t *testing.T) {
 	}
 	if !strings.Contains(second.log.String(), "signing record") {
 		t.Errorf("no line about the recorded measurement:\n%s", second.log.String())
+	}
+
+	// once the report window has closed, the entry is pruned (not before:
+	// it was kept through every poll above)
+	n.WaitHeight(t, task.ReportDeadline+1)
+	ctx := testnode.Ctx(t)
+	for second.d.rec.Len() != 0 {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the record still holds %d entries after the window closed", second.d.rec.Len())
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 }

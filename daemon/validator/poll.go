@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -112,7 +113,29 @@ func (d *Daemon) poll(ctx context.Context) error {
 	d.postTasks(ctx, h)
 	d.forget(next)
 	d.metrics.pending(len(d.subs))
+	if d.polls%d.pruneEvery == 0 {
+		d.prune()
+	}
 	return nil
+}
+
+// prune drops from the signing record the submissions below the lowest
+// one of a task whose report window is open: every such submission's
+// window has closed (a submission's id grows with its commit, and a task
+// not yet open for reports has no measured submission), so none can be
+// reported again and its entry can never be needed.
+func (d *Daemon) prune() {
+	n := d.rec.Len()
+	if n == 0 {
+		return
+	}
+	if err := d.rec.Prune(d.openMin); err != nil {
+		d.logf("validator: signing record: prune: %v", err)
+		return
+	}
+	if k := n - d.rec.Len(); k > 0 {
+		d.logf("validator: signing record: dropped %d entries of submissions whose report windows have closed", k)
+	}
 }
 
 // readParams reads the chain's params: the horizon of the task scan is the
@@ -140,6 +163,7 @@ func (d *Daemon) readParams(ctx context.Context) error {
 // in it already. Submissions no longer pending leave the work.
 func (d *Daemon) scan(ctx context.Context, next int64) error {
 	seen := map[uint64]bool{}
+	openMin := uint64(math.MaxUint64)
 	f := client.TaskFilter{Page: client.Page{Limit: wire.MaxListLimit}}
 	for {
 		tv, err := d.c.Tasks(ctx, f)
@@ -159,15 +183,18 @@ func (d *Daemon) scan(ctx context.Context, next int64) error {
 			if next <= t.RevealDeadline || next > t.ReportDeadline {
 				continue
 			}
-			if err := d.scanTask(ctx, &t, next, seen); err != nil {
+			low, err := d.scanTask(ctx, &t, seen)
+			if err != nil {
 				return err
 			}
+			openMin = min(openMin, low)
 		}
 		if old || tv.NextAfter == nil {
 			break
 		}
 		f.After = *tv.NextAfter
 	}
+	d.openMin = openMin
 	for id, w := range d.subs {
 		if !seen[id] {
 			// settled (scored, expired …) or gone: nothing more to send
@@ -178,15 +205,18 @@ func (d *Daemon) scan(ctx context.Context, next int64) error {
 	return nil
 }
 
-// scanTask takes up the pending submissions of one task.
-func (d *Daemon) scanTask(ctx context.Context, t *wire.TaskView, next int64, seen map[uint64]bool) error {
+// scanTask takes up the pending submissions of one task and returns the
+// lowest id of its submissions (math.MaxUint64: none).
+func (d *Daemon) scanTask(ctx context.Context, t *wire.TaskView, seen map[uint64]bool) (uint64, error) {
 	p := client.Page{Limit: wire.MaxListLimit}
+	low := uint64(math.MaxUint64)
 	for {
 		sv, err := d.c.TaskSubmissions(ctx, t.ID, p)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		for _, s := range sv.Submissions {
+			low = min(low, s.ID)
 			if s.Status != "pending" {
 				continue
 			}
@@ -199,7 +229,7 @@ func (d *Daemon) scanTask(ctx context.Context, t *wire.TaskView, next int64, see
 			}
 			full, err := d.c.Submission(ctx, s.ID)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			if w, ok := d.subs[s.ID]; ok {
 				w.recheck = false
@@ -216,7 +246,7 @@ func (d *Daemon) scanTask(ctx context.Context, t *wire.TaskView, next int64, see
 			}
 		}
 		if sv.NextAfter == nil {
-			return nil
+			return low, nil
 		}
 		p.After = *sv.NextAfter
 	}
