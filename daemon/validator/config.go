@@ -37,6 +37,7 @@ type MeasureConfig struct {
 	Command          string          `toml:"command" help:"the measurement command line (program and arguments, shell-like quoting, no shell):\nit reads one JSON object on stdin (track, submission, task, artifact in base64) and prints\none JSON object: {\"workflow\": {...}} or {\"arena\": {...}}, optionally with \"duplicate_of\": N\n(docs/daemons-validator.md); required by validator run"`
 	Timeout          config.Duration `toml:"timeout" help:"bound on one run of the command; a run past it is killed and retried at the next poll"`
 	MaxOutputBytes   int64           `toml:"max_output_bytes" help:"the most bytes the command may print on stdout (more: killed, retried at the next poll)"`
+	Workers          int             `toml:"workers" help:"how many submissions are fetched and measured at once (each run of the command is one process)"`
 	MaxArtifactBytes int64           `toml:"max_artifact_bytes" help:"the largest artifact fetched from a miner; a larger one gets the no-usable-artifact measurement"`
 	FetchTimeout     config.Duration `toml:"fetch_timeout" help:"bound on one fetch of an artifact from a miner's address"`
 	FetchUntilBlocks int64           `toml:"fetch_until_blocks_before_deadline" help:"fetching and measuring a submission are retried at each poll until this many blocks before its report deadline;\nthen an artifact never fetched gets the no-usable-artifact measurement and a command that kept failing is a miss"`
@@ -98,7 +99,7 @@ func RecordFile(home string) string { return filepath.Join(home, "validator", "s
 func DefaultConfig() Config {
 	var c Config
 	c.Chain = ChainConfig{Node: "tcp://127.0.0.1:26657", Key: keyfile.ReportKeyName, Poll: config.Duration(time.Second)}
-	c.Measure = MeasureConfig{Timeout: config.Duration(time.Minute), MaxOutputBytes: 64 << 10,
+	c.Measure = MeasureConfig{Timeout: config.Duration(time.Minute), MaxOutputBytes: 64 << 10, Workers: 4,
 		MaxArtifactBytes: 1 << 20, FetchTimeout: config.Duration(5 * time.Second), FetchUntilBlocks: 10}
 	c.Report = ReportConfig{BatchMax: 64, MarginBlocks: 1}
 	c.Tasks = TasksConfig{Tracks: []string{"workflow"},
@@ -146,6 +147,8 @@ func (c Config) Validate() error {
 		return bad("measure.timeout", "must be positive")
 	case c.Measure.MaxOutputBytes <= 0:
 		return bad("measure.max_output_bytes", "must be positive")
+	case c.Measure.Workers < 1:
+		return bad("measure.workers", "must be at least 1")
 	case c.Measure.MaxArtifactBytes <= 0:
 		return bad("measure.max_artifact_bytes", "must be positive")
 	case c.Measure.FetchTimeout <= 0:

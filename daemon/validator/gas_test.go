@@ -35,8 +35,8 @@ func TestDaemonWithGasOracle(t *testing.T) {
 	}
 	first := mined + 1
 	measure, _ := countingMeasure(t)
-	task := postTask(t, n, workflowTask(10, 60))
 	m := newMiner(t, n, "miner-g", nil)
+	task := postTask(t, n, workflowTask(20, 60))
 	art := []byte("gas test artifact")
 	pr := m.commit(t, task, art)
 
@@ -86,8 +86,8 @@ func TestDaemonWithGasOracle(t *testing.T) {
 // then ends as a miss: no report of this validator, counted.
 func TestDaemonMeasureFailureIsAMiss(t *testing.T) {
 	n := testnode.Start(t, testnode.DriveOptions())
-	task := postTask(t, n, workflowTask(10, 40))
 	m := newMiner(t, n, "miner-f", nil)
+	task := postTask(t, n, workflowTask(20, 40))
 	art := []byte("an artifact the command cannot measure")
 	sub := m.reveal(t, m.commit(t, task, art), art, true)
 	cfg := testConfig(n, `/bin/sh -c "echo cannot measure this >&2; exit 3"`)

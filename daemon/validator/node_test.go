@@ -418,10 +418,10 @@ func workflowTask(submission, report int64) *subnetv1.Msg {
 func TestDaemonNoUsableArtifact(t *testing.T) {
 	n := testnode.Start(t, testnode.DriveOptions())
 	measure, count := countingMeasure(t)
-	task := postTask(t, n, workflowTask(10, 50))
 	// the liar serves other bytes than it revealed, under any name
 	liar := newMiner(t, n, "miner-liar", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("other bytes")) }))
 	gone := newMiner(t, n, "miner-gone", nil)
+	task := postTask(t, n, workflowTask(20, 50))
 	gone.server.Close() // nothing listens at its address any more
 	prLiar := liar.commit(t, task, []byte("the revealed artifact"))
 	prGone := gone.commit(t, task, []byte("an artifact never served"))
@@ -465,8 +465,8 @@ func TestDaemonNoUsableArtifact(t *testing.T) {
 func TestDaemonCrashAfterRecord(t *testing.T) {
 	n := testnode.Start(t, testnode.DriveOptions())
 	measure, count := countingMeasure(t)
-	task := postTask(t, n, workflowTask(10, 60))
 	m := newMiner(t, n, "miner-c", nil)
+	task := postTask(t, n, workflowTask(20, 60))
 	art := []byte("crash test artifact")
 	sub := m.reveal(t, m.commit(t, task, art), art, true)
 	home, cfg := newHome(t), testConfig(n, measure)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -73,8 +74,7 @@ func (d *Daemon) poll(ctx context.Context) error {
 	if err := d.scan(ctx, next); err != nil {
 		return err
 	}
-	var fresh []*work
-	var send []*work
+	var todo, send []*work
 	for _, w := range d.sorted() {
 		if next > w.task.ReportDeadline-d.cfg.Report.MarginBlocks {
 			d.miss(w, next)
@@ -96,12 +96,11 @@ func (d *Daemon) poll(ctx context.Context) error {
 			send = append(send, w)
 			continue
 		}
-		if d.measureOne(ctx, w, next) {
-			fresh = append(fresh, w)
-		}
-		if ctx.Err() != nil {
-			return nil
-		}
+		todo = append(todo, w)
+	}
+	fresh := d.measureAll(ctx, todo, next)
+	if ctx.Err() != nil {
+		return nil
 	}
 	send = append(send, d.record(fresh, h)...)
 	if d.afterRecord != nil {
@@ -307,42 +306,77 @@ func (d *Daemon) cutoff(w *work) int64 {
 	return w.task.ReportDeadline - d.cfg.Measure.FetchUntilBlocks
 }
 
-// measureOne fetches w's artifact and runs the command on it; it reports
-// whether w.report now holds a measurement to sign. Past the cut-off an
-// artifact never fetched (or an unusable one) gets NoArtifact, and a
-// command that kept failing is a miss. A submission first seen past the
-// cut-off gets one try.
-func (d *Daemon) measureOne(ctx context.Context, w *work, next int64) bool {
+// The results of measureOne.
+const (
+	notYet   = iota // nothing to sign this poll (a retry follows)
+	measured        // w.report holds a measurement to sign
+	missed          // past the cut-off without a measurement: a miss
+)
+
+// measureAll runs measureOne on each work item, [measure] workers at a
+// time (each item is touched by one goroutine only), and returns those
+// with a measurement to sign, in order; the misses end here.
+func (d *Daemon) measureAll(ctx context.Context, ws []*work, next int64) []*work {
+	results := make([]int, len(ws))
+	sem := make(chan struct{}, d.cfg.Measure.Workers)
+	var wg sync.WaitGroup
+	for i, w := range ws {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i] = d.measureOne(ctx, w, next)
+		}()
+	}
+	wg.Wait()
+	var out []*work
+	for i, w := range ws {
+		switch results[i] {
+		case measured:
+			out = append(out, w)
+		case missed:
+			d.metrics.report(w.sub.Track, OutcomeMissed)
+			d.finish(w.id(), w.task.ReportDeadline)
+		}
+	}
+	return out
+}
+
+// measureOne fetches w's artifact and runs the command on it. Past the
+// cut-off an artifact never fetched (or an unusable one) gets NoArtifact,
+// and a command that kept failing is a miss. A submission first seen past
+// the cut-off gets one try. It touches w and the daemon's goroutine-safe
+// parts only (client, logger, metrics, command).
+func (d *Daemon) measureOne(ctx context.Context, w *work, next int64) int {
 	inTime := next <= d.cutoff(w) || w.attempts == 0
 	if w.artifact == nil && !w.unusable && inTime {
 		d.fetch(ctx, w)
 		if ctx.Err() != nil {
-			return false
+			return notYet
 		}
 	}
 	if w.artifact == nil {
-		if w.unusable || !inTime || next > d.cutoff(w) {
-			return d.noArtifact(w)
+		if (w.unusable || !inTime || next > d.cutoff(w)) && d.noArtifact(w) {
+			return measured
 		}
-		return false
+		return notYet
 	}
 	if !inTime {
 		d.logf("validator: submission %d: the measurement command failed until the cut-off (height %d, %d blocks before the report deadline %d): no report, a miss",
 			w.id(), d.cutoff(w), d.cfg.Measure.FetchUntilBlocks, w.task.ReportDeadline)
-		d.metrics.report(w.sub.Track, OutcomeMissed)
-		d.finish(w.id(), w.task.ReportDeadline)
-		return false
+		return missed
 	}
 	in, err := json.Marshal(MeasureInput{Track: w.sub.Track, Submission: w.sub, Task: w.task, Artifact: w.artifact})
 	if err != nil {
 		d.logf("validator: submission %d: %v", w.id(), err)
-		return false
+		return notYet
 	}
 	out, err := d.measure.Run(ctx, in)
 	if err != nil {
 		var ee *extcmd.Error
 		if errors.As(err, &ee) && ee.Reason == extcmd.ReasonCanceled {
-			return false
+			return notYet
 		}
 		reason, stderr := "start", ""
 		if ee != nil {
@@ -350,17 +384,17 @@ func (d *Daemon) measureOne(ctx context.Context, w *work, next int64) bool {
 		}
 		d.metrics.measureFailure(reason)
 		d.measureFailed(w, fmt.Sprintf("measurement failed (%s): %v; stderr: %q", reason, err, stderr))
-		return false
+		return notYet
 	}
 	r, err := DecodeMeasurement(out, w.sub, w.task)
 	if err != nil {
 		d.metrics.measureFailure("bad_output")
 		d.measureFailed(w, fmt.Sprintf("measurement failed (bad_output): %v; stdout: %.200q", err, out))
-		return false
+		return notYet
 	}
 	w.report = r
 	d.logf("validator: submission %d (%s, task %d, uid %d): measured %s", w.id(), w.sub.Track, w.task.ID, w.sub.UID, compactReport(r))
-	return true
+	return measured
 }
 
 // measureFailed logs a failure of the command on w, unless it is the same
@@ -479,6 +513,9 @@ func (d *Daemon) record(ws []*work, h int64) []*work {
 		var ce *signrec.ConflictError
 		switch {
 		case err == nil:
+			for _, w := range ws {
+				w.artifact = nil // measured for good: the bytes are not needed any more
+			}
 			return ws
 		case errors.As(err, &ce):
 			d.metrics.conflict()
