@@ -13,6 +13,10 @@ import (
 // ErrNotFound is returned by Get for a hash the store does not hold.
 var ErrNotFound = errors.New("artifact: not found")
 
+// ErrCorrupt is wrapped in the *StoreError of a Get whose file no longer
+// hashes to its name.
+var ErrCorrupt = errors.New("file content does not match its hash")
+
 // StoreError reports a filesystem failure of the store, naming the file.
 type StoreError struct {
 	Op   string
@@ -62,7 +66,8 @@ func (s *Store) Put(b []byte) ([]byte, error) {
 	return hash, nil
 }
 
-// Get returns the bytes stored under hash, or ErrNotFound.
+// Get returns the bytes stored under hash, or ErrNotFound; a file whose
+// bytes no longer match the hash is a *StoreError wrapping ErrCorrupt.
 func (s *Store) Get(hash []byte) ([]byte, error) {
 	h, err := checkHash(hash)
 	if err != nil {
@@ -74,6 +79,11 @@ func (s *Store) Get(hash []byte) ([]byte, error) {
 	}
 	if err != nil {
 		return nil, &StoreError{Op: "read", Path: s.binPath(h), Err: err}
+	}
+	// A file changed on disk would be served to validators as a mismatch;
+	// better to say so here.
+	if !bytes.Equal(Hash(b), hash) {
+		return nil, &StoreError{Op: "read", Path: s.binPath(h), Err: ErrCorrupt}
 	}
 	return b, nil
 }

@@ -201,6 +201,27 @@ func TestServeStopsOnCancel(t *testing.T) {
 	}
 }
 
+func TestGetCorrupt(t *testing.T) {
+	s, err := OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := s.Put([]byte("original"))
+	if err := os.WriteFile(filepath.Join(s.Dir(), hex.EncodeToString(h)+".bin"), []byte("changed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(h); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Get of a changed file: %v", err)
+	}
+	// Put of the original bytes repairs it.
+	if _, err := s.Put([]byte("original")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := s.Get(h); err != nil || string(b) != "original" {
+		t.Fatalf("after repair: %q, %v", b, err)
+	}
+}
+
 func TestOpenStoreOnAFile(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(f, nil, 0o600); err != nil {

@@ -11,7 +11,9 @@ const (
 	ReasonExit           = "exit"
 	ReasonTimeout        = "timeout"
 	ReasonOutputTooLarge = "output_too_large"
-	ReasonCanceled       = "canceled"
+	// ReasonCanceled: the caller's ctx ended (canceled, or its own
+	// deadline passed) before the command finished.
+	ReasonCanceled = "canceled"
 )
 
 // Error is a failed run of a Command.
@@ -40,7 +42,11 @@ func (e *Error) Error() string {
 		}
 		b.WriteString("; check that the program exists, is executable and its path is right")
 	case ReasonExit:
-		fmt.Fprintf(&b, " with status %d", e.ExitCode)
+		if e.ExitCode >= 0 {
+			fmt.Fprintf(&b, " with status %d", e.ExitCode)
+		} else {
+			b.WriteString(" (killed by a signal)")
+		}
 		b.WriteString("; run the command by hand with the same stdin to see why it fails")
 	case ReasonTimeout:
 		b.WriteString("; it ran past its time limit and was killed: make it faster or raise the timeout")

@@ -81,6 +81,12 @@ func openLocked(path string) (*Record, error) {
 	if err != nil {
 		return nil, &IOError{Op: "open", Path: path, Err: err}
 	}
+	// The file may have just been created: its name must be durable
+	// before any entry in it is acknowledged.
+	if err := durable.SyncDir(filepath.Dir(path)); err != nil {
+		f.Close()
+		return nil, &IOError{Op: "create", Path: path, Err: err}
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		f.Close()
@@ -107,8 +113,10 @@ func openLocked(path string) (*Record, error) {
 }
 
 // parse reads the complete lines of data. It returns the entries, the
-// length of the complete-line prefix, and a *CorruptError for a complete
-// line that does not decode or conflicts with an earlier one.
+// length of the prefix that holds them (what follows is a torn tail: a last
+// line without its newline, or a region of an unsynced append), and a
+// *CorruptError for a complete line that does not decode or conflicts with
+// an earlier one.
 func parse(path string, data []byte) (map[uint64]Entry, int, error) {
 	entries := make(map[uint64]Entry)
 	off, line := 0, 0
@@ -119,6 +127,14 @@ func parse(path string, data []byte) (map[uint64]Entry, int, error) {
 		}
 		line++
 		raw := data[off : off+nl]
+		if bytes.IndexByte(raw, 0) >= 0 {
+			// NUL bytes are what a file system leaves in an append that
+			// was not yet fsynced when the machine went down; a written
+			// line never holds one (JSON escapes control characters).
+			// That region and everything after it were never
+			// acknowledged, so the record ends before it.
+			return entries, off, nil
+		}
 		off += nl + 1
 		e, err := decodeLine(raw)
 		if err != nil {

@@ -156,6 +156,24 @@ func TestTornLastLine(t *testing.T) {
 	}
 }
 
+// An append the file system extended but never wrote leaves NUL bytes; they
+// and what follows them are an unacknowledged tail, not corruption.
+func TestUnsyncedAppendZeros(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "signed.jsonl")
+	r := open(t, path)
+	if err := r.Sign(entry(1, "one")); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	good := fileSize(t, path)
+	appendRaw(t, path, string(encodeLine(entry(2, "two")))[:10]+"\x00\x00\x00\n"+string(encodeLine(entry(3, "three"))))
+	r = open(t, path)
+	defer r.Close()
+	if r.Len() != 1 || fileSize(t, path) != good {
+		t.Fatalf("Len %d, size %d, want 1, %d", r.Len(), fileSize(t, path), good)
+	}
+}
+
 func TestCorruptLine(t *testing.T) {
 	for name, bad := range map[string]string{
 		"not json":      "garbage\n",
