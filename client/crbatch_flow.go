@@ -103,8 +103,9 @@ func (s *Signer) CommitPayloads(ctx context.Context, store *SaltStore, uid uint3
 	entries := make([]PendingReveal, len(payloads))
 	commits := make([]*subnetv1.Msg, len(payloads))
 	// stored[i]: entry i is in store (a resumed one from the start);
-	// created[i]: this call created it
+	// created[i]: this call created it; resumed[i]: it was stored before
 	stored, created := make([]bool, len(payloads)), make([]bool, len(payloads))
+	resumed := make([]bool, len(payloads))
 	for i, p := range payloads {
 		t, err := TargetOf(p)
 		if err != nil {
@@ -118,7 +119,7 @@ func (s *Signer) CommitPayloads(ctx context.Context, store *SaltStore, uid uint3
 			if res, ok := s.findCommit(ctx, e); ok {
 				return BatchResult{}, fmt.Errorf("%w for %s: its commit %s is in block %d; reveal it (tx reveal --all)", ErrRevealExists, t, res.Hash, res.Height)
 			}
-			stored[i] = true
+			stored[i], resumed[i] = true, true
 		}
 		entries[i] = e
 		if commits[i], err = Commit(s.chainID, s.PubKey(), uid, p, e.Salt); err != nil {
@@ -152,7 +153,7 @@ func (s *Signer) CommitPayloads(ctx context.Context, store *SaltStore, uid uint3
 	switch {
 	case err == nil:
 		out.CommitEntries = BatchEntries(res, wire.EventCommitEntry)
-		err = recordBatch(store, entries, out.CommitEntries, res.Height)
+		err = recordBatch(store, entries, out.CommitEntries, res.Height, resumed)
 	case errors.As(err, &te):
 		for i, p := range entries {
 			if !created[i] {
@@ -170,13 +171,21 @@ func (s *Signer) CommitPayloads(ctx context.Context, store *SaltStore, uid uint3
 }
 
 // recordBatch stores each applied entry's commit height and submission id,
-// and removes each refused entry's file.
-func recordBatch(store *SaltStore, entries []PendingReveal, outcomes []EntryOutcome, height int64) error {
+// and removes each refused entry's file. A resumed entry refused as a
+// second commit (28) is kept: the earlier copy of its commit, sent before
+// a crash or dropped by a node and then taken after all, is on chain with
+// the same commitment, and the stored salt is what opens it.
+func recordBatch(store *SaltStore, entries []PendingReveal, outcomes []EntryOutcome, height int64, resumed []bool) error {
 	if len(outcomes) != len(entries) {
 		return fmt.Errorf("client: the commit batch's block lists %d entries, want %d: the salts stay in %s", len(outcomes), len(entries), store.Dir())
 	}
 	var errs []error
 	for i, p := range entries {
+		if outcomes[i].Code == wire.CodeDuplicateSubmission && resumed[i] {
+			p.CommitHeight = height // at or before: the earlier copy's block
+			errs = append(errs, store.Update(p))
+			continue
+		}
 		if outcomes[i].Code != wire.CodeOK {
 			errs = append(errs, store.Remove(p.Target))
 			continue

@@ -330,3 +330,58 @@ func TestCommitBatchCrash(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitBatchResentAfterItLanded: a resumed batch whose earlier copy
+// landed after all (its stored hash named a copy that never left, as when
+// the copy the node took was signed again by a resend) is refused entry by
+// entry as second commits (28); the entries stay stored, because the
+// earlier copy's commitment is the stored salt's, and they reveal it.
+func TestCommitBatchResentAfterItLanded(t *testing.T) {
+	c, val, miner, uid := flowNode(t)
+	ctx := ctxT(t)
+	salts := store(t)
+	t1 := postTask(t, val, 6)
+	ps := []*subnetv1.MsgSubmit{client.WorkflowPayload(t1, client.ArtifactHash("r1"))}
+	dead := client.NewSigner(&crashingNode{Client: c, deliver: true}, testChainID, key("miner"))
+	if _, err := dead.CommitPayloads(ctx, salts, uid, ps); !errors.Is(err, errCrash) {
+		t.Fatalf("commit batch through a dying process: %v", err)
+	}
+	e, err := salts.Load(client.Target{TaskID: t1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitTx(ctx, e.CommitTx, waitFor); err != nil {
+		t.Fatalf("the first copy: %v", err)
+	}
+	e.CommitTx = hex.EncodeToString(make([]byte, 32)) // a copy no block holds
+	if err := salts.Update(e); err != nil {
+		t.Fatal(err)
+	}
+	miner = client.NewSigner(c, testChainID, key("miner")) // the next run's, which reads the nonce anew
+	miner.Poll = 20 * time.Millisecond
+	// a batch of one refused entry is refused whole, with the entry's code
+	res, err := miner.CommitPayloads(ctx, salts, uid, ps)
+	var te *client.TxError
+	if !errors.As(err, &te) || te.Code != wire.CodeDuplicateSubmission {
+		t.Fatalf("the batch again: %+v, %v; want it refused as a second commit", res, err)
+	}
+	if _, err := salts.Load(client.Target{TaskID: t1}); err != nil {
+		t.Fatalf("the entry after the refused copy: %v; want it kept", err)
+	}
+	// beside a new entry the batch applies: the resumed entry is refused
+	// alone, and stays
+	t2 := postTask(t, val, 6)
+	ps = append(ps, client.WorkflowPayload(t2, client.ArtifactHash("r2")))
+	res, err = miner.CommitPayloads(ctx, salts, uid, ps)
+	if err != nil || len(res.CommitEntries) != 2 || res.CommitEntries[0].Code != wire.CodeDuplicateSubmission || res.CommitEntries[1].Code != wire.CodeOK {
+		t.Fatalf("the batch with a new entry: %+v, %v", res, err)
+	}
+	kept, err := salts.Load(client.Target{TaskID: t1})
+	if err != nil || kept.CommitHeight == 0 {
+		t.Fatalf("the resumed entry refused in an applied batch: %+v, %v; want it kept, committed", kept, err)
+	}
+	out, err := miner.RevealAll(ctx, salts, []client.Target{{TaskID: t1}, {TaskID: t2}}, 20*time.Millisecond)
+	if err != nil || len(out.RevealEntries) != 2 || out.RevealEntries[0].Code != wire.CodeOK || out.RevealEntries[1].Code != wire.CodeOK {
+		t.Fatalf("reveal with the stored salt: %+v, %v", out, err)
+	}
+}

@@ -195,6 +195,9 @@ func recordCommit(store *SaltStore, p PendingReveal, res TxResult) (PendingRevea
 			if e.Target != p.Target {
 				continue
 			}
+			if e.Code == wire.CodeDuplicateSubmission {
+				break // a copy of this commit sent earlier is on chain: the salt opens it
+			}
 			if e.Code != wire.CodeOK {
 				if err := store.Remove(p.Target); err != nil {
 					return p, res, err
