@@ -152,7 +152,9 @@ func (d *Daemon) readParams(ctx context.Context) error {
 	for _, t := range g.Tracks {
 		reveal = max(reveal, t.RevealBlocks)
 	}
-	d.horizon = g.Chain.MaxSubmissionBlocks + reveal + g.Chain.MaxReportBlocks + 1
+	// Never shorter than before: a task posted under longer bounds that
+	// governance lowered since stays in reach while this daemon runs.
+	d.horizon = max(d.horizon, g.Chain.MaxSubmissionBlocks+reveal+g.Chain.MaxReportBlocks+1)
 	return nil
 }
 
