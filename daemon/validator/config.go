@@ -26,7 +26,7 @@ type Config struct {
 // ChainConfig is how the daemon reaches the chain and who it signs as.
 type ChainConfig struct {
 	Node    string          `toml:"node" help:"CometBFT RPC address of the node the daemon reads and sends through"`
-	ChainID string          `toml:"id" help:"the chain id (\"\": ask the node; when given, the node must run it)"`
+	ChainID string          `toml:"chain_id" help:"the chain id (\"\": ask the node; when given, the node must run it)"`
 	Key     string          `toml:"key" help:"name of the validator's report key in <home>/keys: it signs reports, tasks and (with [gas] evm_rpc) truths"`
 	Poll    config.Duration `toml:"poll" help:"how often the daemon looks for submissions to measure, sends reports and posts tasks"`
 }

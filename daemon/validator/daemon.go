@@ -258,7 +258,7 @@ func (d *Daemon) startOnce(ctx context.Context, pub ed25519.PublicKey) error {
 	if chainID == "" {
 		chainID = st.ChainID
 	} else if chainID != st.ChainID {
-		return &ConfigError{Option: "chain.id", Reason: fmt.Sprintf("%q, but the node runs %q", chainID, st.ChainID)}
+		return &ConfigError{Option: "chain.chain_id", Reason: fmt.Sprintf("%q, but the node runs %q", chainID, st.ChainID)}
 	}
 	acct, err := d.c.Account(ctx, pub)
 	if err != nil {
