@@ -1,14 +1,20 @@
 package validator
 
 import (
+	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/daemon/artifact"
 	"github.com/scoringsubnet/validatord/daemon/config"
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/internal/testnode"
@@ -108,5 +114,70 @@ func TestDaemonMeasureFailureIsAMiss(t *testing.T) {
 		if !strings.Contains(l, want) {
 			t.Errorf("log lacks %q:\n%s", want, l)
 		}
+	}
+}
+
+// TestDaemonBatches: three submissions found in one poll go out in
+// batches of [report] batch_max = 2, two transactions, and each entry's
+// outcome is read back by its index: all three scored, each logged as
+// reported.
+func TestDaemonBatches(t *testing.T) {
+	n := testnode.Start(t, testnode.DriveOptions())
+	measure, _ := countingMeasure(t)
+	var miners []*miner
+	for _, label := range []string{"miner-b1", "miner-b2", "miner-b3"} {
+		miners = append(miners, newMiner(t, n, label, nil))
+	}
+	task := postTask(t, n, workflowTask(20, 60))
+	var prs []client.PendingReveal
+	var arts [][]byte
+	for i, m := range miners {
+		arts = append(arts, []byte(fmt.Sprintf("batch artifact %d", i)))
+		prs = append(prs, m.commit(t, task, arts[i]))
+	}
+	// the three reveal at once: a reveal window of testnode.RevealBlocks
+	// blocks does not fit three in a row
+	subs := make([]uint64, len(miners))
+	errs := make([]error, len(miners))
+	var wg sync.WaitGroup
+	for i, m := range miners {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx := testnode.Ctx(t)
+			if errs[i] = client.WaitRevealWindow(ctx, n.Client, prs[i], 10*time.Millisecond); errs[i] == nil {
+				_, errs[i] = m.s.RevealPending(ctx, m.salts, prs[i].Target)
+			}
+			subs[i] = *prs[i].SubmissionID
+		}()
+	}
+	wg.Wait()
+	for i, m := range miners {
+		if errs[i] != nil {
+			t.Fatalf("reveal %d: %v", i, errs[i])
+		}
+		if err := m.store.Publish(artifact.Hash(arts[i])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n.WaitHeight(t, task.RevealDeadline) // every report is due at the daemon's first poll
+	cfg := testConfig(n, measure)
+	cfg.Report.BatchMax = 2
+	var broadcasts atomic.Int64
+	r := start(t, newHome(t), cfg, func(d *Daemon) {
+		d.signer = client.NewSigner(d.c, n.ChainID, d.key)
+		d.signer.BeforeBroadcast = func(context.Context) error { broadcasts.Add(1); return nil }
+	})
+	waitCount(t, r.d.metrics.reports.WithLabelValues("workflow", OutcomeReported), 3)
+	for _, id := range subs {
+		if s := waitSettled(t, n, id, r); s.Status != "scored" || len(s.Votes) != 1 {
+			t.Fatalf("submission %d: %s, %d votes", id, s.Status, len(s.Votes))
+		}
+		if !strings.Contains(r.log.String(), fmt.Sprintf("submission %d (workflow, task %d): reported at height", id, task.ID)) {
+			t.Errorf("no reported line for submission %d:\n%s", id, r.log.String())
+		}
+	}
+	if got := broadcasts.Load(); got != 2 {
+		t.Errorf("%d broadcasts, want 2 (batches of 2 and 1)", got)
 	}
 }
