@@ -188,6 +188,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	err := d.loop(ctx)
 	cancel()
 	wg.Wait()
+	d.logf("validator: stopped; the signing record holds %d entries", d.rec.Len())
 	select {
 	case oerr := <-oracleErr:
 		return oerr
