@@ -38,6 +38,9 @@ func TestMinerInit(t *testing.T) {
 		t.Errorf("run with no track: code %d, %q", code, errOut)
 	}
 	// a flag of run completes the file: the key is checked next (no such key in the home)
+	if code, _, errOut := runCmd(t, "keys", "add", "someone", "--home", home); code != 0 {
+		t.Fatal(errOut)
+	}
 	if code, _, errOut := runCmd(t, "miner", "run", "--home", home, "--workflow-solver", "true", "--chain-key", "nobody"); code == 0 || !strings.Contains(errOut, "--chain-key nobody") {
 		t.Errorf("run with a missing key: code %d, %q", code, errOut)
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/scoringsubnet/validatord/internal/metricsdoc"
 )
 
 // TestDueWindows: the windows a gas poll predicts.
@@ -50,4 +52,12 @@ func TestParsePrices(t *testing.T) {
 			t.Errorf("%q: %v, want %q", in, err, want)
 		}
 	}
+}
+
+// TestMetricsDocumented: docs/metrics.md has a row for every series of the
+// daemon and none it does not serve.
+func TestMetricsDocumented(t *testing.T) {
+	m := NewMetrics()
+	m.score.WithLabelValues("gas").Set(0.5) // the score gauges exist once the uid has a score
+	metricsdoc.Check(t, m.reg, "../../docs/metrics.md", "validatord_miner_daemon_")
 }

@@ -49,13 +49,13 @@ func NewMetrics() *Metrics {
 		m.reg.MustRegister(v)
 		return v
 	}
-	m.commits = f("validatord_miner_commits_total", "commit entries the chain applied, by track", "track")
-	m.reveals = f("validatord_miner_reveals_total", "reveal entries the chain applied, by track", "track")
-	m.misses = f("validatord_miner_misses_total", "commits or reveals that were due and did not happen, by track and reason", "track", "reason")
-	m.outcomes = f("validatord_miner_outcomes_total", "the final statuses of the daemon's submissions, by track and status", "track", "status")
-	m.score = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "validatord_miner_score", Help: "the uid's aggregate score per track (the miner query's)"}, []string{"track"})
-	m.pending = prometheus.NewGauge(prometheus.GaugeOpts{Name: "validatord_miner_pending_reveals", Help: "commits stored and not revealed yet"})
-	m.height = prometheus.NewGauge(prometheus.GaugeOpts{Name: "validatord_miner_height", Help: "the chain height the daemon last read"})
+	m.commits = f("validatord_miner_daemon_commits_total", "commit entries the chain applied, by track", "track")
+	m.reveals = f("validatord_miner_daemon_reveals_total", "reveal entries the chain applied, by track", "track")
+	m.misses = f("validatord_miner_daemon_misses_total", "commits or reveals that were due and did not happen, by track and reason", "track", "reason")
+	m.outcomes = f("validatord_miner_daemon_outcomes_total", "the final statuses of the daemon's submissions, by track and status", "track", "status")
+	m.score = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "validatord_miner_daemon_score", Help: "the uid's aggregate score per track (the miner query's)"}, []string{"track"})
+	m.pending = prometheus.NewGauge(prometheus.GaugeOpts{Name: "validatord_miner_daemon_pending_reveals", Help: "commits stored and not revealed yet"})
+	m.height = prometheus.NewGauge(prometheus.GaugeOpts{Name: "validatord_miner_daemon_height", Help: "the chain height the daemon last read"})
 	m.reg.MustRegister(m.score, m.pending, m.height)
 	for _, t := range tracks {
 		m.commits.WithLabelValues(t)
