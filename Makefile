@@ -129,7 +129,7 @@ test-arm64:
 e2e: test-long
 	$(GO) build -o bin/validatord ./cmd/validatord
 	$(GO) build -o bin/loadgen ./scripts/loadgen
-	E2E_FLOOD_RATE=$${E2E_FLOOD_RATE:-100} E2E_FLOOD_MINERS=$${E2E_FLOOD_MINERS:-32} $(GO) test -tags e2e -count=1 -v -timeout 30m ./scripts/e2e/
+	E2E_FLOOD_RATE=$${E2E_FLOOD_RATE:-100} E2E_FLOOD_MINERS=$${E2E_FLOOD_MINERS:-32} $(GO) test -tags e2e -count=1 -v -timeout 45m ./scripts/e2e/
 
 ## ganache: the pinned EVM dev node (npm) that the e2e gas scenario (TestGasOnGanache) runs its
 ## oracles against, installed into $(NPM_DIR) (gitignored); it needs Node.js and npm (Debian:

@@ -206,6 +206,7 @@ func keepLogs(t *testing.T, dir string, n int) {
 	for i := 0; i < n; i++ {
 		keep(filepath.Join(dir, fmt.Sprintf("node%d", i), "node.log"), fmt.Sprintf("node%d.log", i))
 		keep(filepath.Join(dir, fmt.Sprintf("node%d", i), "oracle.log"), fmt.Sprintf("node%d-oracle.log", i))
+		keep(filepath.Join(dir, fmt.Sprintf("node%d", i), "daemon.log"), fmt.Sprintf("node%d-daemon.log", i))
 	}
 	top, _ := filepath.Glob(filepath.Join(dir, "*.log"))
 	for _, f := range top {
