@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/scripts/loadgen/bench"
 )
 
 // The daemons scenario's shape: 4 validators each running `validator run` (validator 0 posts a
@@ -62,7 +64,11 @@ type daemonFigures struct {
 	NoArtifact       float64        `json:"no_artifact_reports"`
 	FetchFailures    map[string]int `json:"fetch_failures"`
 	Kills            []string       `json:"kills"`
-	EVMBlocks        int            `json:"evm_blocks"`
+	// CPU seconds a minute of run of the daemons that ran the whole run (not restarted), from
+	// /proc/<pid>/stat: per miner daemon by track, and per validator daemon (its oracle included).
+	MinerCPUPerMin     map[string]float64 `json:"miner_cpu_s_per_min"`
+	ValidatorCPUPerMin float64            `json:"validator_cpu_s_per_min"`
+	EVMBlocks          int                `json:"evm_blocks"`
 }
 
 // TestDaemons runs the subnet's daemons on a real 4-validator network and a real EVM dev node
@@ -200,6 +206,7 @@ func TestDaemons(t *testing.T) {
 	// the end of the run: validator 0 stops cleanly (SIGTERM) and comes back without posting, so
 	// that every task posted can settle
 	time.Sleep(time.Until(start.Add(daemonsRun)))
+	fig.MinerCPUPerMin, fig.ValidatorCPUPerMin = daemonCPU(t, miners, validators, []int{2, killedGas}, []int{2}, time.Since(start))
 	if err := validators[0].stop(30 * time.Second); err != nil || validators[0].exitCode() != 0 {
 		t.Errorf("validator daemon 0 on SIGTERM: %v, exit code %d; want a clean stop", err, validators[0].exitCode())
 	}
@@ -493,4 +500,58 @@ func reportSignatures(t *testing.T, nw *network, top int64) (signed, conflicting
 		t.Logf("signed twice, differently: %v", keys)
 	}
 	return signed, len(keys)
+}
+
+// daemonCPU is the mean CPU a minute of the daemons that were not restarted: per miner daemon
+// by track (the first daemonsWorkflow miners are workflow, then arena, then gas), and per
+// validator daemon.
+func daemonCPU(t *testing.T, miners, validators []*proc, minersKilled, validatorsKilled []int, ran time.Duration) (map[string]float64, float64) {
+	t.Helper()
+	perMin := func(ps []*proc, skip []int) []float64 {
+		var pids []int
+		var idx []int
+		for i, p := range ps {
+			if !slices.Contains(skip, i) && p.running() {
+				pids, idx = append(pids, p.cmd.Process.Pid), append(idx, i)
+			}
+		}
+		cpu := bench.ProcessCPU(pids)
+		out := make([]float64, len(ps))
+		for k, d := range cpu {
+			out[idx[k]] = d.Seconds() / ran.Minutes()
+		}
+		return out
+	}
+	m := perMin(miners, minersKilled)
+	tracks := map[string]float64{}
+	counts := map[string]int{}
+	for j, v := range m {
+		tr := "gas"
+		switch {
+		case j < daemonsWorkflow:
+			tr = "workflow"
+		case j < daemonsWorkflow+daemonsArena:
+			tr = "arena"
+		}
+		if v > 0 {
+			tracks[tr] += v
+			counts[tr]++
+		}
+	}
+	for tr := range tracks {
+		tracks[tr] /= float64(counts[tr])
+	}
+	var vsum float64
+	var vn int
+	for _, v := range perMin(validators, validatorsKilled) {
+		if v > 0 {
+			vsum += v
+			vn++
+		}
+	}
+	if vn == 0 {
+		t.Error("no validator daemon's CPU could be read")
+		return tracks, 0
+	}
+	return tracks, vsum / float64(vn)
 }

@@ -33,8 +33,8 @@ func machineCPU() (busy, total uint64) {
 	return busy, total
 }
 
-// nodeCPU is the CPU each process of pids used so far; nil when one cannot be read (gone).
-func nodeCPU(pids []int) []time.Duration {
+// ProcessCPU is the CPU (user + system) each process of pids used so far; nil when one cannot be read (gone).
+func ProcessCPU(pids []int) []time.Duration {
 	if len(pids) == 0 {
 		return nil
 	}

@@ -6,4 +6,5 @@ import "time"
 
 func machineCPU() (busy, total uint64) { return 0, 0 }
 
-func nodeCPU(pids []int) []time.Duration { return nil }
+// ProcessCPU reads no CPU off Linux.
+func ProcessCPU(pids []int) []time.Duration { return nil }

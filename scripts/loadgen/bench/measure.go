@@ -271,7 +271,7 @@ func measure(ctx context.Context, o options, rpcs []string, src source) (*Summar
 	var node0 []time.Duration
 	warmed := time.AfterFunc(o.warmup, func() {
 		nodeMu.Lock()
-		node0 = nodeCPU(o.pids)
+		node0 = ProcessCPU(o.pids)
 		nodeMu.Unlock()
 	})
 	sentBytes := 0
@@ -330,7 +330,7 @@ dispatch:
 	cpuWindow := cpuclock.Process() - cpu0
 	busy1, total1 := machineCPU()
 	busyWindow, totalWindow := busy1-busy0, total1-total0
-	node1 := nodeCPU(o.pids)
+	node1 := ProcessCPU(o.pids)
 	warmed.Stop()
 	nodeMu.Lock()
 	nodeStart := node0

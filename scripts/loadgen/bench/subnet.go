@@ -292,12 +292,12 @@ func (d *subnetDriver) transition(w *window, h int64, at time.Time) {
 	switch {
 	case w.phase == 0 && round && d.plan.SteadyFrom() > 0 && h >= d.plan.SteadyFrom():
 		w.phase, w.startH, w.startAt = 1, h, at
-		w.cpu0, w.node0 = cpuclock.Process(), nodeCPU(d.o.pids)
+		w.cpu0, w.node0 = cpuclock.Process(), ProcessCPU(d.o.pids)
 		w.busy0, w.total0 = machineCPU()
 		logf("subnet: counting from height %d", h)
 	case w.phase == 1 && round && at.Sub(w.startAt) >= d.o.duration:
 		w.phase, w.endH, w.endAt = 2, h, at
-		w.cpu1, w.node1 = cpuclock.Process(), nodeCPU(d.o.pids)
+		w.cpu1, w.node1 = cpuclock.Process(), ProcessCPU(d.o.pids)
 		w.busy1, w.total1 = machineCPU()
 		logf("subnet: counted heights %d-%d (%.1fs), draining", w.startH+1, h, at.Sub(w.startAt).Seconds())
 	}
