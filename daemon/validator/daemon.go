@@ -77,6 +77,10 @@ type Daemon struct {
 	lastPost int64
 	// states are the last line logged per topic (one line per change)
 	states map[string]string
+	// strikes are the uids whose last fetch failed: their items are
+	// started after the others (measureAll)
+	strikesMu sync.Mutex
+	strikes   map[uint32]bool
 
 	// afterRecord, a test seam, runs after the signing record took a
 	// poll's new measurements and before they are sent (its error ends Run).
@@ -124,7 +128,7 @@ func Open(home string, cfg Config, opts Options) (*Daemon, error) {
 	}
 	logger := log.New(w, "", log.LstdFlags|log.LUTC)
 	d := &Daemon{cfg: cfg, keyName: cfg.Chain.Key, key: key, c: c, rec: rec, measure: cmd, hc: opts.HTTPClient,
-		metrics: opts.Metrics, logf: logger.Printf, pruneEvery: paramsEvery, subs: map[uint64]*work{}, done: map[uint64]int64{}, states: map[string]string{}}
+		metrics: opts.Metrics, logf: logger.Printf, pruneEvery: paramsEvery, subs: map[uint64]*work{}, done: map[uint64]int64{}, states: map[string]string{}, strikes: map[uint32]bool{}}
 	if d.hc == nil {
 		d.hc = &http.Client{}
 	}

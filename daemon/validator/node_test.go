@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -532,5 +533,67 @@ func TestDaemonCrashAfterRecord(t *testing.T) {
 			t.Fatalf("the record still holds %d entries after the window closed", second.d.rec.Len())
 		case <-time.After(20 * time.Millisecond):
 		}
+	}
+}
+
+// TestDaemonTarpit: a miner whose server never answers (a tarpit) and
+// which revealed a submission to each of four tasks costs a poll one
+// fetch time-out, not four: once its first fetch failed, its other
+// submissions wait until the honest miner's artifact (revealed last, so
+// last in order) was fetched. The tarpit's requests before the honest
+// fetch are counted, with one worker.
+func TestDaemonTarpit(t *testing.T) {
+	n := testnode.Start(t, testnode.DriveOptions())
+	var mu sync.Mutex
+	var order []string
+	tarpit := newMiner(t, n, "miner-tarpit", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		order = append(order, "tarpit")
+		mu.Unlock()
+		<-r.Context().Done() // never answers: the fetch times out
+	}))
+	honest := newMiner(t, n, "miner-honest", nil)
+	honest.server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		order = append(order, "honest")
+		mu.Unlock()
+		honest.store.Handler().ServeHTTP(w, r)
+	})
+	var tasks []*wire.TaskView
+	for range 4 {
+		tasks = append(tasks, postTask(t, n, workflowTask(20, 200)))
+	}
+	var prs []client.PendingReveal
+	for i, task := range tasks {
+		prs = append(prs, tarpit.commit(t, task, []byte(fmt.Sprintf("tarpit artifact %d", i))))
+	}
+	art := []byte("the honest artifact")
+	prHonest := honest.commit(t, tasks[3], art)
+	// the tarpit reveals its four in batches as their windows open, beside the honest reveal
+	var targets []client.Target
+	for _, pr := range prs {
+		targets = append(targets, pr.Target)
+	}
+	revealed := make(chan error, 1)
+	go func() {
+		_, err := tarpit.s.RevealAll(testnode.Ctx(t), tarpit.salts, targets, 20*time.Millisecond)
+		revealed <- err
+	}()
+	subHonest := honest.reveal(t, prHonest, art, true)
+	if err := <-revealed; err != nil {
+		t.Fatalf("the tarpit's reveals: %v", err)
+	}
+	n.WaitHeight(t, tasks[3].RevealDeadline+1) // every report window open when the daemon starts
+	measure, _ := countingMeasure(t)
+	cfg := testConfig(n, measure)
+	cfg.Measure.Workers, cfg.Measure.FetchTimeout = 1, config.Duration(time.Second)
+	cfg.Measure.FetchUntilBlocks = 150
+	r := start(t, newHome(t), cfg, nil)
+	waitSettled(t, n, subHonest, r)
+	mu.Lock()
+	defer mu.Unlock()
+	before := slices.Index(order, "honest")
+	if before != 1 {
+		t.Errorf("fetches in order %v: %d of the tarpit's before the honest artifact, want 1", order, before)
 	}
 }

@@ -315,21 +315,74 @@ const (
 	missed          // past the cut-off without a measurement: a miss
 )
 
+// fetchRounds bounds the time one poll spends starting fetches: a fetch
+// not started within fetchRounds × [measure] fetch_timeout of the poll's
+// start waits for the next poll.
+const fetchRounds = 2
+
+// needsFetch reports whether measureOne would fetch w's artifact now (it
+// has none, and may still get one).
+func (d *Daemon) needsFetch(w *work, next int64) bool {
+	return w.artifact == nil && !w.unusable && (next <= d.cutoff(w) || w.attempts == 0)
+}
+
 // measureAll runs measureOne on each work item, [measure] workers at a
 // time (each item is touched by one goroutine only), and returns those
 // with a measurement to sign, in order; the misses end here.
+//
+// A miner cannot stall the poll with servers that answer slowly or never
+// (a tarpit, or many uids each announcing one): an item whose uid's fetch
+// failed (this poll, or the last time it was tried) waits until every
+// other item was started, and a fetch not started within fetchRounds fetch
+// time-outs of the poll's start waits for the next poll. So each stalling
+// uid costs a poll at most one fetch time-out of one worker before the
+// others, and the artifacts that come at once are measured and reported
+// every poll whatever the rest do.
 func (d *Daemon) measureAll(ctx context.Context, ws []*work, next int64) []*work {
+	budget := time.Now().Add(fetchRounds * d.cfg.Measure.FetchTimeout.D())
 	results := make([]int, len(ws))
 	sem := make(chan struct{}, d.cfg.Measure.Workers)
 	var wg sync.WaitGroup
-	for i, w := range ws {
+	stalls := func(w *work) bool {
+		d.strikesMu.Lock()
+		defer d.strikesMu.Unlock()
+		return d.strikes[w.sub.UID]
+	}
+	// start runs item i on the worker slot the caller took
+	start := func(i int, w *work) {
 		wg.Add(1)
-		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
 			results[i] = d.measureOne(ctx, w, next)
+			if d.needsFetch(w, next) || w.unusable {
+				d.strike(w.sub.UID, true)
+			} else if w.artifact != nil {
+				d.strike(w.sub.UID, false)
+			}
 		}()
+	}
+	// the slot is taken before a stalling uid is asked about, so that the
+	// fetch just before, of the same uid, has finished when it is
+	var later []int
+	for i, w := range ws {
+		sem <- struct{}{}
+		switch {
+		case d.needsFetch(w, next) && stalls(w):
+			later = append(later, i)
+			<-sem
+		case d.needsFetch(w, next) && time.Now().After(budget):
+			<-sem // results[i] is notYet: the next poll tries it
+		default:
+			start(i, w)
+		}
+	}
+	for _, i := range later {
+		if time.Now().After(budget) {
+			break
+		}
+		sem <- struct{}{}
+		start(i, ws[i])
 	}
 	wg.Wait()
 	var out []*work
@@ -541,4 +594,16 @@ func (d *Daemon) record(ws []*work, h int64) []*work {
 		}
 	}
 	return nil
+}
+
+// strike records whether uid's last fetch failed (timeout, unreachable, an
+// error status, an unusable artifact) or succeeded.
+func (d *Daemon) strike(uid uint32, failed bool) {
+	d.strikesMu.Lock()
+	defer d.strikesMu.Unlock()
+	if failed {
+		d.strikes[uid] = true
+	} else {
+		delete(d.strikes, uid)
+	}
 }
