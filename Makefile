@@ -15,8 +15,12 @@ LONG_PKGS  := ./app/ ./cmd/validatord/ ./node/leaderboard/
 
 all: build
 
+## build: validatord, and beside it the example commands the daemons run (bin/solver, bin/price,
+## bin/measure: docs/daemons.md), so that a newcomer's PATH holds them all.
+EXAMPLES := ./scripts/examples/solver ./scripts/examples/price ./scripts/examples/measure
 build:
 	$(GO) build -o $(BIN) ./cmd/validatord
+	$(GO) build -o bin/ $(EXAMPLES)
 
 ## test: the test suite (unit, golden, datadriven, fuzz seed corpora, app, real CometBFT node),
 ## then every benchmark once (b.N = 1), so a benchmark that no longer runs is caught. The long

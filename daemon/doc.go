@@ -7,5 +7,6 @@
 // signrec (a validator's record of what it signed).
 //
 // Nothing here is consensus code: the daemons are clients of a node, as
-// the oracle is, and nothing below cmd/ imports them.
+// the oracle is, and nothing below cmd/ imports them. docs/daemons.md is
+// the guide for the people who run them.
 package daemon

@@ -113,22 +113,27 @@ func tutorialTerminal(t *testing.T, s docSession) *tmuxShell {
 	return startTmuxShell(t, s.env, s.home)
 }
 
-// checkTerminal: what a person at the miner's terminal saw. After the
-// miner's last step the screen shows the leaderboard with its place and the
-// warmed-up score; earlier, the receipt's score 0.84 and its verification.
+// checkTerminal: what a person at the miner's terminal saw. The leaderboard
+// with its place and the warmed-up score, the receipt's score 0.84 and its
+// verification; last, on the screen as the miner leaves it, the list of its
+// submissions with the daemon's scored one and the daemon's "stopped" line.
 func checkTerminal(t *testing.T, term *tmuxShell, typed int) {
 	t.Run("terminal", func(t *testing.T) {
 		if typed < 8 {
 			t.Fatalf("only %d commands typed into the terminal: the tutorial's Miner sections moved?", typed)
 		}
-		screen := term.screen(t, false)
-		for _, want := range []string{"validatord query leaderboard workflow", `"uid": 1`, `"score": "0.042000000000000000"`} {
-			if !strings.Contains(screen, want) {
-				t.Fatalf("the terminal's screen lacks %q:\n%s", want, screen)
+		all := term.screen(t, true)
+		for _, want := range []string{"validatord query leaderboard workflow", `"uid": 1`, `"score": "0.042000000000000000"`,
+			`"score": "0.840000000000000000"`, `"verified":true`} {
+			if !strings.Contains(all, want) {
+				t.Fatalf("the terminal never showed %q:\n%s", want, all)
 			}
 		}
-		if all := term.screen(t, true); !strings.Contains(all, `"score": "0.840000000000000000"`) || !strings.Contains(all, `"verified":true`) {
-			t.Fatalf("the terminal never showed the receipt's score 0.84 and its verification:\n%s", all)
+		screen := term.screen(t, false)
+		for _, want := range []string{"validatord query submissions --miner miner1", "scored", "miner: stopped"} {
+			if !strings.Contains(screen, want) {
+				t.Fatalf("the terminal's last screen lacks %q:\n%s", want, screen)
+			}
 		}
 	})
 }

@@ -214,10 +214,10 @@ func newDocSession(t *testing.T) docSession {
 	if testing.Short() {
 		t.Skip("runs a document's commands against a CometBFT node")
 	}
-	for _, port := range []string{"26656", "26657"} {
+	for _, port := range []string{"26656", "26657", "26690"} {
 		l, err := net.Listen("tcp", "127.0.0.1:"+port)
 		if err != nil {
-			t.Fatalf("port %s is taken (%v): the documented commands run a node on the default ports; stop what listens there", port, err)
+			t.Fatalf("port %s is taken (%v): the documented commands run a node on the default ports and the tutorial's miner daemon on 26690; stop what listens there", port, err)
 		}
 		l.Close()
 	}
@@ -226,9 +226,22 @@ func newDocSession(t *testing.T) docSession {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	// the example solver, price and measurement commands, as `make build`
+	// puts them beside validatord for the daemons the documents run
+	examples := exec.Command(goTool(), "build", "-o", bin+string(os.PathSeparator), exampleCommands[0], exampleCommands[1], exampleCommands[2])
+	if out, err := examples.CombinedOutput(); err != nil {
+		t.Fatalf("go build (example commands): %v\n%s", err, out)
+	}
 	home := t.TempDir()
 	env := []string{"HOME=" + home, "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "LANG=C", "TERM=xterm"}
 	return docSession{home: home, env: env}
+}
+
+// exampleCommands are the example commands a newcomer's daemons run.
+var exampleCommands = [3]string{
+	"github.com/scoringsubnet/validatord/scripts/examples/solver",
+	"github.com/scoringsubnet/validatord/scripts/examples/price",
+	"github.com/scoringsubnet/validatord/scripts/examples/measure",
 }
 
 // goTool is the go command that runs this test.
@@ -240,10 +253,11 @@ func goTool() string {
 }
 
 // runDocCommand runs c in sh after a person's pause and checks its status
-// and expected output; it returns the output.
-func runDocCommand(t *testing.T, sh docShell, doc string, c docCommand) string {
+// and expected output; it returns the output and when c was typed.
+func runDocCommand(t *testing.T, sh docShell, doc string, c docCommand) (string, time.Time) {
 	t.Helper()
 	time.Sleep(personPause)
+	typed := time.Now()
 	out, status := sh.Run(t, c.Text)
 	if status != 0 {
 		t.Fatalf("%s:%d (%s): exit status %d:\n$ %s\n%s", doc, c.Line, c.Section, status, c.Text, out)
@@ -253,7 +267,7 @@ func runDocCommand(t *testing.T, sh docShell, doc string, c docCommand) string {
 			t.Fatalf("%s:%d (%s): the output lacks %q:\n$ %s\n%s", doc, c.Line, c.Section, want, c.Text, out)
 		}
 	}
-	return out
+	return out, typed
 }
 
 func readDoc(t *testing.T, rel string) string {
@@ -272,6 +286,10 @@ func readDoc(t *testing.T, rel string) string {
 // use the shell variables of other sections), and the subtest "terminal"
 // checks what the miner's screen showed. At the end it checks what the
 // auditor's last step says: the live node's score digest is the replay's.
+//
+// It logs the newcomer's figure: the time from typing `validatord miner
+// init` to the end of the first command after it that waits for a scored
+// submission (the daemons' part), person's pauses included.
 func TestTutorial(t *testing.T) {
 	longtest.Skip(t)
 	s := newDocSession(t)
@@ -282,13 +300,26 @@ func TestTutorial(t *testing.T) {
 	term := tutorialTerminal(t, s)
 	sh := startPipeShell(t, s.env, s.home)
 	typed := 0
+	var minerInit time.Time
+	scored := false
 	for _, c := range cmds {
+		var at time.Time
 		if term != nil && strings.Contains(c.Section, "Miner") {
-			runDocCommand(t, term, "docs/tutorial.md", c)
+			_, at = runDocCommand(t, term, "docs/tutorial.md", c)
 			typed++
-			continue
+		} else {
+			_, at = runDocCommand(t, sh, "docs/tutorial.md", c)
 		}
-		runDocCommand(t, sh, "docs/tutorial.md", c)
+		switch {
+		case strings.HasPrefix(c.Text, "validatord miner init"):
+			minerInit = at
+		case !minerInit.IsZero() && !scored && strings.Contains(c.Text, `"status": "scored"`):
+			scored = true
+			t.Logf("tutorial: miner init → first scored submission: %.1f s", time.Since(minerInit).Seconds())
+		}
+	}
+	if minerInit.IsZero() || !scored {
+		t.Fatalf("docs/tutorial.md: no `validatord miner init` followed by a command waiting for \"status\": \"scored\": the daemons' part moved?")
 	}
 	live := jsonField(t, filepath.Join(s.home, "digest.json"), "score_digest")
 	replayed := jsonField(t, filepath.Join(s.home, "replay.json"), "score_digest_sha256")

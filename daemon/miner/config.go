@@ -33,7 +33,7 @@ type Config struct {
 		PriceCommand string          `toml:"price_command" help:"command printing one price per predicted block (stdin: {\"evm_chain_id\",\"head\",\"blocks\",\"evm_rpc\"});\nscripts/examples/price is an example"`
 		PriceURL     string          `toml:"price_url" help:"instead of price_command: a URL whose body is one decimal price, used for every block"`
 		Lead         uint64          `toml:"lead" help:"predict only blocks at least this far above the EVM head, so that the commit lands\ncommit_margin_seconds before the block (2 suits 2 s EVM blocks and 1 s chain blocks)"`
-		Ahead        uint64          `toml:"ahead" help:"predict at most this many windows past the chain's last closed one (0: the chain's max_prediction_ahead)"`
+		Ahead        uint64          `toml:"ahead" help:"predict at most this many EVM blocks past the chain's last closed window (0: the chain's max_prediction_ahead)"`
 		Timeout      config.Duration `toml:"timeout" help:"bound on the price command, the feed and each EVM call"`
 	} `toml:"gas"`
 	Metrics struct {

@@ -26,5 +26,8 @@
 // that depends on them is sent, so a crash at any point loses no reveal
 // that can still be made: the next start finds the stored commits and
 // reveals them (resending a commit whose outcome is unknown with the same
-// salt: the same commitment).
+// salt: the same commitment). Run holds a lock on the home
+// (<home>/miner/lock), so a second daemon on it is refused.
+//
+// docs/daemons.md is the miners' guide.
 package miner

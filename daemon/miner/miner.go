@@ -116,10 +116,16 @@ func New(cfg Config, d Deps) (*Daemon, error) {
 func (dm *Daemon) Metrics() *Metrics { return dm.m }
 
 // Run serves the artifact server and the metrics when configured and
-// polls the chain until ctx ends; it returns nil then. Errors of a poll
-// (a node or an endpoint down) are logged once and retried; only a
-// failure of the home's own files ends it.
+// polls the chain until ctx ends; it returns nil then. It holds the home's
+// lock while it runs: a second daemon on the home gets ErrLocked. Errors
+// of a poll (a node or an endpoint down) are logged once and retried; only
+// a failure of the home's own files ends it.
 func (dm *Daemon) Run(ctx context.Context) error {
+	unlock, err := lockHome(dm.d.Home)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	ctx, stop := context.WithCancel(ctx)
 	var servers sync.WaitGroup
 	defer servers.Wait() // the ports are free again when Run returns

@@ -34,7 +34,7 @@ type ChainConfig struct {
 // MeasureConfig is the user's measurement command and the bounds of
 // fetching a miner's artifact for it.
 type MeasureConfig struct {
-	Command          string          `toml:"command" help:"the measurement command line (program and arguments, shell-like quoting, no shell):\nit reads one JSON object on stdin (track, submission, task, artifact in base64) and prints\none JSON object: {\"workflow\": {...}} or {\"arena\": {...}}, optionally with \"duplicate_of\": N\n(docs/daemons-validator.md); required by validator run"`
+	Command          string          `toml:"command" help:"the measurement command line (program and arguments, shell-like quoting, no shell):\nit reads one JSON object on stdin (track, submission, task, artifact in base64) and prints\none JSON object: {\"workflow\": {...}} or {\"arena\": {...}}, optionally with \"duplicate_of\": N\n(docs/daemons.md); required by validator run"`
 	Timeout          config.Duration `toml:"timeout" help:"bound on one run of the command; a run past it is killed and retried at the next poll"`
 	MaxOutputBytes   int64           `toml:"max_output_bytes" help:"the most bytes the command may print on stdout (more: killed, retried at the next poll)"`
 	Workers          int             `toml:"workers" help:"how many submissions are fetched and measured at once (each run of the command is one process)"`
@@ -113,7 +113,7 @@ func DefaultConfig() Config {
 const Header = `validatord validator run: the validator daemon's configuration.
 Every option is also a flag of validator init and validator run, --<section>-<key> with '_' as '-'
 ([measure] command is --measure-command); a flag given to run wins over this file.
-docs/daemons-validator.md says what each part does.`
+docs/daemons.md says what each part does.`
 
 // Write writes cfg as <home>/validator.toml with its comments; it refuses
 // to replace the file unless force (config.ErrExists).
@@ -142,7 +142,7 @@ func (c Config) Validate() error {
 	case c.Chain.Poll <= 0:
 		return bad("chain.poll", "must be positive")
 	case c.Measure.Command == "":
-		return bad("measure.command", "is empty: the daemon needs a measurement command (docs/daemons-validator.md)")
+		return bad("measure.command", "is empty: the daemon needs a measurement command (docs/daemons.md)")
 	case c.Measure.Timeout <= 0:
 		return bad("measure.timeout", "must be positive")
 	case c.Measure.MaxOutputBytes <= 0:

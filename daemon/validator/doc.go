@@ -35,5 +35,5 @@
 //	defer d.Close()
 //	err = d.Run(ctx) // until ctx ends
 //
-// docs/daemons-validator.md is the operator's guide.
+// docs/daemons.md is the operator's guide.
 package validator
