@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/scoringsubnet/validatord/client"
@@ -35,8 +36,10 @@ type daemonFlags struct {
 }
 
 // parseDaemonFlags parses a daemon command's flags over cfg (defaults,
-// then, for run, the file, then the flags the user set).
-func parseDaemonFlags(env Env, name, usage, fileName string, args []string, cfg any, init bool) (daemonFlags, bool, error) {
+// then, for run, the file, then the flags the user set). With needFile,
+// run refuses a home without the file; otherwise it says so and runs on
+// the defaults and flags.
+func parseDaemonFlags(env Env, name, usage, fileName string, args []string, cfg any, init, needFile bool) (daemonFlags, bool, error) {
 	fs := newFlags(name)
 	f := daemonFlags{home: homeFlag(fs)}
 	if init {
@@ -59,9 +62,12 @@ func parseDaemonFlags(env Env, name, usage, fileName string, args []string, cfg 
 	if path == "" {
 		path = filepath.Join(*f.home, fileName)
 	}
+	daemon, _, _ := strings.Cut(name, " ")
 	switch err := config.Load(path, cfg); {
-	case errors.Is(err, os.ErrNotExist) && *f.file == "":
-		fmt.Fprintf(env.Stderr, "%s: no %s: the defaults and flags only (`validatord %s init` writes one)\n", name, path, name[:len(name)-len(" run")])
+	case errors.Is(err, os.ErrNotExist) && (needFile || *f.file != ""):
+		return f, false, fmt.Errorf("%s: no such file (write one with validatord %s init, or name one with --config)", path, daemon)
+	case errors.Is(err, os.ErrNotExist):
+		fmt.Fprintf(env.Stderr, "%s: no %s: the defaults and flags only (`validatord %s init` writes one)\n", name, path, daemon)
 	case err != nil:
 		return f, false, err
 	}
@@ -71,7 +77,7 @@ func parseDaemonFlags(env Env, name, usage, fileName string, args []string, cfg 
 // runMinerInit is `miner init`.
 func runMinerInit(_ context.Context, env Env, args []string) error {
 	cfg := miner.DefaultConfig()
-	f, ok, err := parseDaemonFlags(env, "miner init", minerInitUsage, miner.FileName, args, &cfg, true)
+	f, ok, err := parseDaemonFlags(env, "miner init", minerInitUsage, miner.FileName, args, &cfg, true, false)
 	if !ok || err != nil {
 		return err
 	}
@@ -87,7 +93,7 @@ func runMinerInit(_ context.Context, env Env, args []string) error {
 // interrupted.
 func runMinerRun(ctx context.Context, env Env, args []string) error {
 	cfg := miner.DefaultConfig()
-	f, ok, err := parseDaemonFlags(env, "miner run", minerRunUsage, miner.FileName, args, &cfg, false)
+	f, ok, err := parseDaemonFlags(env, "miner run", minerRunUsage, miner.FileName, args, &cfg, false, false)
 	if !ok || err != nil {
 		return err
 	}

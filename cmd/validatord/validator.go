@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 
-	"github.com/scoringsubnet/validatord/daemon/config"
 	"github.com/scoringsubnet/validatord/daemon/validator"
 )
 
@@ -24,22 +21,15 @@ const (
 // runValidatorInit is `validator init`: the defaults, with the flags
 // given, written as a commented TOML file.
 func runValidatorInit(_ context.Context, env Env, args []string) error {
-	fs := newFlags("validator init")
-	home := homeFlag(fs)
-	force := fs.Bool("force", false, "replace an existing validator.toml")
 	cfg := validator.DefaultConfig()
-	config.Bind(fs, &cfg)
-	pos, ok, err := parseFlags(env, fs, validatorInitUsage, args)
+	f, ok, err := parseDaemonFlags(env, "validator init", validatorInitUsage, validator.ConfigFileName, args, &cfg, true, true)
 	if !ok || err != nil {
 		return err
 	}
-	if err := wantArgs(pos, 0, validatorInitUsage); err != nil {
+	if err := validator.Write(*f.home, cfg, *f.force); err != nil {
 		return err
 	}
-	if err := validator.Write(*home, cfg, *force); err != nil {
-		return err
-	}
-	fmt.Fprintln(env.Stdout, validator.ConfigFile(*home))
+	fmt.Fprintln(env.Stdout, validator.ConfigFile(*f.home))
 	return nil
 }
 
@@ -58,32 +48,12 @@ func runValidatorRun(ctx context.Context, env Env, args []string) error {
 }
 
 // validatorRunConfig parses run's flags and reads the configuration:
-// defaults, then the file, then the flags given.
+// defaults, then the file (which must exist), then the flags given.
 func validatorRunConfig(env Env, args []string) (home string, cfg validator.Config, ok bool, err error) {
-	fs := newFlags("validator run")
-	h := homeFlag(fs)
-	file := fs.String("config", "", "the configuration file (default <home>/validator.toml)")
 	cfg = validator.DefaultConfig()
-	b := config.Bind(fs, &cfg)
-	pos, ok, err := parseFlags(env, fs, validatorRunUsage, args)
+	f, ok, err := parseDaemonFlags(env, "validator run", validatorRunUsage, validator.ConfigFileName, args, &cfg, false, true)
 	if !ok || err != nil {
 		return "", cfg, ok, err
 	}
-	if err := wantArgs(pos, 0, validatorRunUsage); err != nil {
-		return "", cfg, false, err
-	}
-	path := *file
-	if path == "" {
-		path = validator.ConfigFile(*h)
-	}
-	if err := config.Load(path, &cfg); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", cfg, false, fmt.Errorf("%s: no such file (write one with validatord validator init, or name one with --config)", path)
-		}
-		return "", cfg, false, err
-	}
-	if err := b.Apply(); err != nil {
-		return "", cfg, false, err
-	}
-	return *h, cfg, true, nil
+	return *f.home, cfg, true, nil
 }
