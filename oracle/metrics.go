@@ -2,14 +2,12 @@ package oracle
 
 import (
 	"context"
-	"errors"
 	"net"
-	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/scoringsubnet/validatord/internal/promserve"
 )
 
 // Metrics are the oracle's own Prometheus series (docs/metrics.md), in the
@@ -56,17 +54,7 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
 // Serve serves /metrics on ln until ctx ends.
 func (m *Metrics) Serve(ctx context.Context, ln net.Listener) error {
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		_ = srv.Close()
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return promserve.Serve(ctx, ln, m.reg)
 }
 
 // known drops the endpoint_up series of evm_chain_id 0, recorded before

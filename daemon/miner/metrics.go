@@ -2,13 +2,13 @@ package miner
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/http"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/scoringsubnet/validatord/internal/promserve"
 )
 
 // Metrics are the daemon's Prometheus series (docs/metrics.md).
@@ -77,15 +77,5 @@ func (m *Metrics) Handler() http.Handler {
 
 // Serve serves /metrics on ln until ctx ends.
 func (m *Metrics) Serve(ctx context.Context, ln net.Listener) error {
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", m.Handler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go func() {
-		<-ctx.Done()
-		_ = srv.Close()
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return promserve.Serve(ctx, ln, m.reg)
 }

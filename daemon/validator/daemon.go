@@ -16,13 +16,14 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/daemon/extcmd"
 	"github.com/scoringsubnet/validatord/daemon/signrec"
 	"github.com/scoringsubnet/validatord/internal/keyfile"
 	"github.com/scoringsubnet/validatord/oracle"
+
+	"github.com/scoringsubnet/validatord/internal/promserve"
 )
 
 // Options are what Open takes besides the home and the configuration.
@@ -162,11 +163,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		if d.oracleMetrics != nil {
 			g = append(g, d.oracleMetrics.Registry())
 		}
-		mux := http.NewServeMux()
-		mux.Handle("/metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
-		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-		go func() { _ = srv.Serve(ln) }()
-		defer srv.Close()
+		mctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go func() { _ = promserve.Serve(mctx, ln, g) }()
 		d.logf("validator: metrics at http://%s/metrics", ln.Addr())
 	}
 	if err := d.start(ctx); err != nil {
