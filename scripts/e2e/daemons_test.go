@@ -3,14 +3,12 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -357,32 +355,6 @@ func TestDaemons(t *testing.T) {
 		}
 	}
 	report(t, "daemons", fig)
-}
-
-// editAppState edits app_state in every node's genesis.json (before any node starts).
-func (nw *network) editAppState(edit func(st map[string]any)) {
-	nw.t.Helper()
-	for _, home := range nw.homes {
-		path := filepath.Join(home, "config", "genesis.json")
-		bz, err := os.ReadFile(path)
-		if err != nil {
-			nw.t.Fatal(err)
-		}
-		dec := json.NewDecoder(bytes.NewReader(bz))
-		dec.UseNumber()
-		var doc map[string]any
-		if err := dec.Decode(&doc); err != nil {
-			nw.t.Fatalf("%s: %v", path, err)
-		}
-		edit(doc["app_state"].(map[string]any))
-		out, err := json.MarshalIndent(doc, "", "  ")
-		if err != nil {
-			nw.t.Fatal(err)
-		}
-		if err := os.WriteFile(path, out, 0o644); err != nil {
-			nw.t.Fatal(err)
-		}
-	}
 }
 
 // buildExamples builds the example solver, price and measurement commands into a temp dir.

@@ -149,9 +149,27 @@ func (nw *network) stopAll() {
 }
 
 // setChainParam sets app_state.chain.<name> to v (a number, or a list such as gas_chains) in
-// every node's genesis.json (before any node starts: the nodes must share one genesis). The
-// other numbers are kept as written (json.Number).
+// every node's genesis.json (before any node starts: the nodes must share one genesis).
 func (nw *network) setChainParam(name string, v any) {
+	nw.t.Helper()
+	nw.editAppState(func(st map[string]any) {
+		chain, ok := st["chain"].(map[string]any)
+		if !ok {
+			nw.t.Fatal("genesis: no app_state.chain")
+		}
+		chain[name] = v
+	})
+}
+
+// editAppState edits app_state in every node's genesis.json.
+func (nw *network) editAppState(edit func(st map[string]any)) {
+	nw.t.Helper()
+	nw.editGenesis(func(doc map[string]any) { edit(doc["app_state"].(map[string]any)) })
+}
+
+// editGenesis edits every node's genesis.json (before any node starts: the nodes must share
+// one genesis). The numbers it does not touch are kept as written (json.Number).
+func (nw *network) editGenesis(edit func(doc map[string]any)) {
 	nw.t.Helper()
 	for _, home := range nw.homes {
 		path := filepath.Join(home, "config", "genesis.json")
@@ -165,12 +183,7 @@ func (nw *network) setChainParam(name string, v any) {
 		if err := dec.Decode(&doc); err != nil {
 			nw.t.Fatalf("%s: %v", path, err)
 		}
-		st, _ := doc["app_state"].(map[string]any)
-		chain, ok := st["chain"].(map[string]any)
-		if !ok {
-			nw.t.Fatalf("%s: no app_state.chain", path)
-		}
-		chain[name] = v
+		edit(doc)
 		out, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			nw.t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -168,29 +167,11 @@ func (nw *network) detachLast() int {
 	nw.t.Helper()
 	i := len(nw.homes) - 1
 	name := fmt.Sprintf("node%d", i)
-	for _, home := range nw.homes {
-		path := filepath.Join(home, "config", "genesis.json")
-		bz, err := os.ReadFile(path)
-		if err != nil {
-			nw.t.Fatal(err)
-		}
-		dec := json.NewDecoder(bytes.NewReader(bz))
-		dec.UseNumber()
-		var doc map[string]any
-		if err := dec.Decode(&doc); err != nil {
-			nw.t.Fatal(err)
-		}
+	nw.editGenesis(func(doc map[string]any) {
 		doc["validators"] = withoutName(nw.t, doc["validators"], name)
 		st := doc["app_state"].(map[string]any)
 		st["validators"] = withoutName(nw.t, st["validators"], name)
-		out, err := json.MarshalIndent(doc, "", "  ")
-		if err != nil {
-			nw.t.Fatal(err)
-		}
-		if err := os.WriteFile(path, out, 0o644); err != nil {
-			nw.t.Fatal(err)
-		}
-	}
+	})
 	moved := filepath.Join(nw.t.TempDir(), name)
 	if err := os.Rename(nw.homes[i], moved); err != nil {
 		nw.t.Fatal(err)
