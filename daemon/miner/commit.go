@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -57,7 +56,7 @@ func (dm *Daemon) commit(ctx context.Context, payloads []*subnetv1.MsgSubmit, _ 
 			dm.d.Logf("miner: commit batch of %d: %v (its salts stay stored; sent again if no block holds it in %d polls)", n, err, resendEvery)
 			continue
 		}
-		var ok []string
+		var ok []client.Target
 		for i, e := range res.CommitEntries {
 			if i >= len(run) {
 				break
@@ -68,7 +67,7 @@ func (dm *Daemon) commit(ctx context.Context, payloads []*subnetv1.MsgSubmit, _ 
 				continue
 			}
 			dm.m.commits.WithLabelValues(tr).Inc()
-			ok = append(ok, e.Target.String())
+			ok = append(ok, e.Target)
 		}
 		if len(ok) > 0 {
 			dm.d.Logf("miner: committed %s in block %d", summarize(ok), res.Commit.Height)
@@ -98,38 +97,27 @@ func mustTarget(p *subnetv1.MsgSubmit) client.Target {
 	return t
 }
 
-// summarize shortens a list of targets for a log line: runs of EVM
-// blocks of one chain become "evm chain C blocks A-B".
-func summarize(targets []string) string {
+// summarize shortens a list of targets for a log line: a run of
+// consecutive EVM blocks of one chain becomes "evm chain C blocks A-B".
+func summarize(targets []client.Target) string {
 	var out []string
-	var chain string
-	var first, last uint64
-	flush := func() {
-		if chain == "" {
-			return
-		}
-		if first == last {
-			out = append(out, fmt.Sprintf("evm chain %s block %d", chain, first))
-		} else {
-			out = append(out, fmt.Sprintf("evm chain %s blocks %d-%d", chain, first, last))
-		}
-		chain = ""
-	}
-	for _, t := range targets {
-		var c string
-		var b uint64
-		if n, _ := fmt.Sscanf(t, "evm chain %s block %d", &c, &b); n == 2 {
-			if c == chain && b > last {
-				last = b
-				continue
-			}
-			flush()
-			chain, first, last = c, b, b
+	for i := 0; i < len(targets); {
+		t := targets[i]
+		if !t.Gas {
+			out = append(out, t.String())
+			i++
 			continue
 		}
-		flush()
-		out = append(out, t)
+		j := i + 1
+		for j < len(targets) && targets[j].Gas && targets[j].EVMChainID == t.EVMChainID && targets[j].EVMBlock > targets[j-1].EVMBlock {
+			j++
+		}
+		if last := targets[j-1]; j-i > 1 {
+			out = append(out, fmt.Sprintf("evm chain %d blocks %d-%d", t.EVMChainID, t.EVMBlock, last.EVMBlock))
+		} else {
+			out = append(out, t.String())
+		}
+		i = j
 	}
-	flush()
-	return strings.Join(slices.Compact(out), ", ")
+	return strings.Join(out, ", ")
 }

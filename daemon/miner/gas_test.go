@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/metricsdoc"
 )
 
@@ -60,4 +61,14 @@ func TestMetricsDocumented(t *testing.T) {
 	m := NewMetrics()
 	m.score.WithLabelValues("gas").Set(0.5) // the score gauges exist once the uid has a score
 	metricsdoc.Check(t, m.reg, "../../docs/metrics.md", "validatord_miner_daemon_")
+}
+
+// TestSummarize: runs of consecutive EVM blocks of one chain shorten to a
+// range in a log line; tasks and lone blocks stay as they are.
+func TestSummarize(t *testing.T) {
+	g := func(c, b uint64) client.Target { return client.Target{Gas: true, EVMChainID: c, EVMBlock: b} }
+	got := summarize([]client.Target{{TaskID: 4}, g(1, 10), g(1, 11), g(1, 12), g(2, 13), {TaskID: 5}, g(1, 20)})
+	if want := "task 4, evm chain 1 blocks 10-12, evm chain 2 block 13, task 5, evm chain 1 block 20"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -347,6 +348,11 @@ func (dm *Daemon) resend(ctx context.Context) error {
 		return fatal(err)
 	}
 	var again []*subnetv1.MsgSubmit
+	for t := range dm.resent {
+		if !slices.Contains(targets, t) {
+			delete(dm.resent, t) // revealed or dropped since
+		}
+	}
 	for _, t := range targets {
 		p, err := dm.salts.Load(t)
 		if err != nil {

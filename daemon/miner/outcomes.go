@@ -29,18 +29,22 @@ func (dm *Daemon) outcomes(ctx context.Context) (told int, err error) {
 	if err != nil {
 		return 0, err
 	}
+	// seen keeps only this page's final submissions: one that left the
+	// newest page never comes back to it (ids grow)
+	seen := map[uint64]string{}
 	for _, s := range v.Submissions {
-		if !slices.Contains(finalStatuses, s.Status) || dm.seen[s.ID] != "" {
+		if !slices.Contains(finalStatuses, s.Status) {
 			continue
 		}
-		dm.seen[s.ID] = s.Status
-		if first {
-			continue // before this start: told by the run that saw it
+		seen[s.ID] = s.Status
+		if first || dm.seen[s.ID] != "" {
+			continue // told, or final before this start (told by the run that saw it)
 		}
 		dm.m.outcomes.WithLabelValues(s.Track, s.Status).Inc()
 		told++
 		dm.d.Logf("miner: submission %d (%s): %s", s.ID, what(s), s.Status+score(s.Score))
 	}
+	dm.seen = seen
 	mv, err := dm.d.Node.Miner(ctx, dm.uid)
 	if err != nil {
 		return told, err

@@ -69,11 +69,11 @@ func (dm *Daemon) reveal(ctx context.Context, h int64) error {
 		if serr := dm.step(stepRevealed, len(res.RevealEntries)); serr != nil {
 			return serr
 		}
-		var ok []string
+		var ok []client.Target
 		for _, e := range res.RevealEntries {
 			if e.Code == wire.CodeOK {
 				dm.m.reveals.WithLabelValues(tracks[e.Target]).Inc()
-				ok = append(ok, e.Target.String())
+				ok = append(ok, e.Target)
 			}
 		}
 		if len(ok) > 0 {
@@ -111,6 +111,11 @@ func (dm *Daemon) reveal(ctx context.Context, h int64) error {
 		dm.miss(trackOf(p.Payload), MissRevealClosed, "%s: its reveal window closed before the reveal; dropping its salt", t)
 		if err := dm.salts.Remove(t); err != nil {
 			return fatal(err)
+		}
+	}
+	for id, ts := range dm.tasks {
+		if ts.view != nil && ts.view.RevealDeadline < h && dm.salts.Pending(client.Target{TaskID: id}) == "" {
+			delete(dm.tasks, id) // no longer open, nothing stored: never listed or revealed again
 		}
 	}
 	dm.m.pending.Set(float64(dm.pendingCount()))
