@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -324,16 +325,39 @@ func (s *Signer) resend(ctx context.Context, keep []*sentTx, h int64, out *Recov
 // transaction is in flight under its new hash either way: a later Recover
 // finds it in a block or sends the same bytes again, and the message runs
 // once. The error is that broadcast's.
+//
+// A nonce refusal says nothing of the message: another sender of the key
+// took that nonce in the mempool since it was read. The pending nonce is
+// read again and t signed past it, up to sendAttempts times; after that t
+// stays in flight as it was, for the next Recover, and the error is
+// ErrNonceUnstable.
 func (s *Signer) resign(ctx context.Context, t *sentTx, out *Recovery) error {
-	tx, err := wire.SignTx(s.chainID, s.key, s.nonce, t.msg)
-	if err != nil {
-		return err
-	}
-	_, err = s.node.Broadcast(ctx, tx)
-	var te *TxError
-	if errors.As(err, &te) {
-		out.Refused = append(out.Refused, Refusal{Hash: t.hash, Err: te})
-		return nil
+	var tx []byte
+	var err error
+	for attempt := 1; ; attempt++ {
+		if tx, err = wire.SignTx(s.chainID, s.key, s.nonce, t.msg); err != nil {
+			return err
+		}
+		_, err = s.node.Broadcast(ctx, tx)
+		var te *TxError
+		if !errors.As(err, &te) {
+			break
+		}
+		if s.fixed || te.Code != wire.CodeNonceUsed {
+			out.Refused = append(out.Refused, Refusal{Hash: t.hash, Err: te})
+			return nil
+		}
+		s.synced = false
+		if attempt == sendAttempts {
+			s.flight.txs = append(s.flight.txs, t)
+			return ErrNonceUnstable
+		}
+		n, nerr := s.node.NextNonce(ctx, s.PubKey())
+		if nerr != nil {
+			s.flight.txs = append(s.flight.txs, t)
+			return fmt.Errorf("nonce: %w", nerr)
+		}
+		s.nonce = max(n, s.nonce+1)
 	}
 	hash := TxHash(tx)
 	s.flight.move(t.hash, hash)

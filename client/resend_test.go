@@ -318,3 +318,93 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// hookNode runs before, once, ahead of the next broadcast after it is set:
+// another process of the same key acting between the Signer's read of the
+// nonce and its broadcast.
+type hookNode struct {
+	*client.Client
+	mu     sync.Mutex
+	before func()
+}
+
+func (h *hookNode) Broadcast(ctx context.Context, tx []byte) (client.TxResult, error) {
+	h.mu.Lock()
+	f := h.before
+	h.before = nil
+	h.mu.Unlock()
+	if f != nil {
+		f()
+	}
+	return h.Client.Broadcast(ctx, tx)
+}
+
+// TestSignerResignsPastAnotherSendersMempoolTx: a lost transaction's nonce
+// went to another sender of the same key, so Recover signs it again at the
+// committed nonce; just before that broadcast the other sender has a new
+// transaction taken into the mempool at that very nonce. The re-signed copy
+// is refused as nonce_used: that says nothing about the message, so the
+// Signer reads the pending nonce again and signs past the other one, and
+// WaitTx follows the message to its block. Before, the refusal was taken
+// for the message's answer: the validator daemon and a person's `tx` on one
+// key lost a governance proposal this way under load.
+func TestSignerResignsPastAnotherSendersMempoolTx(t *testing.T) {
+	n := flushableNode(t)
+	ctx := testnode.Ctx(t)
+	node := &hookNode{Client: n.Client}
+	a := client.NewSigner(node, testChainID, n.ReportKey)
+	a.LostAfter = 2
+	task := func(steps int64) *subnetv1.Msg {
+		return client.PostWorkflowTask(&subnetv1.WorkflowTask{TotalSteps: steps, MaxBudget: "1", MaxLatencySeconds: "1",
+			SubmissionBlocks: 1000, ReportBlocks: 10})
+	}
+	h, err := n.Client.Height(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.WaitHeight(t, h+1)
+	lost, err := a.Send(ctx, task(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flushMempool(t, n.Addr)
+	h, err = n.Client.Height(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.WaitHeight(t, h+1)
+	b := client.NewSigner(n.Client, testChainID, n.ReportKey)
+	if _, err := b.SendWait(ctx, task(8), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	var pending client.TxResult
+	node.mu.Lock()
+	node.before = func() {
+		var err error
+		if pending, err = b.Send(ctx, task(9)); err != nil {
+			t.Errorf("the other sender's second tx: %v", err)
+		}
+	}
+	node.mu.Unlock()
+	res, err := a.WaitTx(ctx, lost.Hash, time.Minute)
+	if err != nil || res.Height <= 0 || res.Hash == lost.Hash {
+		t.Fatalf("lost tx %s: %+v, %v; want it committed under a new hash", lost.Hash, res, err)
+	}
+	other, err := b.WaitTx(ctx, pending.Hash, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := func(r client.TxResult) uint64 {
+		id, err := r.AttrU64(wire.EventTaskPosted, "task_id")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	if a, b := steps(res), steps(other); a != 2 || b != 1 {
+		t.Fatalf("task ids: re-signed %d, the other sender's second %d; want 2 and 1", a, b)
+	}
+	if got, err := n.Client.CommittedNonce(ctx, a.PubKey()); err != nil || got != 3 {
+		t.Fatalf("committed nonce %d, %v; want 3", got, err)
+	}
+}
