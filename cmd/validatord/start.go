@@ -68,6 +68,9 @@ func runStart(ctx context.Context, env Env, args []string) error {
 		return errors.Join(err, application.Close())
 	}
 	abciApp, err := observed(files.conf, application)
+	if err == nil {
+		abciApp, err = lying(abciApp, logger) // the app itself but in the e2e liar build
+	}
 	if err != nil {
 		return oneLine(errors.Join(err, application.Close()))
 	}
