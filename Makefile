@@ -11,7 +11,7 @@ TEST_TIMEOUT ?= 20m
 LONG_TESTS := ^(TestPagesInChromium|TestReadmeUsingIt|TestRetentionBoundsState|TestTutorial)$$
 LONG_PKGS  := ./app/ ./cmd/validatord/ ./node/leaderboard/
 
-.PHONY: all build test test-short test-long verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e e2e-load ganache bench-localnet sim-subnet test-arm64 clean
+.PHONY: all build test test-short test-long verify fmt vet tidy-check proto proto-check detguard bench golden fuzz fuzz-long demo localnet localnet-stop e2e e2e-bins cometbft e2e-load ganache bench-localnet sim-subnet test-arm64 clean
 
 all: build
 
@@ -130,10 +130,21 @@ test-arm64:
 ## CI), replay. The kill-and-restart scenario
 ## runs with a short flood (100 commits/s from 32 miners; E2E_FLOOD_RATE=0 turns it off) so CI
 ## checks every accepted commit is committed and no sender stays stuck; e2e-load is the full rate.
-e2e: test-long
-	$(GO) build -o bin/validatord ./cmd/validatord
-	$(GO) build -o bin/loadgen ./scripts/loadgen
+e2e: test-long e2e-bins
 	E2E_FLOOD_RATE=$${E2E_FLOOD_RATE:-100} E2E_FLOOD_MINERS=$${E2E_FLOOD_MINERS:-32} $(GO) test -tags e2e -count=1 -v -timeout 45m ./scripts/e2e/
+
+## e2e-bins: the binaries scripts/e2e runs: validatord, loadgen, the stock CometBFT (cometbft, at
+## go.mod's version: its `light` proxy checks the app's proofs) and validatord-liar, a test build
+## (tag liar) whose provable-store answers carry a flipped byte, for the proxy to refuse.
+e2e-bins: cometbft
+	$(GO) build -o bin/validatord ./cmd/validatord
+	$(GO) build -tags liar -o bin/validatord-liar ./cmd/validatord
+	$(GO) build -o bin/loadgen ./scripts/loadgen
+
+## cometbft: the stock CometBFT command at the version go.mod pins (a tool of go.mod), for its
+## light client proxy (docs/queries.md, "Proven queries with the stock light proxy").
+cometbft:
+	$(GO) build -o bin/cometbft github.com/cometbft/cometbft/cmd/cometbft
 
 ## ganache: the pinned EVM dev node (npm) that the e2e gas scenario (TestGasOnGanache) runs its
 ## oracles against, installed into $(NPM_DIR) (gitignored); it needs Node.js and npm (Debian:
