@@ -53,8 +53,14 @@ func newNetwork(t *testing.T, n, port int, timeoutCommit string) *network {
 
 // start starts node i (env e.g. VALIDATORD_CRASH_AT=...).
 func (nw *network) start(i int, env ...string) *proc {
+	return nw.startBinary(i, bin("validatord"), env...)
+}
+
+// startBinary starts node i from the validatord at path (a test build such as
+// validatord-liar).
+func (nw *network) startBinary(i int, path string, env ...string) *proc {
 	nw.nodes[i] = nw.ps.start(nw.t, fmt.Sprintf("node%d", i), filepath.Join(nw.homes[i], "node.log"), env,
-		bin("validatord"), "start", "--home", nw.homes[i])
+		path, "start", "--home", nw.homes[i])
 	return nw.nodes[i]
 }
 
