@@ -120,10 +120,11 @@ func TestLightProxyVerifiesProofs(t *testing.T) {
 
 	for _, q := range queries {
 		path := wire.StoreQueryPath(q.store)
-		res, refusal, err := proxyQuery(honest, path, q.key)
+		res, refusal, body, err := proxyQuery(honest, path, q.key)
 		if err != nil || refusal != "" {
 			t.Fatalf("honest proxy, %s %x: %v %s", path, q.key, err, refusal)
 		}
+		t.Logf("honest proxy's answer: %s", body)
 		r := res.Response
 		if r.Code != 0 || !bytes.Equal(r.Key, q.key) || r.Height <= 0 {
 			t.Fatalf("honest proxy, %s %x: code %d (%s), key %x, height %d", path, q.key, r.Code, r.Log, r.Key, r.Height)
@@ -161,10 +162,11 @@ func TestLightProxyVerifiesProofs(t *testing.T) {
 		}
 
 		// The proxy in front of the liar refuses the answer.
-		_, refusal, err = proxyQuery(lying, path, q.key)
+		_, refusal, body, err = proxyQuery(lying, path, q.key)
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Logf("liar's proxy's answer: %s", body)
 		if !strings.Contains(refusal, "verify value proof") {
 			t.Fatalf("the liar's proxy on %s %x: refusal %q, want the proxy's proof failure (verify value proof)", path, q.key, refusal)
 		}
@@ -278,18 +280,19 @@ func startLightProxy(t *testing.T, nw *network, name, chainID, primary, witness 
 }
 
 // proxyQuery asks a proxy, as docs/queries.md's curl does, for key under path at the latest
-// provable height: the answer, or the proxy's refusal (the JSON-RPC error's message and data).
-func proxyQuery(url, path string, key []byte) (*ctypes.ResultABCIQuery, string, error) {
+// provable height: the answer, or the proxy's refusal (the JSON-RPC error's message and data),
+// and the JSON it sent.
+func proxyQuery(url, path string, key []byte) (*ctypes.ResultABCIQuery, string, []byte, error) {
 	q := fmt.Sprintf("%s/abci_query?path=%%22%s%%22&data=0x%X&prove=true", url, path, key)
 	c := http.Client{Timeout: 20 * time.Second}
 	resp, err := c.Get(q)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	var env struct {
 		Result json.RawMessage `json:"result"`
@@ -299,16 +302,16 @@ func proxyQuery(url, path string, key []byte) (*ctypes.ResultABCIQuery, string, 
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(body, &env); err != nil {
-		return nil, "", fmt.Errorf("%s: %w: %s", q, err, body)
+		return nil, "", body, fmt.Errorf("%s: %w: %s", q, err, body)
 	}
 	if env.Error != nil {
-		return nil, env.Error.Message + ": " + env.Error.Data, nil
+		return nil, env.Error.Message + ": " + env.Error.Data, body, nil
 	}
 	var res ctypes.ResultABCIQuery
 	if err := cmtjson.Unmarshal(env.Result, &res); err != nil {
-		return nil, "", fmt.Errorf("%s: %w: %s", q, err, body)
+		return nil, "", body, fmt.Errorf("%s: %w: %s", q, err, body)
 	}
-	return &res, "", nil
+	return &res, "", body, nil
 }
 
 // nodeQuery asks node i for a proven answer of key under path at height h; it must be found.
