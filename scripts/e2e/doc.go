@@ -1,13 +1,16 @@
 // Package e2e is the reliability harness of `make e2e`: real validatord processes on
 // 127.0.0.1 under the load of scripts/loadgen, with validators killed and restarted, crash
 // points injected, a validator below 1/3 of the power attacking (loadgen --adversary), the gas
-// track's oracles against a real EVM dev node (ganache) with one of them lied to, and
-// `validatord replay` run over the resulting block stores.
+// track's oracles against a real EVM dev node (ganache) with one of them lied to, proven
+// queries through CometBFT's stock light proxy in front of an honest node and a lying one,
+// and `validatord replay` run over the resulting block stores.
 //
 // The tests carry the build tag e2e and expect built binaries (make e2e builds them):
 //
 //	go build -o bin/validatord ./cmd/validatord
 //	go build -o bin/loadgen ./scripts/loadgen
+//	go build -o bin/cometbft github.com/cometbft/cometbft/cmd/cometbft
+//	go build -tags liar -o bin/validatord-liar ./cmd/validatord
 //	go test -tags e2e -count=1 -v -timeout 30m ./scripts/e2e/
 //
 // Environment: E2E_BIN_DIR (default ../../bin), E2E_PORT (first port, default 24000: below the kernel's ephemeral range, so a test elsewhere on the machine cannot hold one of them),
