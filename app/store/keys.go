@@ -92,7 +92,7 @@ type Prefix struct {
 	RawKey bool
 	// Unhashed: outside the hashed set (Hashed), like the meta.
 	Unhashed bool
-	Kind   ValueKind
+	Kind     ValueKind
 	// New returns an empty message of the prefix's values (KindProto only).
 	New func() proto.Message
 }
