@@ -77,6 +77,15 @@ func TestLightProxyVerifiesProofs(t *testing.T) {
 	_ = load.stop(10 * time.Second) // one scored submission is all the scenario needs
 	t.Logf("submission %d of uid %d scored after %s", sub.ID, sub.UID, fig.Seconds)
 	epoch := latestEpoch(t, nw)
+	// A query without a height is answered at the last committed height − 1: two more blocks
+	// and that state holds the epoch and the score seen at the last committed one.
+	now, err := nw.height(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nw.waitHeight(0, now+2, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
 	workflow, _ := wire.WindowTrack("workflow")
 	queries := []struct {
 		store string
@@ -152,6 +161,9 @@ func TestLightProxyVerifiesProofs(t *testing.T) {
 		if err := wire.VerifyProof(appHash, q.store, q.key, good.Value, good.ProofOps); err != nil {
 			t.Fatalf("node0's %s at %d against header %d's app hash %X: %v", path, r.Height, next, appHash, err)
 		}
+		if err := nw.waitHeight(liarNode, r.Height, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
 		bad := nodeQuery(t, nw, liarNode, path, q.key, r.Height)
 		if flipped := differingBytes(bad.Value, good.Value); flipped != 1 {
 			t.Fatalf("the liar's %s at %d differs from node0's in %d bytes, want 1", path, r.Height, flipped)
@@ -193,7 +205,7 @@ type scoredSub struct {
 func waitScored(t *testing.T, nw *network, out string, load *proc, d time.Duration) scoredSub {
 	t.Helper()
 	deadline := time.Now().Add(d)
-	seen := map[string]int{}
+	status := map[uint64]string{} // the last status seen of each submission
 	for time.Now().Before(deadline) {
 		recs, _ := loadRecords(out) // a line being written is read next time
 		for _, r := range recs {
@@ -208,7 +220,7 @@ func waitScored(t *testing.T, nw *network, out string, load *proc, d time.Durati
 			if err := json.Unmarshal(bz, &v); err != nil {
 				t.Fatalf("submission/%d: %v", r.SubmissionID, err)
 			}
-			seen[v.Status]++
+			status[v.ID] = v.Status
 			if v.Status == "scored" {
 				return scoredSub{ID: v.ID, UID: v.UID}
 			}
@@ -218,7 +230,7 @@ func waitScored(t *testing.T, nw *network, out string, load *proc, d time.Durati
 		}
 		time.Sleep(time.Second)
 	}
-	t.Fatalf("no workflow submission scored after %s (statuses seen: %v)", d, seen)
+	t.Fatalf("no workflow submission scored after %s (statuses by id: %v)", d, status)
 	return scoredSub{}
 }
 
