@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -90,6 +91,20 @@ func TestNewTrustRoot(t *testing.T) {
 		if !v.TrustedOnFirstUse() || v.ChainID() != n.ChainID {
 			t.Fatalf("tofu %v chain %q", v.TrustedOnFirstUse(), v.ChainID())
 		}
+		r := lightproof.Proven{TrustedOnFirstUse: true}.Report()
+		if r.Warning != lightproof.TOFUWarning {
+			t.Fatalf("a report trusted on first use has no warning: %+v", r)
+		}
+		// Paths that name no single record of a provable store are refused
+		// before anything is asked.
+		for _, path := range []string{"status", "epoch", "epoch/x", "window/3", "window/x/workflow", "gas/1/x", "miner/1", "submission/1/2"} {
+			if _, err := v.ProvePath(ctx, path); !errors.Is(err, lightproof.ErrNotProvable) {
+				t.Errorf("%s: want ErrNotProvable, got %v", path, err)
+			}
+		}
+		if _, err := v.Query(ctx, "miner", []byte{1}, 0); err == nil || !strings.Contains(err.Error(), "not a provable store") {
+			t.Errorf("store miner: %v", err)
+		}
 	})
 	t.Run("other chain", func(t *testing.T) {
 		o := options(n)
@@ -150,6 +165,39 @@ func TestProvenRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkProven(t, p, wire.StoreWindow, wire.WindowKey(1, d.UID))
+	})
+	t.Run("paths", func(t *testing.T) {
+		for _, path := range []string{"epoch/latest", "submission/" + strconv.FormatUint(d.Submissions[1], 10),
+			"window/" + strconv.Itoa(int(d.UID)) + "/arena"} {
+			r, err := v.ProvePath(ctx, path)
+			if err != nil || r.View == nil || !r.Proven.TwoThirds || r.Proven.Warning != "" {
+				t.Fatalf("%s: %+v %v", path, r, err)
+			}
+		}
+	})
+	t.Run("weights", func(t *testing.T) {
+		netuid := uint16(3)
+		w, err := v.Weights(ctx, 0, &netuid, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep, err := n.Client.Epoch(ctx, w.Epoch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(w.UIDs) != len(ep.Epoch.U16) || *w.NetUID != 3 || w.VersionKey != 7 || w.Height != w.Proven.StateHeight || w.AppHash != w.Proven.Header.AppHash {
+			t.Fatalf("weights %+v, epoch %+v", w, ep.Epoch)
+		}
+		sum := 0
+		for i, u := range ep.Epoch.U16 {
+			if uint32(w.UIDs[i]) != u.UID || uint32(w.Weights[i]) != u.Weight {
+				t.Fatalf("entry %d: %d=%d, epoch %+v", i, w.UIDs[i], w.Weights[i], u)
+			}
+			sum += int(w.Weights[i])
+		}
+		if sum != 65535 {
+			t.Fatalf("weights sum %d", sum)
+		}
 	})
 	t.Run("missing", func(t *testing.T) {
 		_, _, err := v.Submission(ctx, 1<<40)

@@ -10,9 +10,9 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-// record queries key of store name at the latest provable height and
+// query queries key of store name at the latest provable height and
 // decodes the proven value into m.
-func record[M proto.Message](ctx context.Context, v *Verifier, name string, key []byte, m M) (M, Proven, error) {
+func query[M proto.Message](ctx context.Context, v *Verifier, name string, key []byte, m M) (M, Proven, error) {
 	p, err := v.Query(ctx, name, key, 0)
 	if err != nil {
 		return m, p, err
@@ -25,7 +25,7 @@ func record[M proto.Message](ctx context.Context, v *Verifier, name string, key 
 
 // Epoch is epoch n's result, proven.
 func (v *Verifier) Epoch(ctx context.Context, n uint64) (*subnetv1.Epoch, Proven, error) {
-	return record(ctx, v, wire.StoreEpoch, wire.EpochKey(n), &subnetv1.Epoch{})
+	return query(ctx, v, wire.StoreEpoch, wire.EpochKey(n), &subnetv1.Epoch{})
 }
 
 // LatestEpoch proves the latest epoch: its number comes from the primary's
@@ -45,7 +45,7 @@ func (v *Verifier) LatestEpoch(ctx context.Context) (*subnetv1.Epoch, Proven, er
 
 // Submission is submission id with its votes and receipt, proven.
 func (v *Verifier) Submission(ctx context.Context, id uint64) (*subnetv1.Submission, Proven, error) {
-	return record(ctx, v, wire.StoreSubmission, wire.SubmissionKey(id), &subnetv1.Submission{})
+	return query(ctx, v, wire.StoreSubmission, wire.SubmissionKey(id), &subnetv1.Submission{})
 }
 
 // Window is uid's window on track ("workflow" or "arena"), proven.
@@ -54,10 +54,10 @@ func (v *Verifier) Window(ctx context.Context, track string, uid uint32) (*subne
 	if !ok {
 		return nil, Proven{}, fmt.Errorf("lightproof: track %q has no window (want workflow or arena)", track)
 	}
-	return record(ctx, v, wire.StoreWindow, wire.WindowKey(t, uid), &subnetv1.Window{})
+	return query(ctx, v, wire.StoreWindow, wire.WindowKey(t, uid), &subnetv1.Window{})
 }
 
 // GasAgent is uid's gas agent on EVM chain evmChainID, proven.
 func (v *Verifier) GasAgent(ctx context.Context, evmChainID uint64, uid uint32) (*subnetv1.GasAgent, Proven, error) {
-	return record(ctx, v, wire.StoreGasAgent, wire.GasAgentKey(evmChainID, uid), &subnetv1.GasAgent{})
+	return query(ctx, v, wire.StoreGasAgent, wire.GasAgentKey(evmChainID, uid), &subnetv1.GasAgent{})
 }
