@@ -3,6 +3,8 @@ package lightproof
 import (
 	"errors"
 	"fmt"
+
+	"github.com/cometbft/cometbft/light"
 )
 
 // ErrNotProven is matched by every *NotProvenError: an answer whose proof
@@ -42,7 +44,11 @@ type HeaderError struct {
 
 func (e *HeaderError) Error() string {
 	hint := "check the trust root (--trust-height/--trust-hash) and that the primary and witnesses are on the same chain"
-	if isDivergence(e.Reason) {
+	var exp light.ErrOldHeaderExpired
+	switch {
+	case errors.As(e.Reason, &exp):
+		hint = "the trusted header is older than the trust period: trust a more recent header (--trust-height/--trust-hash) or give a longer --trust-period"
+	case isDivergence(e.Reason):
 		hint = "a witness serves a different header than the primary: one of them is on a fork or lying; do not trust either until their operators explain"
 	}
 	return fmt.Sprintf("header %d not verified by the light client: %v; %s", e.Height, e.Reason, hint)

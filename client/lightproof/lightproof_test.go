@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cometbft/cometbft/crypto/tmhash"
 	cmtcrypto "github.com/cometbft/cometbft/proto/tendermint/crypto"
@@ -104,6 +105,21 @@ func TestNewTrustRoot(t *testing.T) {
 		}
 		if _, err := v.Query(ctx, "miner", []byte{1}, 0); err == nil || !strings.Contains(err.Error(), "not a provable store") {
 			t.Errorf("store miner: %v", err)
+		}
+	})
+	t.Run("expired trust", func(t *testing.T) {
+		// Header 2 is older than a period of a nanosecond: the light client
+		// refuses to verify anything from it.
+		o := options(n)
+		o.TrustHeight, o.TrustHash, o.TrustPeriod = 2, trustRoot(t, n, 2), time.Nanosecond
+		v, err := lightproof.New(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = v.Check(ctx, wire.StoreEpoch, wire.EpochKey(1), []byte{1}, 2, &cmtcrypto.ProofOps{}, nil)
+		var he *lightproof.HeaderError
+		if !errors.As(err, &he) || he.Height != 3 || !strings.Contains(err.Error(), "older than the trust period") {
+			t.Fatalf("want a *HeaderError at 3 naming the trust period, got %v", err)
 		}
 	})
 	t.Run("other chain", func(t *testing.T) {
@@ -266,5 +282,28 @@ func TestHeaderNotYetCommitted(t *testing.T) {
 	var he *lightproof.HeaderError
 	if !errors.As(err, &he) || he.Height != 1<<40+1 {
 		t.Fatalf("want a *HeaderError at %d, got %v", int64(1<<40+1), err)
+	}
+}
+
+// TestDivergingWitness: a witness on another chain of the same id (its own
+// validator, so its own headers) is caught, with a trust root taken on
+// first use and with a given one.
+func TestDivergingWitness(t *testing.T) {
+	a := testnode.Start(t, testnode.Options{ChainID: "lightproof-fork"})
+	b := testnode.Start(t, testnode.Options{ChainID: "lightproof-fork"})
+	ctx := testnode.Ctx(t)
+	a.WaitHeight(t, 3)
+	b.WaitHeight(t, 3)
+	o := lightproof.Options{ChainID: a.ChainID, Primary: a.Addr, Witnesses: []string{b.Addr}, TrustHeight: 2}
+	_, err := lightproof.New(ctx, o)
+	var te *lightproof.TrustError
+	if !errors.As(err, &te) || !errors.Is(err, lightproof.ErrDiverged) || !strings.Contains(err.Error(), b.Addr) {
+		t.Fatalf("first use: want a divergence naming the witness, got %v", err)
+	}
+	o.TrustHash = trustRoot(t, a, 2)
+	_, err = lightproof.New(ctx, o)
+	t.Log(err)
+	if !errors.As(err, &te) || !errors.Is(err, lightproof.ErrDiverged) {
+		t.Fatalf("given hash: want the light client's divergence, got %v", err)
 	}
 }
