@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/scoringsubnet/validatord/app/commitment"
 	"github.com/scoringsubnet/validatord/app/governance"
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/membership"
@@ -79,10 +80,12 @@ func (a *App) InitChain(_ context.Context, req *abcitypes.RequestInitChain) (*ab
 	mirror.Init(store.State{O: ov}, gen)
 	a.time = req.Time.Unix() // CheckTx's block time until the first block commits
 	a.publish()
+	changes := commitment.Assign(ov)
 	a.genesisLanes = store.ApplyOverlay(a.lanes, ov, snap)
+	commitment.Update(ov, changes) // the nodes, after the LtHash: outside it
 	a.pending, a.proposals = nil, nil
 	a.resetCheck()
-	return &abcitypes.ResponseInitChain{AppHash: a.genesisLanes.Sum()}, nil
+	return &abcitypes.ResponseInitChain{AppHash: commitment.StateAppHash(ov, a.genesisLanes.Sum())}, nil
 }
 
 // CheckTx validates against the check state, which starts from the

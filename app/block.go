@@ -5,6 +5,7 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/commitment"
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -16,6 +17,9 @@ type blockResult struct {
 	height    int64
 	time      int64
 	overlay   *store.Overlay
+	tree      *store.Overlay // the record trees' nodes (outside the LtHash), over overlay
+	records   int            // provable records the block changed
+	nodes     int            // tree nodes it wrote
 	lanes     store.Lanes
 	appHash   []byte
 	txResults []*abcitypes.ExecTxResult
@@ -95,11 +99,14 @@ func (a *App) executeBlock(height, time int64, hash []byte, txs [][]byte, eviden
 	eo.MergeInto(bo)
 	res.updates = blk.Updates
 	res.written, res.txWork, res.endWork = bo.Size(), m.TxWork(), m.EndWork()
+	changes := commitment.Assign(bo) // the new records' slots are state: before the LtHash
 	if cached != nil {
 		cached.Freeze() // ApplyBlock reads the base on every core
 	}
 	res.lanes = store.ApplyBlock(baseLanes, bo)
-	res.appHash = res.lanes.Sum()
+	res.tree = store.NewOverlay(bo)
+	res.records, res.nodes = changes.Len(), commitment.Update(res.tree, changes)
+	res.appHash = commitment.StateAppHash(res.tree, res.lanes.Sum())
 	return res
 }
 

@@ -90,7 +90,7 @@ func (a *App) persist(res *blockResult) error {
 // under the first block's, else the block's.
 func (a *App) committedOverlays(res *blockResult) []*store.Overlay {
 	if a.genesis != nil {
-		return []*store.Overlay{a.genesis, res.overlay}
+		return []*store.Overlay{a.genesis, res.overlay, res.tree}
 	}
-	return []*store.Overlay{res.overlay}
+	return []*store.Overlay{res.overlay, res.tree}
 }

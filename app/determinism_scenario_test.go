@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/commitment"
 	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -213,11 +214,15 @@ func TestTwoAppsSameHashes(t *testing.T) {
 	checkFullHash(t, n2.app)
 }
 
-// checkFullHash recomputes the lanes from a scan of every stored key and
-// compares them with the incrementally maintained lanes and app hash.
+// checkFullHash recomputes the lanes from a scan of every stored key of
+// the hashed set, and the record trees from the records and their slots,
+// and compares them with the incrementally maintained lanes, tree nodes and
+// app hash.
 func checkFullHash(t *testing.T, a *App) {
 	t.Helper()
 	var full store.Lanes
+	var trees commitment.Rebuilder
+	nodes := map[string][]byte{}
 	txn := a.db.NewTransactionAt(store.Latest, false)
 	defer txn.Discard()
 	it := txn.NewIterator(badgerIterOpts())
@@ -232,10 +237,29 @@ func checkFullHash(t *testing.T, a *App) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !store.Hashed(k) {
+			nodes[string(k)] = v
+			continue
+		}
 		full.Add(k, v)
+		trees.Add(k, v)
 		keys++
 	}
-	if full != a.lanes || !bytes.Equal(full.Sum(), a.AppHash()) {
+	rebuilt := 0
+	roots, err := trees.Finish(func(k, v []byte) error {
+		if !bytes.Equal(nodes[string(k)], v) {
+			return fmt.Errorf("tree node %x: rebuilt %x, stored %x", k, v, nodes[string(k)])
+		}
+		rebuilt++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rebuilt != len(nodes) {
+		t.Fatalf("rebuilt %d tree nodes, the store holds %d", rebuilt, len(nodes))
+	}
+	if full != a.lanes || !bytes.Equal(commitment.AppHash(full.Sum(), roots), a.AppHash()) {
 		t.Fatalf("full-state hash over %d keys differs from the incremental one", keys)
 	}
 }

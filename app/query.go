@@ -33,6 +33,9 @@ func (a *App) Query(_ context.Context, req *abcitypes.RequestQuery) (resp *abcit
 	if strings.Trim(req.Path, "/") == "simulate" { // the pending state, not a committed view (simulate.go)
 		return a.answerSimulate(resp, req.Data), nil
 	}
+	if name, ok := wire.ParseStoreQueryPath(req.Path); ok { // raw records with their proofs (query_store.go)
+		return a.answerStore(resp, req, name), nil
+	}
 	if p, ok := a.queryPending(req); ok {
 		return p, nil
 	}

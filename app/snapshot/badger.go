@@ -10,7 +10,8 @@ import (
 	"github.com/scoringsubnet/validatord/app/store"
 )
 
-// BadgerIterator reads every entry after the meta prefix through one badger
+// BadgerIterator reads every entry of the hashed set (store.Hashed: after the
+// meta prefix, before the record trees' nodes) through one badger
 // read transaction: the state as of that transaction's version, whatever is
 // committed meanwhile. Close it before discarding the transaction.
 type BadgerIterator struct {
@@ -34,7 +35,7 @@ func (b *BadgerIterator) Next() ([]byte, []byte, bool, error) {
 		b.it.Seek([]byte{store.PrefixMeta + 1})
 		b.started = true
 	}
-	if !b.it.Valid() {
+	if !b.it.Valid() || !store.Hashed(b.it.Item().Key()) { // the record trees' nodes come last, outside the hashed set
 		return nil, nil, false, nil
 	}
 	item := b.it.Item()

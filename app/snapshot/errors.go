@@ -17,7 +17,7 @@ var (
 	ErrChunkHash    = errors.New("snapshot: chunk does not match its hash in the metadata")
 	ErrOutOfOrder   = errors.New("snapshot: chunk out of order")
 	ErrMalformed    = errors.New("snapshot: malformed entry stream")
-	ErrMetaKey      = errors.New("snapshot: entry of the meta prefix")
+	ErrMetaKey      = errors.New("snapshot: entry outside the hashed set (the meta prefix 0x00 or the record nodes' 0xf0)")
 	ErrOrder        = errors.New("snapshot: keys not in increasing order")
 	ErrDuplicateKey = errors.New("snapshot: duplicate key")
 	ErrEntryCount   = errors.New("snapshot: entry count or stream size disagrees with the metadata")
@@ -103,7 +103,7 @@ var verdicts = []verdict{
 	{"ErrChunkHash", ErrChunkHash, 0, Retry, true, true, "a chunk's SHA-256 is not the metadata's; the Restorer is unchanged and takes the index again"},
 	{"ErrOutOfOrder", ErrOutOfOrder, 0, RetrySnapshot, false, false, "a chunk index other than the next one"},
 	{"ErrMalformed", ErrMalformed, 0, RejectSnapshot, false, false, "a truncated, overlong or empty-key entry, or bytes after the last entry"},
-	{"ErrMetaKey", ErrMetaKey, 0, RejectSnapshot, false, false, "an entry of the meta prefix 0x00"},
+	{"ErrMetaKey", ErrMetaKey, 0, RejectSnapshot, false, false, "an entry outside the hashed set: the meta prefix 0x00 or the record trees' nodes 0xf0"},
 	{"ErrOrder", ErrOrder, 0, RejectSnapshot, false, false, "a key not greater than the one before it"},
 	{"ErrDuplicateKey", ErrDuplicateKey, 0, RejectSnapshot, false, false, "a key equal to the one before it"},
 	{"ErrEntryCount", ErrEntryCount, 0, RejectSnapshot, false, false, "more or fewer entries or bytes than the metadata says"},

@@ -43,8 +43,8 @@ func AppendEntry(dst, k, v []byte) []byte {
 
 // DecodeEntry reads the entry at the head of b. The key and value alias b.
 // It refuses a truncated entry, a non-minimal or overflowing length, an
-// empty or oversized key and a key of the meta prefix (which is outside the
-// hashed set); every refusal wraps ErrMalformed or ErrMetaKey.
+// empty or oversized key and a key outside the hashed set (the meta, the
+// record trees' nodes); every refusal wraps ErrMalformed or ErrMetaKey.
 func DecodeEntry(b []byte) (k, v, rest []byte, err error) {
 	k, rest, err = decodeField(b, "key")
 	if err != nil {
@@ -55,7 +55,7 @@ func DecodeEntry(b []byte) (k, v, rest []byte, err error) {
 		return nil, nil, b, fmt.Errorf("%w: empty key", ErrMalformed)
 	case len(k) > MaxKeySize:
 		return nil, nil, b, fmt.Errorf("%w: key of %d bytes, limit %d", ErrMalformed, len(k), MaxKeySize)
-	case k[0] == store.PrefixMeta:
+	case !store.Hashed(k):
 		return nil, nil, b, fmt.Errorf("%w: %x", ErrMetaKey, k)
 	}
 	v, rest, err = decodeField(rest, "value")

@@ -3,12 +3,15 @@ package snapshot
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"sort"
 	"testing"
 
+	"github.com/scoringsubnet/validatord/app/commitment"
 	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // randomState is a sorted state of n entries with keys under the layout's
@@ -19,6 +22,9 @@ func randomState(rng *rand.Rand, n, big int) []Entry {
 	var out []Entry
 	for len(out) < n {
 		p := store.Layout[1+rng.IntN(len(store.Layout)-1)].Byte
+		if _, provable := wire.StoreOfKey([]byte{p}); provable || p == store.PrefixRecordSlot || p == store.PrefixRecordCount || p == store.PrefixRecordNode {
+			continue // records need their slots in the trees: withSlots makes such states
+		}
 		k := make([]byte, 1+rng.IntN(24))
 		k[0] = p
 		for i := 1; i < len(k); i++ {
@@ -43,6 +49,32 @@ func randomState(rng *rand.Rand, n, big int) []Entry {
 	return out
 }
 
+// withSlots gives every provable record of es its slot in its store's tree
+// (in key order) and every store its count, as the app would have, and
+// returns the whole state sorted.
+func withSlots(es []Entry) []Entry {
+	sortEntries(es)
+	var counts [256]uint64
+	var grown []byte
+	out := es
+	for _, e := range es {
+		if _, ok := wire.StoreOfKey(e.Key); !ok {
+			continue
+		}
+		s := e.Key[0]
+		if counts[s] == 0 {
+			grown = append(grown, s)
+		}
+		out = append(out, Entry{append([]byte{store.PrefixRecordSlot}, e.Key...), binary.BigEndian.AppendUint64(nil, counts[s])})
+		counts[s]++
+	}
+	for _, s := range grown {
+		out = append(out, Entry{[]byte{store.PrefixRecordCount, s}, binary.BigEndian.AppendUint64(nil, counts[s])})
+	}
+	sortEntries(out)
+	return out
+}
+
 func randBytes(rng *rand.Rand, n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
@@ -55,27 +87,51 @@ func sortEntries(es []Entry) {
 	sort.Slice(es, func(i, j int) bool { return bytes.Compare(es[i].Key, es[j].Key) < 0 })
 }
 
-// appHashOf is the app hash computed directly with store.Lanes: the naive
-// reference the Restorer must agree with.
-func appHashOf(es []Entry) []byte {
+// lanesOf is the LtHash digest of es computed directly with store.Lanes.
+func lanesOf(es []Entry) []byte {
 	var l store.Lanes
 	for _, e := range es {
-		if e.Key[0] != store.PrefixMeta {
+		if store.Hashed(e.Key) {
 			l.Add(e.Key, e.Value)
 		}
 	}
 	return l.Sum()
 }
 
-// mapSink keeps what it is given, in order.
+// appHashOf is the app hash of es: the LtHash computed directly with
+// store.Lanes and the record trees' roots, the reference the Restorer must
+// agree with.
+func appHashOf(es []Entry) []byte {
+	var l store.Lanes
+	var trees commitment.Rebuilder
+	for _, e := range es {
+		if store.Hashed(e.Key) {
+			l.Add(e.Key, e.Value)
+			trees.Add(e.Key, e.Value)
+		}
+	}
+	roots, err := trees.Finish(func(_, _ []byte) error { return nil })
+	if err != nil {
+		panic(err)
+	}
+	return commitment.AppHash(l.Sum(), roots)
+}
+
+// mapSink keeps what it is given, in order: the snapshot's entries, and
+// apart from them the record trees' nodes the restore makes again.
 type mapSink struct {
 	entries []Entry
+	nodes   int
 	fail    error
 }
 
 func (s *mapSink) Put(k, v []byte) error {
 	if s.fail != nil {
 		return s.fail
+	}
+	if !store.Hashed(k) {
+		s.nodes++
+		return nil
 	}
 	s.entries = append(s.entries, Entry{append([]byte(nil), k...), append([]byte(nil), v...)})
 	return nil

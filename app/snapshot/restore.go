@@ -3,8 +3,10 @@ package snapshot
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 
+	"github.com/scoringsubnet/validatord/app/commitment"
 	"github.com/scoringsubnet/validatord/app/store"
 )
 
@@ -80,6 +82,7 @@ type Restorer struct {
 	entries uint64
 	size    uint64
 	lanes   store.Hasher
+	trees   commitment.Rebuilder
 	err     error
 	done    bool
 }
@@ -160,6 +163,7 @@ func (r *Restorer) decode(chunk []byte) error {
 			return fmt.Errorf("%w: %v", ErrSink, err)
 		}
 		r.lanes.Add(k, v)
+		r.trees.Add(k, v)
 		r.prev = append(r.prev[:0], k...)
 	}
 	return nil
@@ -170,7 +174,23 @@ func (r *Restorer) finish() error {
 		return fmt.Errorf("%w: %d entries in %d bytes, metadata says %d in %d",
 			ErrEntryCount, r.entries, r.size, r.meta.Entries, r.meta.Size)
 	}
-	if sum := r.lanes.Lanes.Sum(); !bytes.Equal(sum, r.trusted) {
+	// The record trees' nodes are not in a snapshot: they are made again
+	// from the records and their slots, after every entry (their keys sort
+	// last), and the app hash over their roots and the LtHash must be the
+	// trusted one.
+	roots, err := r.trees.Finish(func(k, v []byte) error {
+		if err := r.sink.Put(k, v); err != nil {
+			return fmt.Errorf("%w: %v", ErrSink, err)
+		}
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, ErrSink) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", ErrAppHash, err)
+	}
+	if sum := commitment.AppHash(r.lanes.Lanes.Sum(), roots); !bytes.Equal(sum, r.trusted) {
 		return fmt.Errorf("%w: restored state hashes to %x, trusted %x", ErrAppHash, sum, r.trusted)
 	}
 	return nil

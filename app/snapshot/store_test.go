@@ -269,10 +269,10 @@ func TestExportStoreUnclean(t *testing.T) {
 	defer db.Close()
 	// Height 4 in the memtable only, then the files copied as a crash leaves them.
 	txn := db.NewTransactionAt(3, true)
-	if err := txn.Set([]byte{store.PrefixEpoch, 4}, []byte("four")); err != nil {
+	if err := txn.Set([]byte{store.PrefixTask, 4}, []byte("four")); err != nil {
 		t.Fatal(err)
 	}
-	es := append(append([]Entry(nil), states[3]...), Entry{[]byte{store.PrefixEpoch, 4}, []byte("four")})
+	es := append(append([]Entry(nil), states[3]...), Entry{[]byte{store.PrefixTask, 4}, []byte("four")})
 	sortEntries(es)
 	bz, err := (&subnetv1.Meta{Height: 4, Time: 1_700_000_004, AppHash: appHashOf(es), FirstHeight: 1}).Marshal()
 	if err != nil {

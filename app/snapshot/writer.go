@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/scoringsubnet/validatord/app/commitment"
 	"github.com/scoringsubnet/validatord/app/store"
 )
 
@@ -102,6 +103,7 @@ func create(tmp string, it Iterator, h Header, opts Options) (Info, error) {
 	m := Metadata{Format: FormatV1, ChainID: h.ChainID, Height: h.Height, Time: h.Time, AppHash: append([]byte(nil), h.AppHash...)}
 	cw := &chunker{dir: tmp, limit: size, hash: sha256.New()}
 	var lanes store.Hasher
+	var trees commitment.Rebuilder
 	var prev []byte
 	for {
 		k, v, ok, err := it.Next()
@@ -111,7 +113,7 @@ func create(tmp string, it Iterator, h Header, opts Options) (Info, error) {
 		if !ok {
 			break
 		}
-		if len(k) > 0 && k[0] == store.PrefixMeta {
+		if len(k) > 0 && !store.Hashed(k) {
 			continue
 		}
 		if err := checkNext(prev, k); err != nil {
@@ -125,6 +127,7 @@ func create(tmp string, it Iterator, h Header, opts Options) (Info, error) {
 		}
 		if opts.VerifyAppHash {
 			lanes.Add(k, v)
+			trees.Add(k, v)
 		}
 		prev = append(prev[:0], k...)
 		m.Entries++
@@ -134,8 +137,14 @@ func create(tmp string, it Iterator, h Header, opts Options) (Info, error) {
 		return Info{}, err
 	}
 	m.Chunks = cw.sums
-	if opts.VerifyAppHash && !bytes.Equal(lanes.Lanes.Sum(), h.AppHash) {
-		return Info{}, fmt.Errorf("%w: the state at height %d hashes to %x, header says %x", ErrAppHash, h.Height, lanes.Lanes.Sum(), h.AppHash)
+	if opts.VerifyAppHash {
+		roots, err := trees.Finish(func(_, _ []byte) error { return nil })
+		if err != nil {
+			return Info{}, fmt.Errorf("%w: the state at height %d: %v", ErrAppHash, h.Height, err)
+		}
+		if got := commitment.AppHash(lanes.Lanes.Sum(), roots); !bytes.Equal(got, h.AppHash) {
+			return Info{}, fmt.Errorf("%w: the state at height %d hashes to %x, header says %x", ErrAppHash, h.Height, got, h.AppHash)
+		}
 	}
 	if len(m.Chunks) > MaxChunks {
 		return Info{}, fmt.Errorf("snapshot: %d chunks, limit %d: raise the chunk size", len(m.Chunks), MaxChunks)

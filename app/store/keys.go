@@ -58,6 +58,15 @@ const (
 	PrefixMinerSub byte = 0x30 // uid, submission id → (empty): a miner's submissions, written at the commit, deleted with the submission
 	// 0x31: the genesis the chain was initialised with (docs/queries.md, status).
 	PrefixGenesisHash byte = 0x31 // sha256 of the InitChain request: chain id, time, initial height, consensus params, validators, app_state
+	// 0x34–0x35 and 0xf0: the Merkle commitment of the provable records (app/commitment, docs/commitment.md).
+	PrefixRecordSlot  byte = 0x34 // record key (a provable store's state key) → its leaf's index in the store's tree (u64)
+	PrefixRecordCount byte = 0x35 // provable store's prefix byte → the leaves of its tree (u64)
+	// PrefixRecordNode holds the trees' node hashes: store prefix byte, level
+	// byte, index (u64) → 32 bytes. Outside the hashed set like the meta (the
+	// app hash commits to the trees through their roots), never in a
+	// snapshot (a restore rebuilds the nodes from the records and checks the
+	// roots), and last in key order so that a state scan can stop before it.
+	PrefixRecordNode byte = 0xf0
 )
 
 // ValueKind says how a prefix's values are encoded.
@@ -81,7 +90,9 @@ type Prefix struct {
 	Score bool
 	// RawKey: the key after the prefix is raw bytes, not uint64 parts.
 	RawKey bool
-	Kind   ValueKind
+	// Unhashed: outside the hashed set (Hashed), like the meta.
+	Unhashed bool
+	Kind     ValueKind
 	// New returns an empty message of the prefix's values (KindProto only).
 	New func() proto.Message
 }
@@ -89,7 +100,7 @@ type Prefix struct {
 // Layout is every prefix of the state, in byte order: the one description of
 // the key space that the app, the state dump and the replay tools share.
 var Layout = []Prefix{
-	{Byte: PrefixMeta, Name: "meta", Kind: KindProto, New: func() proto.Message { return &subnetv1.Meta{} }},
+	{Byte: PrefixMeta, Name: "meta", Kind: KindProto, Unhashed: true, New: func() proto.Message { return &subnetv1.Meta{} }},
 	{Byte: PrefixGenesis, Name: "genesis", Kind: KindJSON},
 	{Byte: PrefixChainID, Name: "chain_id", Kind: KindText},
 	{Byte: PrefixCounters, Name: "counters", Kind: KindProto, New: func() proto.Message { return &subnetv1.Counters{} }},
@@ -131,6 +142,15 @@ var Layout = []Prefix{
 	{Byte: PrefixMirrorOpen, Name: "mirror_open", RawKey: true, Kind: KindU64},
 	{Byte: PrefixMinerSub, Name: "miner_sub", Kind: KindBytes},
 	{Byte: PrefixGenesisHash, Name: "genesis_hash", Kind: KindBytes},
+	{Byte: PrefixRecordSlot, Name: "record_slot", RawKey: true, Kind: KindU64},
+	{Byte: PrefixRecordCount, Name: "record_count", RawKey: true, Kind: KindU64},
+	{Byte: PrefixRecordNode, Name: "record_node", RawKey: true, Kind: KindBytes, Unhashed: true},
+}
+
+// Hashed reports whether key belongs to the hashed set (the LtHash and the
+// snapshots): every key but the meta's and the record trees' nodes.
+func Hashed(key []byte) bool {
+	return len(key) > 0 && key[0] != PrefixMeta && key[0] != PrefixRecordNode
 }
 
 // PrefixOf returns the layout entry of key's first byte; ok is false for an
