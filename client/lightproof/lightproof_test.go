@@ -238,6 +238,7 @@ func TestProvenRecords(t *testing.T) {
 		value := bytes.Clone(res.Value)
 		value[len(value)/2] ^= 1
 		_, err := v.Check(ctx, wire.StoreSubmission, key, value, res.Height, res.ProofOps, res.Key)
+		t.Log(err)
 		if !errors.Is(err, lightproof.ErrNotProven) || !errors.Is(err, wire.ErrProof) {
 			t.Fatalf("want ErrNotProven, got %v", err)
 		}
@@ -249,6 +250,7 @@ func TestProvenRecords(t *testing.T) {
 		}
 		ops.Ops[0].Data[len(ops.Ops[0].Data)-1] ^= 1
 		_, err := v.Check(ctx, wire.StoreSubmission, key, res.Value, res.Height, ops, res.Key)
+		t.Log(err)
 		if !errors.Is(err, lightproof.ErrNotProven) {
 			t.Fatalf("want ErrNotProven, got %v", err)
 		}

@@ -29,9 +29,10 @@ func (v *Verifier) Epoch(ctx context.Context, n uint64) (*subnetv1.Epoch, Proven
 }
 
 // LatestEpoch proves the latest epoch: its number comes from the primary's
-// unproven "epoch/latest" answer, its record is then proven like any other
-// (a primary naming an older epoch is not caught here: compare
-// Proven.Header.Height with the epoch's height to see how fresh it is).
+// unproven "epoch/latest" answer, its record is then proven like any other,
+// after the block that follows the epoch's (a primary naming an older epoch
+// is not caught here: compare Proven.Header.Height with the epoch's height
+// to see how fresh it is).
 func (v *Verifier) LatestEpoch(ctx context.Context) (*subnetv1.Epoch, Proven, error) {
 	ev, err := v.primary.LatestEpoch(ctx)
 	if err != nil {
@@ -39,6 +40,11 @@ func (v *Verifier) LatestEpoch(ctx context.Context) (*subnetv1.Epoch, Proven, er
 	}
 	if ev.Epoch == nil {
 		return nil, Proven{}, fmt.Errorf("lightproof: the node has no epoch yet")
+	}
+	// The app proves the state one below its last block: an epoch stored
+	// in that last block is provable once the next one is committed.
+	if _, err := v.primary.WaitAppHeight(ctx, ev.Epoch.Height+1, v.poll); err != nil {
+		return nil, Proven{}, fmt.Errorf("lightproof: waiting for the block after epoch %d's (%d) to prove it: %w", ev.Epoch.Number, ev.Epoch.Height, err)
 	}
 	return v.Epoch(ctx, ev.Epoch.Number)
 }
