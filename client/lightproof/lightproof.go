@@ -196,6 +196,7 @@ func trustError(o Options, err error) error {
 	te := &TrustError{Height: o.TrustHeight, Reason: err}
 	var exp light.ErrOldHeaderExpired
 	switch {
+	// The light client says a wrong trust hash in words only (no type).
 	case strings.Contains(err.Error(), "expected header's hash"):
 		te.Hint = "the trust hash is not the hash of the header at the trust height: check both (e.g. `curl <node>/commit?height=N` on a node you trust)"
 	case errors.As(err, &exp):

@@ -3,6 +3,9 @@ package leaderboard
 import (
 	"context"
 	"encoding/hex"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 
 	cmtcrypto "github.com/cometbft/cometbft/proto/tendermint/crypto"
@@ -14,6 +17,20 @@ import (
 	"github.com/scoringsubnet/validatord/internal/testnode"
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
+
+func fetch(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	bz, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s %v", url, resp.Status, err)
+	}
+	return string(bz)
+}
 
 // TestEpochJSONProof: /epoch.json carries the epoch record's proof, and a
 // reader who trusts the validators, not the page, checks it with CometBFT's
@@ -41,6 +58,17 @@ func TestEpochJSONProof(t *testing.T) {
 	key := wire.EpochKey(page.Number)
 	if p.Path != wire.StoreQueryPath(wire.StoreEpoch) || p.Key != hex.EncodeToString(key) || p.Height < page.Height || len(p.ProofOps) == 0 {
 		t.Fatalf("proof %+v of epoch %d at %d", p, page.Number, page.Height)
+	}
+	// The HTML says so too (but in the block right after a new epoch).
+	for h := page.Height; ; h++ {
+		n.WaitHeight(t, h)
+		html := fetch(t, "http://"+srv.Addr()+"/epoch")
+		if strings.Contains(html, `id="proof-height"`) {
+			break
+		}
+		if h > page.Height+20 {
+			t.Fatalf("the epoch page never says it has a proof:\n%s", html)
+		}
 	}
 	value, err := hex.DecodeString(p.Value)
 	if err != nil {
