@@ -26,6 +26,10 @@ type BlockWork struct {
 	Carried      []string
 	Starved      bool
 	Rejected     int
+	// Records is the provable records the block changed; TreeNodes and
+	// TreeBytes the record trees' nodes it wrote for them and their bytes
+	// (key + value + store.EntryOverhead each), outside Written.
+	Records, TreeNodes, TreeBytes int
 }
 
 // PendingWork is the BlockWork of the block FinalizeBlock executed and
@@ -40,7 +44,8 @@ func (a *App) PendingWork() (BlockWork, bool) {
 	}
 	return BlockWork{Height: res.height, TxWork: res.txWork, TxWorkLimit: a.limits.TxWork, EndWork: res.endWork,
 		EndWorkLimit: a.limits.EndWork, Written: res.written, WriteLimit: a.limits.BlockWrites + a.limits.EndWrites,
-		Carried: append([]string(nil), res.carried...), Starved: res.starved, Rejected: res.rejected}, true
+		Carried: append([]string(nil), res.carried...), Starved: res.starved, Rejected: res.rejected,
+		Records: res.records, TreeNodes: res.nodes, TreeBytes: res.tree.Size()}, true
 }
 
 // DueQueues names the end of block's schedules (store.Due kinds), in the

@@ -64,6 +64,10 @@
 // (NonceHint). TxError.NextNonce reads the next nonce that CheckTx's nonce
 // refusal carries in its data (wire.DecodeNextNonce), never its log text.
 //
+// Every answer above is the node's word. QueryProof asks for a record of a
+// provable store with its Merkle proof; client/lightproof checks such
+// answers against headers CometBFT's light client verified.
+//
 // It imports app/wire and the proto types, never package app: the app's own
 // tests may use it.
 package client

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	abcitypes "github.com/cometbft/cometbft/abci/types"
 	rpcclient "github.com/cometbft/cometbft/rpc/client"
 
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -163,4 +164,25 @@ func (c *Client) Digest(ctx context.Context) (*wire.DigestView, error) {
 // ("registration"): the difficulty and the recent block hashes work may bind.
 func (c *Client) Registration(ctx context.Context) (*wire.RegistrationView, error) {
 	return query[wire.RegistrationView](ctx, c, "registration")
+}
+
+// QueryProof runs a query whose request carries data and asks the app for a
+// Merkle proof (RequestQuery.Prove) of the state as of height (0: the app's
+// latest provable height). It returns the whole answer: key, value, proof
+// ops and the height of the state read. The answer is not checked here:
+// client/lightproof checks it against a header CometBFT's light client
+// verified. A non-zero answer code is a *QueryError.
+func (c *Client) QueryProof(ctx context.Context, path string, data []byte, height int64) (abcitypes.ResponseQuery, error) {
+	if height < 0 {
+		return abcitypes.ResponseQuery{}, fmt.Errorf("query %s: height %d, want >= 0", path, height)
+	}
+	res, err := c.rpc.ABCIQueryWithOptions(ctx, path, data, rpcclient.ABCIQueryOptions{Height: height, Prove: true})
+	if err != nil {
+		return abcitypes.ResponseQuery{}, c.wrap(err)
+	}
+	if res.Response.Code != wire.QueryOK {
+		return res.Response, &QueryError{Path: path, Code: res.Response.Code, Name: wire.QueryCodeName(res.Response.Code),
+			Log: strings.TrimSpace(res.Response.Log)}
+	}
+	return res.Response, nil
 }

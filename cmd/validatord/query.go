@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/scoringsubnet/validatord/client/lightproof"
 )
 
 // queryCmd is `validatord query`: a path of the app (run), or one of its
@@ -32,12 +35,15 @@ func init() {
 }
 
 const queryUsage = "query <path...> [--height H] [--node tcp://127.0.0.1:26657] [-o json|text]   e.g. query leaderboard workflow, query epoch latest --height 1200; " +
+	"query <path...> --prove --witness ADDR [--trust-height H --trust-hash HEX] [--trust-period D]   proven through CometBFT's light client: " +
+	lightproof.ProvablePaths + "; " +
 	"also query tasks | submissions | tx | account | metagraph (validatord query <one> -h)"
 
 // queryValueFlags are the query flags that take a value: a word after one
 // of them (without "=") is its value, not the query's first word.
 var queryValueFlags = map[string]bool{"node": true, "home": true, "height": true, "o": true, "output": true,
-	"track": true, "limit": true, "after": true, "task": true, "miner": true}
+	"track": true, "limit": true, "after": true, "task": true, "miner": true,
+	"witness": true, "trust-height": true, "trust-hash": true, "trust-period": true}
 
 // firstWord is the index of the first positional argument of args (-1 when
 // there is none).
@@ -70,6 +76,8 @@ func runQuery(ctx context.Context, env Env, args []string) error {
 	homeFlag(fs) // accepted as on every command; a path query reads nothing of the home
 	out := queryOutputFlag(fs, outputJSON)
 	height := fs.Int64("height", 0, "answer from the state as of this height (within the node's keep_versions; default: the last committed)")
+	prove := fs.Bool("prove", false, "check the answer with a Merkle proof against a header CometBFT's light client verified ("+lightproof.ProvablePaths+")")
+	trust := addTrustFlags(fs)
 	pos, ok, err := parseFlags(env, fs, queryUsage, args)
 	if !ok || err != nil {
 		return err
@@ -81,6 +89,15 @@ func runQuery(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("--height: %d, want a height >= 1 (or 0: the last committed)", *height)
 	}
 	path := queryPath(pos)
+	if *prove {
+		if *height != 0 {
+			return fmt.Errorf("--height: not with --prove, which proves the latest provable state")
+		}
+		return runQueryProve(ctx, env, *node, trust, path, out.format)
+	}
+	if err := refuseTrustFlags(fs, "--prove"); err != nil {
+		return err
+	}
 	if err := knownQueryPath(path); err != nil {
 		return err
 	}
@@ -100,6 +117,29 @@ func runQuery(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("query %s: %w", path, err)
 	}
 	_, err = fmt.Fprintf(env.Stdout, "%s\n", pretty)
+	return err
+}
+
+// runQueryProve is `query <path> --prove`: the record and its proof, or an
+// error saying what did not verify.
+func runQueryProve(ctx context.Context, env Env, node string, trust *trustFlags, path, format string) error {
+	v, err := trust.verifier(ctx, node)
+	if err != nil {
+		return err
+	}
+	rec, err := v.ProvePath(ctx, path)
+	if err != nil {
+		return oneLine(err)
+	}
+	warnTOFU(env.Stderr, rec.Proven)
+	bz, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	if format == outputText {
+		return printJSONText(env.Stdout, bz)
+	}
+	_, err = fmt.Fprintf(env.Stdout, "%s\n", bz)
 	return err
 }
 

@@ -14,7 +14,8 @@ func init() {
 	root.add(&command{name: "weights", summary: "print an epoch's u16 weights for the parent chain's set_weights, with the app hash and score digest of its state", run: runWeights})
 }
 
-const weightsCmdUsage = "weights [--epoch N | --height H] [--node tcp://127.0.0.1:26657 | --home DIR] [--netuid N] [--version-key K]"
+const weightsCmdUsage = "weights [--epoch N | --height H] [--node tcp://127.0.0.1:26657 | --home DIR] [--netuid N] [--version-key K]" +
+	" [--verify --witness ADDR [--trust-height H --trust-hash HEX] [--trust-period D]]"
 
 func runWeights(ctx context.Context, env Env, args []string) error {
 	fs := newFlags("weights")
@@ -24,6 +25,8 @@ func runWeights(ctx context.Context, env Env, args []string) error {
 	height := fs.Int64("height", 0, "print the latest epoch as of this height, with this height's app hash and digest (within the node's keep_versions)")
 	netuid := fs.Int("netuid", -1, "the parent chain's subnet id to write (default: the mirror's netuid in mirror mode, else absent)")
 	versionKey := fs.Uint64("version-key", 0, "the version_key to write: the subnet's weights_version hyperparameter")
+	verify := fs.Bool("verify", false, "print the vector only if its epoch record is proven by a header signed by more than 2/3 of the voting power (CometBFT's light client; no score digest, netuid only from --netuid)")
+	trust := addTrustFlags(fs)
 	pos, ok, err := parseFlags(env, fs, weightsCmdUsage, args)
 	if !ok || err != nil {
 		return err
@@ -43,13 +46,32 @@ func runWeights(ctx context.Context, env Env, args []string) error {
 		n := uint16(*netuid)
 		req.NetUID = &n
 	}
-	c, err := dialNode(addr)
-	if err != nil {
-		return err
-	}
-	w, err := client.Weights(ctx, c, req)
-	if err != nil {
-		return oneLine(err)
+	var w any
+	if *verify {
+		if *height != 0 {
+			return fmt.Errorf("--height: not with --verify, which proves an epoch's own record (--epoch N, or the latest)")
+		}
+		v, err := trust.verifier(ctx, addr)
+		if err != nil {
+			return err
+		}
+		vw, err := v.Weights(ctx, *epoch, req.NetUID, *versionKey)
+		if err != nil {
+			return oneLine(fmt.Errorf("weights not verified, nothing printed: %w", err))
+		}
+		warnTOFU(env.Stderr, vw.Proven)
+		w = vw
+	} else {
+		if err := refuseTrustFlags(fs, "--verify"); err != nil {
+			return err
+		}
+		c, err := dialNode(addr)
+		if err != nil {
+			return err
+		}
+		if w, err = client.Weights(ctx, c, req); err != nil {
+			return oneLine(err)
+		}
 	}
 	bz, err := json.MarshalIndent(w, "", "  ")
 	if err != nil {

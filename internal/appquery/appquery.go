@@ -48,6 +48,25 @@ func Raw(ctx context.Context, q Querier, path string) (json.RawMessage, int64, e
 	return nil, resp.Height, &Error{Path: path, Code: resp.Code, Log: resp.Log}
 }
 
+// Prove asks the app for the record under key in the provable store
+// name with its Merkle proof (RequestQuery.Prove) as of height (0: the
+// app's latest provable height). A record the app does not have wraps
+// ErrNotFound.
+func Prove(ctx context.Context, q Querier, name string, key []byte, height int64) (*abcitypes.ResponseQuery, error) {
+	path := wire.StoreQueryPath(name)
+	resp, err := q.Query(ctx, &abcitypes.RequestQuery{Path: path, Data: key, Height: height, Prove: true})
+	if err != nil {
+		return nil, fmt.Errorf("query %s %x: %w", path, key, err)
+	}
+	switch resp.Code {
+	case wire.QueryOK:
+		return resp, nil
+	case wire.QueryNotFound:
+		return nil, fmt.Errorf("query %s %x: %w: %s", path, key, ErrNotFound, resp.Log)
+	}
+	return nil, &Error{Path: path, Code: resp.Code, Log: resp.Log}
+}
+
 // Get decodes the answer of path into a V.
 func Get[V any](ctx context.Context, q Querier, path string) (*V, error) {
 	bz, _, err := Raw(ctx, q, path)

@@ -188,6 +188,7 @@ func (c *chain) block(ctx context.Context) (decided, []message, error) {
 	}
 	if w, ok := c.app.PendingWork(); ok {
 		d.stat.Written = w.Written
+		d.stat.Records, d.stat.TreeNodes, d.stat.TreeBytes = w.Records, w.TreeNodes, w.TreeBytes
 	}
 	if _, err := c.app.Commit(ctx, &abcitypes.RequestCommit{}); err != nil {
 		return decided{}, nil, fmt.Errorf("height %d: Commit: %w", h, err)

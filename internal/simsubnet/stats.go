@@ -71,6 +71,9 @@ type BlockStat struct {
 	// Written is the bytes the block wrote to the state (keys and values,
 	// deletions included: App.PendingWork).
 	Written int
+	// Records is the provable records the block changed, TreeNodes and
+	// TreeBytes the record trees' nodes written for them (App.PendingWork).
+	Records, TreeNodes, TreeBytes int
 }
 
 // Sample is the state's size after a height: the app's entries and their

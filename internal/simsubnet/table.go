@@ -140,6 +140,7 @@ func Rows(r *Result) []Row {
 	}
 	add("blocks with state retired", "%d", o.Retirements)
 	add("state written per block: mean bytes (per day at 1 block a second)", "%s", writtenPerDay(st))
+	add("record commitment per block: records changed / tree nodes written / node bytes, mean (max)", "%s", treeRow(st))
 	add("score digest after the last block", "%s", short(o.ScoreDigest))
 	for _, s := range st.Samples {
 		add(fmt.Sprintf("state after block %d: keys / app bytes / badger on disk", s.Height), "%d / %s / %s", s.Keys, mib(s.Bytes), mib(s.DiskBytes))
@@ -257,4 +258,21 @@ func writtenPerDay(st *Stats) string {
 	}
 	mean := sum / int64(len(st.Blocks))
 	return fmt.Sprintf("%d (%s a day)", mean, mib(mean*86_400/BlockSeconds))
+}
+
+// treeRow is the record trees' work per block: the provable records a
+// block changed, the nodes written for them and their bytes, mean and max.
+func treeRow(st *Stats) string {
+	if len(st.Blocks) == 0 {
+		return "n/a"
+	}
+	var sum, most [3]int
+	for _, b := range st.Blocks {
+		for i, v := range [3]int{b.Records, b.TreeNodes, b.TreeBytes} {
+			sum[i] += v
+			most[i] = max(most[i], v)
+		}
+	}
+	n := len(st.Blocks)
+	return fmt.Sprintf("%d (%d) / %d (%d) / %d (%d)", sum[0]/n, most[0], sum[1]/n, most[1], sum[2]/n, most[2])
 }

@@ -2,12 +2,14 @@ package leaderboard
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 
+	cmtcrypto "github.com/cometbft/cometbft/proto/tendermint/crypto"
 	"github.com/shopspring/decimal"
 
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -75,6 +77,25 @@ type EpochPage struct {
 	Windowed    []string        `json:"windowed"`
 	Rows        []EpochRow      `json:"rows"`
 	Epoch       *wire.EpochView `json:"epoch"`
+	// Proof is the epoch record's Merkle proof; null while the epoch is
+	// newer than the app's latest provable state (until the next block),
+	// or when the app could not prove it (ProofError says why: the table
+	// is shown all the same).
+	Proof      *Proof `json:"proof"`
+	ProofError string `json:"proof_error,omitempty"`
+}
+
+// Proof lets anyone check the epoch against the chain without trusting
+// this page: Value (the record's bytes, hex) is under Key (hex) in the
+// store of Path's state at Height, by ProofOps (CometBFT's JSON, as
+// /abci_query gives them), up to the app hash in the header of block
+// Height+1. wire.VerifyProof (what `cometbft light` runs) checks it.
+type Proof struct {
+	Path     string              `json:"path"`
+	Key      string              `json:"key"`
+	Value    string              `json:"value"`
+	Height   int64               `json:"height"`
+	ProofOps []cmtcrypto.ProofOp `json:"proof_ops"`
 }
 
 // TaskPage is /task/<id>: the task's results answer.
@@ -239,6 +260,9 @@ func (r reader) epoch() (*EpochPage, error) {
 	e := ev.Epoch
 	page := &EpochPage{Number: e.Number, Height: e.Height, Unallocated: e.Unallocated, Tracks: p.trackNames(),
 		Windowed: p.windowed(), Rows: []EpochRow{}, Epoch: ev}
+	if page.Proof, err = r.epochProof(e.Number); err != nil {
+		page.ProofError = err.Error()
+	}
 	for _, row := range epochRows(e, page.Tracks) {
 		for _, tr := range page.Windowed {
 			w, err := r.windowOf(p, row.UID, tr)
@@ -250,6 +274,25 @@ func (r reader) epoch() (*EpochPage, error) {
 		page.Rows = append(page.Rows, row)
 	}
 	return page, nil
+}
+
+// epochProof is epoch n's proof at the app's latest provable height; nil
+// when that state does not have the epoch yet.
+func (r reader) epochProof(n uint64) (*Proof, error) {
+	key := wire.EpochKey(n)
+	resp, err := appquery.Prove(r.ctx, r.q, wire.StoreEpoch, key, 0)
+	if errors.Is(err, appquery.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &Proof{Path: wire.StoreQueryPath(wire.StoreEpoch), Key: hex.EncodeToString(key), Value: hex.EncodeToString(resp.Value),
+		Height: resp.Height, ProofOps: []cmtcrypto.ProofOp{}}
+	if resp.ProofOps != nil {
+		out.ProofOps = resp.ProofOps.Ops
+	}
+	return out, nil
 }
 
 // epochRows are the epoch's uids (those with a weight or a u16 entry) with

@@ -62,7 +62,7 @@ p.meta{color:#687380}
 {{template "foot"}}{{end}}
 
 {{define "epoch"}}{{template "head" "epoch"}}
-<h1>epoch {{.Number}} <small>computed at height <span id="height">{{.Height}}</span> · unallocated {{short .Unallocated}} · <a href="/epoch.json">json</a></small></h1>
+<h1>epoch {{.Number}} <small>computed at height <span id="height">{{.Height}}</span> · unallocated {{short .Unallocated}} · <a href="/epoch.json">json</a>{{if .Proof}} (with its Merkle proof at state <span id="proof-height">{{.Proof.Height}}</span>){{end}}</small></h1>
 <div class="wide"><table id="rows"><thead><tr><th>rank</th><th>uid</th><th>weight</th><th>u16</th>{{range .Tracks}}<th>score {{.}}</th>{{end}}{{range .Windowed}}<th>window {{.}}</th><th>warm-up {{.}}</th>{{end}}</tr></thead><tbody>
 {{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{.UID}}</td><td data-col="weight">{{short .Weight}}</td><td data-col="u16">{{.U16}}</td>{{range .Scores}}<td data-col="score-{{.Track}}">{{short .Score}}</td>{{end}}{{range .Windows}}{{if .Window}}<td data-col="fill-{{.Track}}">{{.Window.Fill}}</td><td data-col="warmup-{{.Track}}">{{.Window.Warmup}}</td>{{else}}<td data-col="fill-{{.Track}}" class="muted">–</td><td data-col="warmup-{{.Track}}" class="muted">–</td>{{end}}{{end}}</tr>
 {{end}}</tbody></table></div>
