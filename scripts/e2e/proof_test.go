@@ -34,6 +34,7 @@ type proofFigures struct {
 	Proven        []provenFigure `json:"proven"`
 	Refused       []string       `json:"refused"`
 	Seconds       string         `json:"time_to_scored_submission"`
+	CLI           []string       `json:"cli_refusals"`
 }
 
 // provenFigure is one answer the honest proxy verified.
@@ -55,7 +56,9 @@ type provenFigure struct {
 // submission (its receipt) and the miner's workflow window are answered and verified; the same
 // answers, checked in Go by wire.VerifyProof against the app hash of header h+1 (read through
 // the proxy, so light-verified), verify, and node3's do not. Through a proxy whose primary is
-// node3 every one of those queries is refused with the proxy's "verify value proof" error.
+// node3 every one of those queries is refused with the proxy's "verify value proof" error. The
+// project's own client agrees: `validatord query … --prove` and `weights --verify` prove node0's
+// records and exit 1 on node3's ("not proven").
 func TestLightProxyVerifiesProofs(t *testing.T) {
 	const liarNode = 3
 	port := basePort + 900
@@ -185,6 +188,14 @@ func TestLightProxyVerifiesProofs(t *testing.T) {
 		fig.Refused = append(fig.Refused, refusal)
 		t.Logf("proxy in front of the liar refused %s %x: %s", path, q.key, refusal)
 	}
+
+	// The project's own light client (client/lightproof, through validatord query --prove and
+	// weights --verify) takes node0's records and refuses the liar's.
+	fig.CLI = checkCLI(t, nw, liarNode, trusted, []cliQuery{
+		{wire.StoreEpoch, []string{"epoch", fmt.Sprint(epoch)}},
+		{wire.StoreSubmission, []string{"submission", fmt.Sprint(sub.ID)}},
+		{wire.StoreWindow, []string{"window", fmt.Sprint(sub.UID), "workflow"}},
+	}, epoch)
 
 	// An absent key is code 2 (not found), with no value to prove.
 	absent := nodeQueryCode(t, nw, 0, wire.StoreQueryPath(wire.StoreEpoch), wire.EpochKey(epoch+1_000_000))
@@ -352,6 +363,66 @@ func nodeQueryCode(t *testing.T, nw *network, i int, path string, key []byte) ui
 		t.Fatalf("node%d %s %x: %v", i, path, key, err)
 	}
 	return res.Response.Code
+}
+
+// cliQuery is a provable record as `validatord query` names it.
+type cliQuery struct {
+	store string
+	args  []string
+}
+
+// checkCLI runs `validatord query … --prove` on each record and `validatord weights --verify` on
+// the epoch against node0 (each must be proven under a header signed by more than 2/3 of the
+// power) and against the liar (each must exit 1 saying the record is not proven, weights with
+// nothing on stdout); it returns the liar's refusals.
+func checkCLI(t *testing.T, nw *network, liarNode int, trustHash string, queries []cliQuery, epoch uint64) []string {
+	t.Helper()
+	trust := []string{"--witness", nw.rpcs[1], "--trust-height", "2", "--trust-hash", trustHash}
+	type proven struct {
+		Proven struct {
+			Store       string `json:"store"`
+			StateHeight int64  `json:"state_height"`
+			TwoThirds   bool   `json:"two_thirds"`
+		} `json:"proven"`
+	}
+	var refusals []string
+	for _, q := range queries {
+		args := append(append(append([]string{"query"}, q.args...), "--prove", "--node", nw.rpcs[0]), trust...)
+		out, err := run(t, time.Minute, nil, bin("validatord"), args...)
+		if err != nil {
+			t.Fatalf("validatord %s against node0: %v", strings.Join(args, " "), err)
+		}
+		var p proven
+		if err := json.Unmarshal(out, &p); err != nil || p.Proven.Store != q.store || !p.Proven.TwoThirds {
+			t.Fatalf("validatord %s: not a record of %s proven under 2/3 of the power (%v): %s", strings.Join(args, " "), q.store, err, out)
+		}
+		t.Logf("validatord query %s --prove: proven at state height %d", strings.Join(q.args, " "), p.Proven.StateHeight)
+		args[len(q.args)+3] = nw.rpcs[liarNode] // --node's value
+		_, err = run(t, time.Minute, nil, bin("validatord"), args...)
+		if err == nil || !strings.Contains(err.Error(), "not proven") {
+			t.Fatalf("validatord %s against the liar: %v, want exit 1 saying not proven", strings.Join(args, " "), err)
+		}
+		refusals = append(refusals, lastLine(err.Error()))
+		t.Logf("validatord query %s --prove against the liar: %s", strings.Join(q.args, " "), lastLine(err.Error()))
+	}
+	args := append([]string{"weights", "--verify", "--epoch", fmt.Sprint(epoch), "--node", nw.rpcs[0]}, trust...)
+	out, err := run(t, time.Minute, nil, bin("validatord"), args...)
+	var p proven
+	if err != nil || json.Unmarshal(out, &p) != nil || p.Proven.Store != wire.StoreEpoch || !p.Proven.TwoThirds {
+		t.Fatalf("validatord %s against node0: %v: %s", strings.Join(args, " "), err, out)
+	}
+	args[5] = nw.rpcs[liarNode]
+	out, err = run(t, time.Minute, nil, bin("validatord"), args...)
+	if err == nil || len(bytes.TrimSpace(out)) != 0 || !strings.Contains(err.Error(), "not proven") {
+		t.Fatalf("validatord %s against the liar: %v, stdout %q; want exit 1, nothing on stdout, not proven", strings.Join(args, " "), err, out)
+	}
+	return append(refusals, lastLine(err.Error()))
+}
+
+// lastLine is the last non-empty line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }
 
 // differingBytes counts the positions where a and b differ (a length difference counts each
