@@ -73,7 +73,7 @@ func (m *model) roots() [][]byte {
 // does (Assign on the block's overlay, the LtHash over it, Update on an
 // overlay above) and checks each block against the model.
 type chain struct {
-	t     *testing.T
+	t     testing.TB
 	base  *store.Overlay
 	lanes store.Lanes
 	m     *model
@@ -81,7 +81,7 @@ type chain struct {
 	keys  [][]byte // every record key ever written
 }
 
-func newChain(t *testing.T, seed uint64) *chain {
+func newChain(t testing.TB, seed uint64) *chain {
 	return &chain{t: t, base: store.NewOverlay(store.Empty{}), m: newModel(), rng: rand.New(rand.NewPCG(seed, 1))}
 }
 
@@ -227,26 +227,8 @@ func (c *chain) checkRebuild(app []byte) {
 // key, the app hash, any byte of either proof op's key or data — and the
 // proof no longer verifies.
 func TestProofRefusesEveryBitFlip(t *testing.T) {
-	c := newChain(t, 7)
-	var app []byte
-	for range 6 {
-		app = c.block(25)
-	}
-	var key []byte
-	for _, k := range c.keys {
-		if _, ok := c.m.live[string(k)]; ok {
-			key = k
-			break
-		}
-	}
-	name, _ := wire.StoreOfKey(key)
-	value, ops, err := commitment.Prove(c.base, c.lanes.Sum(), name, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := wire.VerifyProof(app, name, key, value, ops); err != nil {
-		t.Fatal(err)
-	}
+	p := provenRecord(t, 7, 6)
+	app, name, key, value, ops := p.app, p.name, p.key, p.value, p.ops
 	flips, same := 0, 0
 	orig := make([]cmtcrypto.ProofOp, len(ops.Ops))
 	for i, op := range ops.Ops {
@@ -368,4 +350,36 @@ func TestWireKeysAreStateKeys(t *testing.T) {
 func sha256Sum(b []byte) []byte {
 	h := sha256.Sum256(b)
 	return h[:]
+}
+
+// proven is one live record of a random chain with its proof.
+type proven struct {
+	app, key, value []byte
+	name            string
+	ops             *cmtcrypto.ProofOps
+}
+
+// provenRecord runs blocks random blocks of a chain from seed and proves
+// its first live record, checking that the proof verifies.
+func provenRecord(t testing.TB, seed uint64, blocks int) proven {
+	c := newChain(t, seed)
+	var p proven
+	for range blocks {
+		p.app = c.block(25)
+	}
+	for _, k := range c.keys {
+		if _, ok := c.m.live[string(k)]; ok {
+			p.key = k
+			break
+		}
+	}
+	p.name, _ = wire.StoreOfKey(p.key)
+	var err error
+	if p.value, p.ops, err = commitment.Prove(c.base, c.lanes.Sum(), p.name, p.key); err != nil {
+		t.Fatal(err)
+	}
+	if err := wire.VerifyProof(p.app, p.name, p.key, p.value, p.ops); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
