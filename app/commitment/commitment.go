@@ -37,18 +37,25 @@ func (c *Changes) Len() int { return len(c.list) }
 // leaf of its store's tree: Assign writes its slot and the store's count
 // into o, as state (they go into the LtHash with the block's other writes,
 // so Assign runs before it). A record created and deleted in the same
-// block never had a leaf and gets none.
+// block never had a leaf and gets none. A record written with Create
+// (store.Overlay.Create: a key that never held a value) has no slot yet,
+// so its slot is not looked up: looking up an absent key is badger's
+// dearest read.
 func Assign(o *store.Overlay) *Changes {
 	out := &Changes{}
 	var counts [256]uint64
 	var loaded [256]bool
 	var grown []byte // stores whose count grew, in the order they first grew
-	o.Entries(func(k, val []byte, del bool) {
+	o.Writes(func(k, val []byte, del, fresh bool) {
 		if _, ok := wire.StoreOfKey(k); !ok {
 			return
 		}
 		s := k[0]
-		slot, ok := readU64(o, slotKey(k))
+		var slot uint64
+		ok := false
+		if !fresh { // a created key never held a value, so it has no slot: no look-up of an absent key
+			slot, ok = readU64(o, slotKey(k))
+		}
 		if !ok {
 			if del {
 				return

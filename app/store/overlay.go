@@ -186,6 +186,14 @@ func (o *Overlay) Entries(fn func(k, val []byte, del bool)) {
 	}
 }
 
+// Writes is Entries with each write's Create claim: fresh is true for a key
+// written with Create, which never held a value in the chain's state.
+func (o *Overlay) Writes(fn func(k, val []byte, del, fresh bool)) {
+	for _, w := range o.sortedWrites() {
+		fn(w.k, w.val, w.del, w.fresh)
+	}
+}
+
 // sortedWrites lists the writes in key order. The list is kept until the
 // next write, so a block's overlay is sorted once for both its app hash
 // (ApplyBlock, in FinalizeBlock) and its badger transaction (Persist, in
