@@ -42,6 +42,7 @@ func TestStoreQueryProves(t *testing.T) {
 		name string
 		key  []byte
 	}{
+		{wire.StoreCounters, wire.CountersKey()},
 		{wire.StoreEpoch, wire.EpochKey(2)},
 		{wire.StoreSubmission, wire.SubmissionKey(0)},
 		{wire.StoreSubmission, wire.SubmissionKey(20)},

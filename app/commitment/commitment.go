@@ -192,7 +192,7 @@ var (
 func Prove(r store.Reader, ltSum []byte, name string, key []byte) ([]byte, *cmtcrypto.ProofOps, error) {
 	s, ok := wire.StorePrefix(name)
 	if !ok {
-		return nil, nil, fmt.Errorf("%w: %q (provable: epoch, gas_agent, submission, window)", ErrUnknownStore, name)
+		return nil, nil, fmt.Errorf("%w: %q (provable: counters, epoch, gas_agent, submission, window)", ErrUnknownStore, name)
 	}
 	if len(key) == 0 || key[0] != s {
 		return nil, nil, fmt.Errorf("%w: key %x is not a key of store %q (its keys start with %02x)", ErrNotInStore, key, name, s)

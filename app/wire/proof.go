@@ -16,6 +16,7 @@ import (
 // own keys (prefix byte, then big-endian numbers), its values the state's
 // own bytes (the gogoproto encoding of the record).
 const (
+	StoreCounters   = "counters"   // the chain's counters, one record: next ids, the latest epoch's number (subnetv1.Counters)
 	StoreEpoch      = "epoch"      // an epoch's result: weights, u16 vector, track scores (subnetv1.Epoch)
 	StoreGasAgent   = "gas_agent"  // a gas agent's memory, history and score (subnetv1.GasAgent)
 	StoreSubmission = "submission" // a submission with its votes and score receipt (subnetv1.Submission)
@@ -31,7 +32,7 @@ var ProvableStores = []struct {
 	Name   string
 	Prefix byte
 }{
-	{StoreEpoch, 0x11}, {StoreGasAgent, 0x0e}, {StoreSubmission, 0x09}, {StoreWindow, 0x0b},
+	{StoreCounters, 0x03}, {StoreEpoch, 0x11}, {StoreGasAgent, 0x0e}, {StoreSubmission, 0x09}, {StoreWindow, 0x0b},
 }
 
 // StorePrefix is the state key prefix of a provable store.
@@ -66,6 +67,11 @@ func recordKey(prefix byte, parts ...uint64) []byte {
 	}
 	return out
 }
+
+// CountersKey is the key of the one record of the counters store: proven at
+// the same height as an epoch, its epochs field shows that epoch is the
+// latest there.
+func CountersKey() []byte { return []byte{0x03} }
 
 // EpochKey is the key of epoch n in the epoch store.
 func EpochKey(n uint64) []byte { return recordKey(0x11, n) }

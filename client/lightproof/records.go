@@ -28,25 +28,28 @@ func (v *Verifier) Epoch(ctx context.Context, n uint64) (*subnetv1.Epoch, Proven
 	return query(ctx, v, wire.StoreEpoch, wire.EpochKey(n), &subnetv1.Epoch{})
 }
 
-// LatestEpoch proves the latest epoch: its number comes from the primary's
-// unproven "epoch/latest" answer, its record is then proven like any other,
-// after the block that follows the epoch's (a primary naming an older epoch
-// is not caught here: compare Proven.Header.Height with the epoch's height
-// to see how fresh it is).
+// LatestEpoch proves the latest epoch: the counters record at the latest
+// provable height names the latest epoch there, and that epoch's record is
+// proven at the same height, so a primary cannot pass an older epoch off
+// as the latest (it can only be as stale as the header the light client
+// verified: Proven.Header.Time says how fresh that is).
 func (v *Verifier) LatestEpoch(ctx context.Context) (*subnetv1.Epoch, Proven, error) {
-	ev, err := v.primary.LatestEpoch(ctx)
+	c, at, err := query(ctx, v, wire.StoreCounters, wire.CountersKey(), &subnetv1.Counters{})
 	if err != nil {
 		return nil, Proven{}, err
 	}
-	if ev.Epoch == nil {
-		return nil, Proven{}, fmt.Errorf("lightproof: the node has no epoch yet")
+	if c.Epochs == 0 {
+		return nil, at, fmt.Errorf("lightproof: no epoch yet at height %d (proven)", at.Height)
 	}
-	// The app proves the state one below its last block: an epoch stored
-	// in that last block is provable once the next one is committed.
-	if _, err := v.primary.WaitAppHeight(ctx, ev.Epoch.Height+1, v.poll); err != nil {
-		return nil, Proven{}, fmt.Errorf("lightproof: waiting for the block after epoch %d's (%d) to prove it: %w", ev.Epoch.Number, ev.Epoch.Height, err)
+	p, err := v.Query(ctx, wire.StoreEpoch, wire.EpochKey(c.Epochs), at.Height)
+	if err != nil {
+		return nil, p, err
 	}
-	return v.Epoch(ctx, ev.Epoch.Number)
+	ep := &subnetv1.Epoch{}
+	if err := proto.Unmarshal(p.Value, ep); err != nil {
+		return nil, p, fmt.Errorf("lightproof: the proven epoch %d does not decode: %w", c.Epochs, err)
+	}
+	return ep, p, nil
 }
 
 // Submission is submission id with its votes and receipt, proven.
