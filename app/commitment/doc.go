@@ -1,7 +1,8 @@
 // Package commitment is the app hash's Merkle commitment to the records
 // people check: each epoch's result, each submission with its score
-// receipt, each miner's window, each gas agent (the provable stores of
-// app/wire). The app hash is a CometBFT simple Merkle map of the LtHash
+// receipt, each miner's window, each gas agent, and the counters record
+// (whose epoch count shows which epoch is the latest): the provable stores
+// of app/wire. The app hash is a CometBFT simple Merkle map of the LtHash
 // digest of the whole state (leaf "lthash") and one root per provable
 // store, so a record is proven against a signed header with two of
 // CometBFT's own value proofs ("simple:v"): the record under its key in its
