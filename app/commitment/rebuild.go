@@ -2,8 +2,12 @@ package commitment
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
+	"slices"
 
 	"github.com/scoringsubnet/validatord/app/store"
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -88,13 +92,7 @@ func isRecord(k []byte) bool {
 	return ok
 }
 
-func beU64(v []byte) uint64 {
-	var n uint64
-	for _, c := range v {
-		n = n<<8 | uint64(c)
-	}
-	return n
-}
+func beU64(v []byte) uint64 { return binary.BigEndian.Uint64(v) }
 
 func (b *Rebuilder) fail(format string, args ...any) {
 	if b.err == nil {
@@ -118,11 +116,7 @@ func (b *Rebuilder) Finish(put func(k, v []byte) error) ([][]byte, error) {
 	for i := range order {
 		order[i] = i
 	}
-	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && wire.ProvableStores[order[j]].Prefix < wire.ProvableStores[order[j-1]].Prefix; j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
-	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(wire.ProvableStores[a].Prefix, wire.ProvableStores[b].Prefix) })
 	roots := make([][]byte, len(wire.ProvableStores))
 	for _, i := range order {
 		s := wire.ProvableStores[i].Prefix
@@ -175,10 +169,7 @@ func (b *Rebuilder) Finish(put func(k, v []byte) error) ([][]byte, error) {
 // spanOf is tree.span over levels held in memory.
 func spanOf(levels [][][]byte, start, size uint64) []byte {
 	if size&(size-1) == 0 {
-		l := 0
-		for 1<<l < size {
-			l++
-		}
+		l := bits.TrailingZeros64(size)
 		return levels[l][start>>l]
 	}
 	k := split(size)
