@@ -121,10 +121,16 @@ var (
 // table reads the rows of the page's table#rows: per row, column → text.
 func table(t *testing.T, dom string) []map[string]string {
 	t.Helper()
-	i := strings.Index(dom, `<table id="rows">`)
+	return tableOf(t, dom, "rows")
+}
+
+// tableOf reads the rows of the page's table with that id.
+func tableOf(t *testing.T, dom, id string) []map[string]string {
+	t.Helper()
+	i := strings.Index(dom, `<table id="`+id+`">`)
 	j := strings.Index(dom[max(i, 0):], "</table>")
 	if i < 0 || j < 0 {
-		t.Fatalf("no table#rows in the page:\n%s", dom)
+		t.Fatalf("no table#%s in the page:\n%s", id, dom)
 	}
 	var rows []map[string]string
 	for _, r := range rowRE.FindAllStringSubmatch(dom[i:i+j], -1) {

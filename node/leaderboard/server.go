@@ -15,10 +15,14 @@ import (
 )
 
 // Handler serves the pages of the app behind q (its ABCI Query).
-func Handler(q appquery.Querier) http.Handler {
+func Handler(q appquery.Querier) http.Handler { return HandlerWith(q, Options{}) }
+
+// HandlerWith is Handler with what the pages may know beyond the Query.
+func HandlerWith(q appquery.Querier, o Options) http.Handler {
 	mux := http.NewServeMux()
-	s := &server{q: q}
+	s := &server{q: q, opts: o}
 	mux.HandleFunc("GET /{$}", s.index)
+	mux.HandleFunc("GET /index.json", s.index)
 	mux.HandleFunc("GET /epoch", s.epoch)
 	mux.HandleFunc("GET /epoch.json", s.epoch)
 	mux.HandleFunc("GET /track/{name}", s.track)
@@ -27,14 +31,17 @@ func Handler(q appquery.Querier) http.Handler {
 	return mux
 }
 
-type server struct{ q appquery.Querier }
+type server struct {
+	q    appquery.Querier
+	opts Options
+}
 
 // pageTimeout bounds the queries of one page.
 const pageTimeout = 10 * time.Second
 
 func (s *server) reader(r *http.Request) (reader, context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(r.Context(), pageTimeout)
-	return reader{ctx: ctx, q: s.q}, cancel
+	return reader{ctx: ctx, q: s.q, opts: s.opts}, cancel
 }
 
 // splitJSON strips a ".json" suffix: the page's JSON rather than its HTML.
@@ -46,10 +53,31 @@ func splitJSON(s string) (string, bool) {
 }
 
 func (s *server) index(w http.ResponseWriter, r *http.Request) {
+	asJSON := r.URL.Path == "/index.json"
+	after, err := cursor(r)
+	if err != nil {
+		render(w, "error", nil, asJSON, err)
+		return
+	}
 	rd, cancel := s.reader(r)
 	defer cancel()
-	page, err := rd.index()
-	render(w, "index", page, false, err)
+	page, err := rd.index(after)
+	render(w, "index", page, asJSON, err)
+}
+
+// cursor is the request's ?after=<id>: a listing's page starts below that
+// id (0, the default, is the newest). Lists page by id rather than by page
+// number so a page stays the same while new items arrive at the top.
+func cursor(r *http.Request) (uint64, error) {
+	raw := r.URL.Query().Get("after")
+	if raw == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(raw, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("after %q: %w", raw, errBadRequest)
+	}
+	return n, nil
 }
 
 func (s *server) epoch(w http.ResponseWriter, r *http.Request) {

@@ -18,7 +18,7 @@ func short(s string) string {
 
 // pages are the HTML templates: one layout, a body per page. CSS is inline
 // and there is no script, so a page needs nothing but this node.
-var pages = template.Must(template.New("").Funcs(template.FuncMap{"short": short}).Parse(`
+var pages = template.Must(template.New("").Funcs(template.FuncMap{"short": short, "round": round}).Parse(`
 {{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -26,7 +26,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"short": short
 <title>{{.}} · validatord leaderboard</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:100em;padding:0 1em;color:#1d232a;background:#fbfbfc}
-h1{font-size:1.4em;margin:.2em 0}h1 small{color:#687380;font-weight:normal;font-size:.7em}
+h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}h2 small{color:#687380;font-weight:normal;font-size:.75em}h1 small{color:#687380;font-weight:normal;font-size:.7em}
 nav a{margin-right:1em}nav{margin-bottom:1em}
 .wide{overflow-x:auto}
 table{border-collapse:collapse;width:100%;background:#fff;box-shadow:0 1px 2px #0001}
@@ -42,12 +42,24 @@ p.meta{color:#687380}
 
 {{define "foot"}}<p class="meta">Read from the node's committed state; the page reloads every 10 s.</p></body></html>{{end}}
 
+{{define "status"}}<p id="status" class="meta">height <span id="height">{{.Height}}</span>{{if .BlockTime}} · last block <time datetime="{{.BlockTime}}">{{.BlockTime}}</time> · <span id="lag">{{.Lag}} ago</span>{{end}}</p>{{end}}
+
 {{define "index"}}{{template "head" "index"}}
-<h1>validatord leaderboard <small>height <span id="height">{{.Height}}</span></small></h1>
-<ul>
-{{range .Tracks}}<li><a href="/track/{{.}}">track {{.}}</a> (<a href="/track/{{.}}.json">json</a>)</li>
-{{end}}<li><a href="/epoch">the latest epoch</a> (<a href="/epoch.json">json</a>)</li>
-</ul>
+<h1>validatord leaderboard</h1>
+{{template "status" .Status}}
+{{range .Boards}}<section class="board">
+<h2><a href="/track/{{.Track}}">track {{.Track}}</a> <small>{{if gt .Total (len .Rows)}}top {{len .Rows}} of {{.Total}} · {{end}}<a href="/track/{{.Track}}.json">json</a></small></h2>
+<div class="wide"><table id="board-{{.Track}}"><thead><tr><th scope="col">rank</th><th scope="col">uid</th><th scope="col">score</th></tr></thead><tbody>
+{{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{.UID}}</td><td data-col="score" title="{{.Score}}">{{round .Score}}</td></tr>
+{{else}}<tr><td colspan="3" class="l muted">{{with .Empty}}{{.}}{{else}}no miner has an aggregate on this track{{end}}</td></tr>
+{{end}}</tbody></table></div></section>
+{{end}}
+<h2>tasks <small>newest first{{if .After}}, below id {{.After}}{{end}} · <a href="/index.json{{if .After}}?after={{.After}}{{end}}">json</a></small></h2>
+<div class="wide"><table id="tasks"><thead><tr><th scope="col">task</th><th scope="col" class="l">track</th><th scope="col" class="l">phase</th><th scope="col">phase ends at</th><th scope="col">submit until</th><th scope="col">reveal until</th><th scope="col">report until</th><th scope="col">commits</th></tr></thead><tbody>
+{{range .Tasks}}<tr><td data-col="task">{{if .Link}}<a href="{{.Link}}">{{.ID}}</a>{{else}}{{.ID}}{{end}}</td><td data-col="track" class="l">{{.Track}}</td><td data-col="phase" class="l phase-{{.Phase}}">{{.Phase}}</td><td data-col="ends">{{if .Ends}}{{.Ends}}{{else}}–{{end}}</td><td data-col="submit">{{.SubmitDeadline}}</td><td data-col="reveal">{{.RevealDeadline}}</td><td data-col="report">{{.ReportDeadline}}</td><td data-col="commits">{{.Submissions}}</td></tr>
+{{else}}<tr><td colspan="8" class="l muted">no task{{if .After}} below id {{.After}}{{end}}</td></tr>
+{{end}}</tbody></table></div>
+<p class="pager">{{if .After}}<a href="/">newest tasks</a> {{end}}{{with .NextAfter}}<a rel="next" href="/?after={{.}}">older tasks</a>{{end}}</p>
 <form action="/task" method="get"><label>arena task <input name="id" size="8" inputmode="numeric"></label> <button>results</button></form>
 {{template "foot"}}{{end}}
 
