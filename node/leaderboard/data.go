@@ -237,12 +237,13 @@ func (r reader) task(id uint64) (*TaskPage, error) {
 	return &TaskPage{TaskID: id, Height: st.Height, Results: res}, nil
 }
 
-func (r reader) epoch() (*EpochPage, error) {
+// epoch is the page of the epoch at path ("epoch/latest" or "epoch/<n>").
+func (r reader) epoch(path string) (*EpochPage, error) {
 	p, err := r.params()
 	if err != nil {
 		return nil, err
 	}
-	ev, err := appquery.Get[wire.EpochView](r.ctx, r.q, "epoch/latest")
+	ev, err := appquery.Get[wire.EpochView](r.ctx, r.q, path)
 	if err != nil {
 		return nil, err
 	}

@@ -122,12 +122,19 @@ func taskPhase(height int64, t wire.TaskView) (string, int64) {
 	return string(wait.Settled), 0
 }
 
-func (r reader) index(after uint64) (*IndexPage, error) {
+// statusParams reads what every page starts with: the status line and the
+// params in force.
+func (r reader) statusParams() (Status, *params, error) {
 	st, err := r.chainStatus()
 	if err != nil {
-		return nil, err
+		return Status{}, nil, err
 	}
 	p, err := r.params()
+	return st, p, err
+}
+
+func (r reader) index(after uint64) (*IndexPage, error) {
+	st, p, err := r.statusParams()
 	if err != nil {
 		return nil, err
 	}

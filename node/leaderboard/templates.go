@@ -34,7 +34,7 @@ th,td{padding:.35em .6em;border-bottom:1px solid #e3e6ea;text-align:right;white-
 th{background:#eef1f4;font-weight:600}
 td.l,th.l{text-align:left}
 tr:nth-child(even) td{background:#f7f8fa}
-.muted{color:#687380}.flag{color:#a33}
+.muted{color:#687380}svg.chart{width:100%;max-width:600px;height:auto;display:block;margin:.4em 0}dl.facts{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.facts dd{margin:0}.flag{color:#a33}
 p.meta{color:#687380}
 </style></head><body>
 <nav><a href="/">index</a><a href="/epoch">epoch</a><a href="/epoch.json">json</a></nav>
@@ -50,7 +50,7 @@ p.meta{color:#687380}
 {{range .Boards}}<section class="board">
 <h2><a href="/track/{{.Track}}">track {{.Track}}</a> <small>{{if gt .Total (len .Rows)}}top {{len .Rows}} of {{.Total}} · {{end}}<a href="/track/{{.Track}}.json">json</a></small></h2>
 <div class="wide"><table id="board-{{.Track}}"><thead><tr><th scope="col">rank</th><th scope="col">uid</th><th scope="col">score</th></tr></thead><tbody>
-{{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{.UID}}</td><td data-col="score" title="{{.Score}}">{{round .Score}}</td></tr>
+{{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid"><a href="/miner/{{.UID}}">{{.UID}}</a></td><td data-col="score" title="{{.Score}}">{{round .Score}}</td></tr>
 {{else}}<tr><td colspan="3" class="l muted">{{with .Empty}}{{.}}{{else}}no miner has an aggregate on this track{{end}}</td></tr>
 {{end}}</tbody></table></div></section>
 {{end}}
@@ -61,22 +61,23 @@ p.meta{color:#687380}
 {{end}}</tbody></table></div>
 <p class="pager">{{if .After}}<a href="/">newest tasks</a> {{end}}{{with .NextAfter}}<a rel="next" href="/?after={{.}}">older tasks</a>{{end}}</p>
 <form action="/task" method="get"><label>arena task <input name="id" size="8" inputmode="numeric"></label> <button>results</button></form>
+<form action="/miner" method="get"><label>miner uid <input name="uid" size="8" inputmode="numeric"></label> <button>show</button></form>
 {{template "foot"}}{{end}}
 
 {{define "track"}}{{template "head" .Track}}
 <h1>track {{.Track}} <small>height <span id="height">{{.Height}}</span> · <a href="/track/{{.Track}}.json">json</a></small></h1>
 <p id="ranks" class="muted">ranks {{.Leaderboard.Ranks}}; a miner still warming up shows its mean scaled by tasks seen / warm-up tasks</p>
 <div class="wide"><table id="rows"><thead><tr><th>rank</th><th>uid</th><th>score</th><th>window fill</th><th>warm-up</th></tr></thead><tbody>
-{{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{.UID}}</td><td data-col="score">{{short .Score}}</td>
+{{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid"><a href="/miner/{{.UID}}">{{.UID}}</a></td><td data-col="score">{{short .Score}}</td>
 {{with .Window}}<td data-col="fill">{{.Fill}}</td><td data-col="warmup">{{.Warmup}}</td>{{else}}<td data-col="fill" class="muted">–</td><td data-col="warmup" class="muted">–</td>{{end}}</tr>
 {{else}}<tr><td colspan="5" class="l muted" id="empty">{{with .Leaderboard.Empty}}{{.}}{{else}}no miner has an aggregate on this track{{end}}</td></tr>
 {{end}}</tbody></table></div>
 {{template "foot"}}{{end}}
 
 {{define "epoch"}}{{template "head" "epoch"}}
-<h1>epoch {{.Number}} <small>computed at height <span id="height">{{.Height}}</span> · unallocated {{short .Unallocated}} · <a href="/epoch.json">json</a>{{if .Proof}} (with its Merkle proof at state <span id="proof-height">{{.Proof.Height}}</span>){{end}}</small></h1>
-<div class="wide"><table id="rows"><thead><tr><th>rank</th><th>uid</th><th>weight</th><th>u16</th>{{range .Tracks}}<th>score {{.}}</th>{{end}}{{range .Windowed}}<th>window {{.}}</th><th>warm-up {{.}}</th>{{end}}</tr></thead><tbody>
-{{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{.UID}}</td><td data-col="weight">{{short .Weight}}</td><td data-col="u16">{{.U16}}</td>{{range .Scores}}<td data-col="score-{{.Track}}">{{short .Score}}</td>{{end}}{{range .Windows}}{{if .Window}}<td data-col="fill-{{.Track}}">{{.Window.Fill}}</td><td data-col="warmup-{{.Track}}">{{.Window.Warmup}}</td>{{else}}<td data-col="fill-{{.Track}}" class="muted">–</td><td data-col="warmup-{{.Track}}" class="muted">–</td>{{end}}{{end}}</tr>
+<h1>epoch {{.Number}} <small>computed at height <span id="height">{{.Height}}</span> · unallocated {{short .Unallocated}} · <a href="/epoch/{{.Number}}.json">json</a>{{if .Proof}} (with its Merkle proof at state <span id="proof-height">{{.Proof.Height}}</span>){{end}}</small></h1>
+<div class="wide"><table id="rows"><thead><tr><th>rank</th><th>uid</th><th class="l">who</th><th>weight</th><th>u16</th>{{range .Tracks}}<th>score {{.}}</th>{{end}}{{range .Windowed}}<th>window {{.}}</th><th>warm-up {{.}}</th>{{end}}</tr></thead><tbody>
+{{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{if eq .UID 0}}0{{else}}<a href="/miner/{{.UID}}">{{.UID}}</a>{{end}}</td><td data-col="who" class="l">{{if eq .UID 0}}burn (unallocated){{else}}miner{{end}}</td><td data-col="weight">{{short .Weight}}</td><td data-col="u16">{{.U16}}</td>{{range .Scores}}<td data-col="score-{{.Track}}">{{short .Score}}</td>{{end}}{{range .Windows}}{{if .Window}}<td data-col="fill-{{.Track}}">{{.Window.Fill}}</td><td data-col="warmup-{{.Track}}">{{.Window.Warmup}}</td>{{else}}<td data-col="fill-{{.Track}}" class="muted">–</td><td data-col="warmup-{{.Track}}" class="muted">–</td>{{end}}{{end}}</tr>
 {{end}}</tbody></table></div>
 {{template "foot"}}{{end}}
 
@@ -88,6 +89,36 @@ p.meta{color:#687380}
 <td data-col="flags" class="l{{if .Outlier}} flag{{end}}">{{range $i, $f := .OutlierFlags}}{{if $i}}, {{end}}{{$f}}{{end}}</td><td data-col="warnings" class="l">{{range $i, $w := .Warnings}}{{if $i}}; {{end}}{{$w}}{{end}}</td></tr>
 {{else}}<tr><td colspan="11" class="l muted">no scored submission yet</td></tr>
 {{end}}</tbody></table></div>{{end}}
+{{template "foot"}}{{end}}
+
+{{define "miner"}}{{template "head" (printf "miner %d" .UID)}}
+<h1>miner {{.UID}}{{if eq .UID 0}} <small>burn (unallocated)</small>{{end}} <small><a href="/miner/{{.UID}}.json{{if .After}}?after={{.After}}{{end}}">json</a></small></h1>
+{{template "status" .Status}}
+{{with .Miner}}<dl class="facts"><dt>key</dt><dd><code>{{.Pubkey}}</code></dd><dt>registered</dt><dd>height {{.RegisteredHeight}} (immune through {{.ImmuneThrough}})</dd>
+{{if .Address}}<dt>serves artifacts at</dt><dd id="address"><code>{{.Address}}</code> (since height {{.ServedHeight}})</dd>{{end}}</dl>{{end}}
+{{if .Inactive}}<p id="inactive" class="flag">{{.Inactive}}</p>{{end}}
+<h2>aggregates</h2>
+<div class="wide"><table id="aggregates"><thead><tr><th scope="col" class="l">track</th><th scope="col">score</th><th scope="col">window fill</th><th scope="col">warm-up</th><th scope="col" class="l">window scores, oldest first</th></tr></thead><tbody>
+{{$w := .Windows}}{{range .Aggregates}}{{$tr := .Track}}<tr><td data-col="track" class="l">{{.Track}}</td><td data-col="score" title="{{.Score}}">{{if .Score}}{{round .Score}}{{else}}<span class="muted">none</span>{{end}}</td>
+{{$found := false}}{{range $w}}{{if eq .Track $tr}}{{$found = true}}{{with .Window}}<td data-col="fill">{{.Fill}}</td><td data-col="warmup">{{.Warmup}}</td>{{else}}<td data-col="fill" class="muted">–</td><td data-col="warmup" class="muted">–</td>{{end}}<td data-col="scores" class="l">{{range $i, $s := .Scores}}{{if $i}}, {{end}}{{round $s}}{{end}}</td>{{end}}{{end}}{{if not $found}}<td data-col="fill" class="muted">–</td><td data-col="warmup" class="muted">–</td><td data-col="scores" class="l muted">–</td>{{end}}</tr>
+{{end}}</tbody></table></div>
+{{if .Gas}}<h2>gas agents</h2>
+<div class="wide"><table id="gas"><thead><tr><th scope="col">EVM chain</th><th scope="col">memory</th><th scope="col">score</th></tr></thead><tbody>
+{{range .Gas}}<tr><td data-col="chain">{{.EvmChainID}}</td><td data-col="progress">{{.Progress}} windows</td><td data-col="score" title="{{.Score}}">{{if .Score}}{{round .Score}}{{else}}<span class="muted">none yet</span>{{end}}</td></tr>
+{{end}}</tbody></table></div>{{end}}
+<h2>weight over the last epochs</h2>
+{{.WeightChart}}
+<div class="wide"><table id="epochs"><thead><tr><th scope="col">epoch</th><th scope="col">height</th><th scope="col">weight</th><th scope="col">u16</th><th scope="col" class="l">proof</th></tr></thead><tbody>
+{{range .Epochs}}<tr><td data-col="epoch"><a href="{{.Link}}">{{.Number}}</a></td><td data-col="height">{{.Height}}</td><td data-col="weight" title="{{.Weight}}">{{round .Weight}}</td><td data-col="u16">{{.U16}}</td><td data-col="proof" class="l">{{if .Proof}}<a href="{{.Proof}}">Merkle proof</a>{{else}}<span class="muted">next block</span>{{end}}</td></tr>
+{{else}}<tr><td colspan="5" class="l muted">no epoch yet</td></tr>
+{{end}}</tbody></table></div>
+<h2>submissions <small>newest first{{if .After}}, below id {{.After}}{{end}}</small></h2>
+{{.ScoreChart}}
+<div class="wide"><table id="submissions"><thead><tr><th scope="col">id</th><th scope="col" class="l">track</th><th scope="col" class="l">for</th><th scope="col">committed</th><th scope="col">revealed</th><th scope="col" class="l">status</th><th scope="col">score</th><th scope="col" class="l">receipt</th></tr></thead><tbody>
+{{range .Submissions}}<tr><td data-col="id">{{.ID}}</td><td data-col="track" class="l">{{.Track}}</td><td data-col="target" class="l">{{if .TaskLink}}<a href="{{.TaskLink}}">{{.Target}}</a>{{else}}{{.Target}}{{end}}</td><td data-col="height">{{.Height}}</td><td data-col="reveal">{{if .RevealHeight}}{{.RevealHeight}}{{else}}–{{end}}</td><td data-col="status" class="l status-{{.Status}}">{{.Label}}</td><td data-col="score"{{with .Score}} title="{{.}}"{{end}}>{{with .Score}}{{round .}}{{else}}–{{end}}</td><td data-col="receipt" class="l"><a href="{{.Receipt}}"><code>{{.Query}}</code></a></td></tr>
+{{else}}<tr><td colspan="8" class="l muted">no submission{{if .After}} below id {{.After}}{{end}}</td></tr>
+{{end}}</tbody></table></div>
+<p class="pager">{{if .After}}<a href="/miner/{{.UID}}">newest submissions</a> {{end}}{{with .NextAfter}}<a rel="next" href="/miner/{{$.UID}}?after={{.}}">older submissions</a>{{end}}</p>
 {{template "foot"}}{{end}}
 
 {{define "error"}}{{template "head" "error"}}

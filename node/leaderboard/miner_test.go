@@ -1,0 +1,132 @@
+package leaderboard
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
+	"github.com/scoringsubnet/validatord/internal/testnode"
+)
+
+// hostileAddress is a MsgServe address the chain accepts (printable ASCII,
+// http://, a host Go's URL parser takes) that would run a script if a page
+// wrote it unescaped.
+const hostileAddress = "http://<script>alert(1)<"
+
+// TestMinerPage drives a miner through a scored workflow and arena task and
+// an epoch, has it announce a hostile serve address by a real MsgServe,
+// and reads /miner/<uid>: its submissions with their status, score and
+// receipt link (which answers), its windows, its weight per epoch with the
+// proof link, the server-drawn charts, paging by ?after=, and the address
+// escaped.
+func TestMinerPage(t *testing.T) {
+	n := testnode.Start(t, testnode.DriveOptions())
+	d := n.Drive(t)
+	ctx := testnode.Ctx(t)
+	miner := client.NewSigner(n.Client, n.ChainID, testnode.Key("miner"))
+	if res, err := miner.SendWait(ctx, client.Serve(hostileAddress), testnode.WaitFor); err != nil || res.Code != 0 {
+		t.Fatalf("serve %q: %+v %v", hostileAddress, res, err)
+	}
+	srv, err := Listen("127.0.0.1:0", n.App)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close(context.Background()) })
+	base := "http://" + srv.Addr()
+	url := fmt.Sprintf("%s/miner/%d", base, d.UID)
+
+	var page MinerPage
+	getJSON(t, url+".json", &page)
+	if page.Miner == nil || page.Miner.Address != hostileAddress || page.UID != d.UID {
+		t.Fatalf("miner %+v", page.Miner)
+	}
+	if len(page.Submissions) != 2 {
+		t.Fatalf("submissions %+v, want the workflow and the arena one", page.Submissions)
+	}
+	for _, s := range page.Submissions {
+		if s.Status != "scored" || s.Label != "scored" || s.Score == nil || s.Query != fmt.Sprintf("submission/%d", s.ID) {
+			t.Errorf("submission %+v: want scored with its score and query path", s)
+		}
+		var sv wire.SubmissionView
+		getJSON(t, base+s.Receipt, &sv)
+		if sv.ID != s.ID || sv.Receipt == nil || sv.Receipt.Score != *s.Score {
+			t.Errorf("receipt %s: %+v, want the submission's receipt with score %s", s.Receipt, sv, *s.Score)
+		}
+	}
+	if page.Submissions[1].TaskLink != "" || page.Submissions[0].TaskLink != fmt.Sprintf("/task/%d", d.ArenaTask) {
+		t.Errorf("task links %q %q: the arena submission links its results", page.Submissions[0].TaskLink, page.Submissions[1].TaskLink)
+	}
+	if len(page.Windows) != 2 || page.Windows[0].Window == nil || len(page.Windows[0].Scores) != 1 {
+		t.Errorf("windows %+v: one workflow score", page.Windows)
+	}
+	if len(page.Epochs) == 0 || page.Epochs[0].Weight == "0" || page.Inactive != "" {
+		t.Fatalf("epochs %+v inactive %q: the latest epoch weighs the miner", page.Epochs, page.Inactive)
+	}
+	for _, e := range page.Epochs {
+		if e.Proof != "" {
+			var ep EpochPage
+			getJSON(t, base+e.Proof, &ep)
+			if ep.Number != e.Number || ep.Proof == nil {
+				t.Errorf("proof link %s: epoch %d proof %v", e.Proof, ep.Number, ep.Proof)
+			}
+		}
+	}
+
+	dom := fetch(t, url)
+	if strings.Contains(dom, "<script>alert") || !strings.Contains(dom, "http://&lt;script&gt;alert(1)&lt;") {
+		t.Errorf("the serve address is not escaped:\n%s", dom)
+	}
+	if strings.Count(dom, `<svg class="chart"`) != 2 || !strings.Contains(dom, "<polyline") {
+		t.Errorf("want the weight and the score chart drawn inline:\n%s", dom)
+	}
+	rows := tableOf(t, dom, "submissions")
+	if len(rows) != 2 || rows[0]["status"] != "scored" || rows[0]["receipt"] != "submission/"+rows[0]["id"] {
+		t.Errorf("submission rows %v", rows)
+	}
+
+	old := subRows
+	subRows = 1
+	t.Cleanup(func() { subRows = old })
+	getJSON(t, url+".json", &page)
+	if len(page.Submissions) != 1 || page.NextAfter == nil {
+		t.Fatalf("one a page: %+v next %v", page.Submissions, page.NextAfter)
+	}
+	getJSON(t, fmt.Sprintf("%s.json?after=%d", url, *page.NextAfter), &page)
+	if len(page.Submissions) != 1 || page.Submissions[0].ID != d.Submissions[0] {
+		t.Errorf("second page %+v, want the workflow submission %d", page.Submissions, d.Submissions[0])
+	}
+
+	for path, want := range map[string]int{
+		"/miner/4000":        http.StatusNotFound,
+		"/miner/x":           http.StatusBadRequest,
+		"/miner?uid=1":       http.StatusOK, // redirected
+		"/submission/1":      http.StatusNotFound,
+		"/submission/x.json": http.StatusBadRequest,
+		"/epoch/x":           http.StatusBadRequest,
+	} {
+		if got := status(t, base+path); got != want {
+			t.Errorf("GET %s: %d, want %d", path, got, want)
+		}
+	}
+}
+
+// TestInactiveSince: a miner with an aggregate is active; one without any
+// that was scored once is inactive since that height; one never scored is
+// neither.
+func TestInactiveSince(t *testing.T) {
+	some := []TrackScore{{Track: "workflow", Score: "0.5"}, {Track: "gas"}}
+	none := []TrackScore{{Track: "workflow"}, {Track: "gas"}}
+	if got := inactiveSince(some, 40); got != "" {
+		t.Errorf("active miner: %q", got)
+	}
+	if got := inactiveSince(none, 40); got != "inactive since height 40" {
+		t.Errorf("dropped miner: %q", got)
+	}
+	if got := inactiveSince(none, 0); got != "" {
+		t.Errorf("never scored: %q", got)
+	}
+}
