@@ -261,10 +261,8 @@ func (r reader) minerEpochs(uid uint32) ([]MinerEpoch, error) {
 }
 
 func weightOf(e *wire.EpochResultView, uid uint32) string {
-	for i, u := range e.UIDs {
-		if u == uid && i < len(e.Weights) {
-			return e.Weights[i]
-		}
+	if w := epochWeight(e, uid); w != "" {
+		return w
 	}
 	return "0"
 }

@@ -22,7 +22,7 @@ const hostileAddress = "http://<script>alert(1)<"
 // and reads /miner/<uid>: its submissions with their status, score and
 // receipt link (which answers), its windows, its weight per epoch with the
 // proof link, the server-drawn charts, paging by ?after=, and the address
-// escaped.
+// escaped. /epochs is read from the same chain (checkEpochsPage).
 func TestMinerPage(t *testing.T) {
 	n := testnode.Start(t, testnode.DriveOptions())
 	d := n.Drive(t)
@@ -76,6 +76,8 @@ func TestMinerPage(t *testing.T) {
 		}
 	}
 
+	checkEpochsPage(t, base, d.UID)
+
 	dom := fetch(t, url)
 	if strings.Contains(dom, "<script>alert") || !strings.Contains(dom, "http://&lt;script&gt;alert(1)&lt;") {
 		t.Errorf("the serve address is not escaped:\n%s", dom)
@@ -128,5 +130,51 @@ func TestInactiveSince(t *testing.T) {
 	}
 	if got := inactiveSince(none, 0); got != "" {
 		t.Errorf("never scored: %q", got)
+	}
+}
+
+// checkEpochsPage: /epochs lists the burn uid labelled, the miner active
+// with its weight in the latest epoch (as its page says) and a column per
+// epoch.
+func checkEpochsPage(t *testing.T, base string, uid uint32) {
+	t.Helper()
+	var page EpochsPage
+	getJSON(t, base+"/epochs.json", &page)
+	var mp MinerPage
+	getJSON(t, fmt.Sprintf("%s/miner/%d.json", base, uid), &mp)
+	if len(page.Epochs) == 0 || len(page.Epochs) != len(mp.Epochs) {
+		t.Fatalf("epochs %+v, the miner page has %d", page.Epochs, len(mp.Epochs))
+	}
+	found := map[uint32]EpochsRow{}
+	for _, r := range page.Rows {
+		found[r.UID] = r
+		if len(r.Weights) != len(page.Epochs) {
+			t.Errorf("row %+v: a weight per epoch", r)
+		}
+	}
+	if b, ok := found[0]; !ok || b.Label != burnLabel || b.Link != "" || b.Weights[0] == "" {
+		t.Errorf("burn row %+v", b)
+	}
+	if m, ok := found[uid]; !ok || m.Label != "active" || m.Weights[0] != mp.Epochs[0].Weight || m.Link == "" {
+		t.Errorf("miner row %+v, its page says weight %s", m, mp.Epochs[0].Weight)
+	}
+	rows := table(t, fetch(t, base+"/epochs"))
+	if len(rows) != len(page.Rows) || rows[0]["uid"] != "0" || rows[0]["who"] != burnLabel {
+		t.Errorf("page rows %v", rows)
+	}
+}
+
+// TestUIDLabel: a registered uid is active with an aggregate, inactive
+// since its last update without one, or not scored yet.
+func TestUIDLabel(t *testing.T) {
+	s := "0.5"
+	for want, u := range map[string]wire.MetagraphUIDView{
+		"active":                  {Scores: []*string{nil, &s}, LastUpdate: 9},
+		"inactive since height 9": {Scores: []*string{nil, nil}, LastUpdate: 9},
+		"not scored yet":          {Scores: []*string{nil, nil}},
+	} {
+		if got := uidLabel(u); got != want {
+			t.Errorf("uidLabel(%+v) = %q, want %q", u, got, want)
+		}
 	}
 }

@@ -26,6 +26,8 @@ func HandlerWith(q appquery.Querier, o Options) http.Handler {
 	mux.HandleFunc("GET /epoch", s.epoch)
 	mux.HandleFunc("GET /epoch.json", s.epoch)
 	mux.HandleFunc("GET /epoch/{n}", s.epochN)
+	mux.HandleFunc("GET /epochs", s.epochs)
+	mux.HandleFunc("GET /epochs.json", s.epochs)
 	mux.HandleFunc("GET /miner", s.minerForm)
 	mux.HandleFunc("GET /miner/{uid}", s.miner)
 	mux.HandleFunc("GET /submission/{id}", s.submission)
@@ -113,6 +115,13 @@ func (s *server) epochN(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	page, err := rd.epoch("epoch/" + strconv.FormatUint(n, 10))
 	render(w, "epoch", page, asJSON, err)
+}
+
+func (s *server) epochs(w http.ResponseWriter, r *http.Request) {
+	rd, cancel := s.reader(r)
+	defer cancel()
+	page, err := rd.epochs()
+	render(w, "epochs", page, strings.HasSuffix(r.URL.Path, ".json"), err)
 }
 
 func (s *server) minerForm(w http.ResponseWriter, r *http.Request) {

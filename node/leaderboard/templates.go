@@ -37,7 +37,7 @@ tr:nth-child(even) td{background:#f7f8fa}
 .muted{color:#687380}svg.chart{width:100%;max-width:600px;height:auto;display:block;margin:.4em 0}dl.facts{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.facts dd{margin:0}.flag{color:#a33}
 p.meta{color:#687380}
 </style></head><body>
-<nav><a href="/">index</a><a href="/epoch">epoch</a><a href="/epoch.json">json</a></nav>
+<nav><a href="/">index</a><a href="/epoch">epoch</a><a href="/epochs">epochs</a><a href="/epoch.json">json</a></nav>
 {{end}}
 
 {{define "foot"}}<p class="meta">Read from the node's committed state; the page reloads every 10 s.</p></body></html>{{end}}
@@ -119,6 +119,17 @@ p.meta{color:#687380}
 {{else}}<tr><td colspan="8" class="l muted">no submission{{if .After}} below id {{.After}}{{end}}</td></tr>
 {{end}}</tbody></table></div>
 <p class="pager">{{if .After}}<a href="/miner/{{.UID}}">newest submissions</a> {{end}}{{with .NextAfter}}<a rel="next" href="/miner/{{$.UID}}?after={{.}}">older submissions</a>{{end}}</p>
+{{template "foot"}}{{end}}
+
+{{define "epochs"}}{{template "head" "epochs"}}
+<h1>the last epochs' weights <small><a href="/epochs.json">json</a></small></h1>
+{{template "status" .Status}}
+<p class="muted">Newest epoch first. Uid 0 takes the weight no miner earned; a miner the activity cutoff dropped stays listed, inactive since its last scored work.</p>
+<div class="wide"><table id="rows"><thead><tr><th scope="col">uid</th><th scope="col" class="l">who</th>{{range .Epochs}}<th scope="col"><a href="{{.Link}}">epoch {{.Number}}</a></th>{{end}}</tr></thead><tbody>
+{{range .Rows}}<tr><td data-col="uid">{{if .Link}}<a href="{{.Link}}">{{.UID}}</a>{{else}}{{.UID}}{{end}}</td><td data-col="who" class="l">{{.Label}}</td>{{range $i, $w := .Weights}}<td data-col="e{{$i}}"{{with $w}} title="{{.}}"{{end}}>{{with $w}}{{round .}}{{else}}<span class="muted">–</span>{{end}}</td>{{end}}</tr>
+{{else}}<tr><td colspan="2" class="l muted">no uid yet</td></tr>
+{{end}}</tbody></table></div>
+{{if not .Epochs}}<p class="muted">no epoch yet</p>{{end}}
 {{template "foot"}}{{end}}
 
 {{define "error"}}{{template "head" "error"}}
