@@ -120,11 +120,19 @@ func scoreChart(subs []SubmissionRow) template.HTML {
 	return chart("score over time (arena ÷ 100)", "height", 1, ss)
 }
 
-// weightChart draws the miner's weight in each epoch shown.
+// weightChart draws the miner's weight in each epoch shown, up to the
+// largest of them (a miner among many has weights far below 1; the axis
+// says the top).
 func weightChart(eps []MinerEpoch) template.HTML {
 	s := series{name: "weight", colour: colours[0]}
+	top := 0.0
 	for i := len(eps) - 1; i >= 0; i-- {
-		s.pts = append(s.pts, point{x: float64(eps[i].Number), y: toFloat(eps[i].Weight)})
+		w := toFloat(eps[i].Weight)
+		top = max(top, w)
+		s.pts = append(s.pts, point{x: float64(eps[i].Number), y: w})
 	}
-	return chart("weight over epochs", "epoch", 1, []series{s})
+	if top == 0 {
+		top = 1
+	}
+	return chart("weight over epochs", "epoch", top, []series{s})
 }

@@ -38,7 +38,8 @@ func TestScoreChart(t *testing.T) {
 	if strings.Count(got, "<polyline") != 2 || !strings.Contains(got, `points="40.0,73.0"`) || !strings.Contains(got, `points="590.0,73.0"`) {
 		t.Errorf("score chart:\n%s", got)
 	}
-	if w := string(weightChart([]MinerEpoch{{Number: 3, Weight: "1"}})); !strings.Contains(w, `points="40.0,10.0"`) {
+	// the weight axis tops at the largest weight
+	if w := string(weightChart([]MinerEpoch{{Number: 4, Weight: "0.02"}, {Number: 3, Weight: "0.01"}})); !strings.Contains(w, `points="40.0,73.0 590.0,10.0"`) || !strings.Contains(w, ">0.02<") {
 		t.Errorf("weight chart:\n%s", w)
 	}
 }

@@ -34,7 +34,7 @@ th,td{padding:.35em .6em;border-bottom:1px solid #e3e6ea;text-align:right;white-
 th{background:#eef1f4;font-weight:600}
 td.l,th.l{text-align:left}
 tr:nth-child(even) td{background:#f7f8fa}
-.muted{color:#687380}svg.chart{width:100%;max-width:600px;height:auto;display:block;margin:.4em 0}dl.facts{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.facts dd{margin:0}.flag{color:#a33}
+.muted{color:#687380}.board table{width:auto;min-width:24em}svg.chart{width:100%;max-width:600px;height:auto;display:block;margin:.4em 0}dl.facts{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.facts dd{margin:0}.flag{color:#a33}
 p.meta{color:#687380}
 </style></head><body>
 <nav><a href="/">index</a><a href="/epoch">epoch</a><a href="/epochs">epochs</a><a href="/epoch.json">json</a></nav>
