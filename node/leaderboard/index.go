@@ -21,16 +21,26 @@ type Options struct {
 	Block func(ctx context.Context, height int64) (time.Time, error)
 	// Now is the clock the lag is measured with (time.Now when nil).
 	Now func() time.Time
+	// taskRows and subRows override the page sizes below (a test pages
+	// through a few rows); 0 keeps them.
+	taskRows, subRows int
 }
 
 // Page sizes: every table is bounded, the rest is a click on "older".
-// Variables so a test can page through a few rows.
-var (
+const (
 	boardRows   = 10 // miners per track on the landing page
 	taskRows    = 20 // tasks per landing page
 	subRows     = 25 // submissions per miner page
 	epochsShown = 10 // epochs on /epochs and on a miner page
 )
+
+// orDefault is n, or def when n is 0.
+func orDefault(n, def int) int {
+	if n > 0 {
+		return n
+	}
+	return def
+}
 
 // Status is the chain status line of every page.
 type Status struct {
@@ -150,7 +160,7 @@ func (r reader) index(after uint64) (*IndexPage, error) {
 		}
 		page.Boards = append(page.Boards, b)
 	}
-	tv, err := appquery.Get[wire.TasksView](r.ctx, r.q, fmt.Sprintf("tasks/all/all/%d/%d", after, taskRows))
+	tv, err := appquery.Get[wire.TasksView](r.ctx, r.q, fmt.Sprintf("tasks/all/all/%d/%d", after, orDefault(r.opts.taskRows, taskRows)))
 	if err != nil {
 		return nil, err
 	}

@@ -55,15 +55,12 @@ func TestLandingPage(t *testing.T) {
 	n.WaitHeight(t, first.SubmitDeadline+1) // the first task is past its submit window
 
 	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	srv, err := Listen("127.0.0.1:0", n.App, Options{Block: rpcBlockTime(t, n), Now: func() time.Time { return now }})
+	srv, err := Listen("127.0.0.1:0", n.App, Options{Block: rpcBlockTime(t, n), Now: func() time.Time { return now }, taskRows: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close(context.Background()) })
 	base := "http://" + srv.Addr()
-	old := taskRows
-	taskRows = 3
-	t.Cleanup(func() { taskRows = old })
 
 	var page IndexPage
 	getJSON(t, base+"/index.json", &page)

@@ -194,7 +194,7 @@ func (r reader) minerGas(p *params, page *MinerPage) (int64, error) {
 }
 
 func (r reader) minerSubmissions(page *MinerPage) error {
-	sv, err := appquery.Get[wire.SubmissionsView](r.ctx, r.q, fmt.Sprintf("submissions/miner/%d/%d/%d", page.UID, page.After, subRows))
+	sv, err := appquery.Get[wire.SubmissionsView](r.ctx, r.q, fmt.Sprintf("submissions/miner/%d/%d/%d", page.UID, page.After, orDefault(r.opts.subRows, subRows)))
 	if err != nil {
 		return err
 	}

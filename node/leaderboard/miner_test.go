@@ -90,9 +90,13 @@ func TestMinerPage(t *testing.T) {
 		t.Errorf("submission rows %v", rows)
 	}
 
-	old := subRows
-	subRows = 1
-	t.Cleanup(func() { subRows = old })
+	// one submission a page
+	paged, err := Listen("127.0.0.1:0", n.App, Options{subRows: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = paged.Close(context.Background()) })
+	url = fmt.Sprintf("http://%s/miner/%d", paged.Addr(), d.UID)
 	getJSON(t, url+".json", &page)
 	if len(page.Submissions) != 1 || page.NextAfter == nil {
 		t.Fatalf("one a page: %+v next %v", page.Submissions, page.NextAfter)
