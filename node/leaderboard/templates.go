@@ -67,7 +67,7 @@ p.meta{color:#687380}
 {{define "track"}}{{template "head" .Track}}
 <h1>track {{.Track}} <small>height <span id="height">{{.Height}}</span> · <a href="/track/{{.Track}}.json">json</a></small></h1>
 <p id="ranks" class="muted">ranks {{.Leaderboard.Ranks}}; a miner still warming up shows its mean scaled by tasks seen / warm-up tasks</p>
-<div class="wide"><table id="rows"><thead><tr><th>rank</th><th>uid</th><th>score</th><th>window fill</th><th>warm-up</th></tr></thead><tbody>
+<div class="wide"><table id="rows"><thead><tr><th scope="col">rank</th><th scope="col">uid</th><th scope="col">score</th><th scope="col">window fill</th><th scope="col">warm-up</th></tr></thead><tbody>
 {{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid"><a href="/miner/{{.UID}}">{{.UID}}</a></td><td data-col="score">{{short .Score}}</td>
 {{with .Window}}<td data-col="fill">{{.Fill}}</td><td data-col="warmup">{{.Warmup}}</td>{{else}}<td data-col="fill" class="muted">–</td><td data-col="warmup" class="muted">–</td>{{end}}</tr>
 {{else}}<tr><td colspan="5" class="l muted" id="empty">{{with .Leaderboard.Empty}}{{.}}{{else}}no miner has an aggregate on this track{{end}}</td></tr>
@@ -76,15 +76,15 @@ p.meta{color:#687380}
 
 {{define "epoch"}}{{template "head" "epoch"}}
 <h1>epoch {{.Number}} <small>computed at height <span id="height">{{.Height}}</span> · unallocated {{short .Unallocated}} · <a href="/epoch/{{.Number}}.json">json</a>{{if .Proof}} (with its Merkle proof at state <span id="proof-height">{{.Proof.Height}}</span>){{end}}</small></h1>
-<div class="wide"><table id="rows"><thead><tr><th>rank</th><th>uid</th><th class="l">who</th><th>weight</th><th>u16</th>{{range .Tracks}}<th>score {{.}}</th>{{end}}{{range .Windowed}}<th>window {{.}}</th><th>warm-up {{.}}</th>{{end}}</tr></thead><tbody>
+<div class="wide"><table id="rows"><thead><tr><th scope="col">rank</th><th scope="col">uid</th><th scope="col" class="l">who</th><th scope="col">weight</th><th scope="col">u16</th>{{range .Tracks}}<th scope="col">score {{.}}</th>{{end}}{{range .Windowed}}<th scope="col">window {{.}}</th><th scope="col">warm-up {{.}}</th>{{end}}</tr></thead><tbody>
 {{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{if eq .UID 0}}0{{else}}<a href="/miner/{{.UID}}">{{.UID}}</a>{{end}}</td><td data-col="who" class="l">{{if eq .UID 0}}burn (unallocated){{else}}miner{{end}}</td><td data-col="weight">{{short .Weight}}</td><td data-col="u16">{{.U16}}</td>{{range .Scores}}<td data-col="score-{{.Track}}">{{short .Score}}</td>{{end}}{{range .Windows}}{{if .Window}}<td data-col="fill-{{.Track}}">{{.Window.Fill}}</td><td data-col="warmup-{{.Track}}">{{.Window.Warmup}}</td>{{else}}<td data-col="fill-{{.Track}}" class="muted">–</td><td data-col="warmup-{{.Track}}" class="muted">–</td>{{end}}{{end}}</tr>
 {{end}}</tbody></table></div>
 {{template "foot"}}{{end}}
 
 {{define "task"}}{{template "head" "task"}}
 {{with .Results}}<h1>arena task {{.TaskID}} <small>{{.Category}} · {{.Difficulty}} · {{.Scored}} scored · 95% CI [{{short .ConfidenceInterval.Low}}, {{short .ConfidenceInterval.High}}] · <a href="/task/{{.TaskID}}.json">json</a></small></h1>
-<div class="wide"><table id="rows"><thead><tr><th>rank</th><th>uid</th><th>submission</th><th>overall</th><th>percentile</th><th>efficiency</th><th>speed</th><th>cost</th><th>correctness</th><th class="l">outlier flags</th><th class="l">warnings</th></tr></thead><tbody>
-{{range .Results}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid">{{.UID}}</td><td data-col="submission">{{.SubmissionID}}</td><td data-col="overall">{{short .OverallScore}}</td><td data-col="percentile">{{short .Percentile}}</td>
+<div class="wide"><table id="rows"><thead><tr><th scope="col">rank</th><th scope="col">uid</th><th scope="col">submission</th><th scope="col">overall</th><th scope="col">percentile</th><th scope="col">efficiency</th><th scope="col">speed</th><th scope="col">cost</th><th scope="col">correctness</th><th scope="col" class="l">outlier flags</th><th scope="col" class="l">warnings</th></tr></thead><tbody>
+{{range .Results}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid"><a href="/miner/{{.UID}}">{{.UID}}</a></td><td data-col="submission">{{.SubmissionID}}</td><td data-col="overall">{{short .OverallScore}}</td><td data-col="percentile">{{short .Percentile}}</td>
 <td data-col="efficiency">{{short .EfficiencyScore}} <span class="muted">#{{.CategoryRanks.Efficiency}}</span></td><td data-col="speed">{{short .SpeedScore}} <span class="muted">#{{.CategoryRanks.Speed}}</span></td><td data-col="cost">{{short .CostScore}} <span class="muted">#{{.CategoryRanks.Cost}}</span></td><td data-col="correctness">{{short .CorrectnessScore}} <span class="muted">#{{.CategoryRanks.Correctness}}</span></td>
 <td data-col="flags" class="l{{if .Outlier}} flag{{end}}">{{range $i, $f := .OutlierFlags}}{{if $i}}, {{end}}{{$f}}{{end}}</td><td data-col="warnings" class="l">{{range $i, $w := .Warnings}}{{if $i}}; {{end}}{{$w}}{{end}}</td></tr>
 {{else}}<tr><td colspan="11" class="l muted">no scored submission yet</td></tr>
