@@ -116,7 +116,8 @@ type reader struct {
 // params is the part of the params in force the pages show.
 type params struct {
 	Tracks []struct {
-		Name string `json:"name"`
+		Name                 string `json:"name"`
+		ActivityCutoffBlocks int64  `json:"activity_cutoff_blocks"`
 	} `json:"tracks"`
 	Window window.Params `json:"window"`
 	Chain  struct {

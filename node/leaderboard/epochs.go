@@ -20,8 +20,8 @@ type EpochHead struct {
 type EpochsRow struct {
 	UID uint32 `json:"uid"`
 	// Label says what the uid is: "burn (unallocated)" for uid 0, "active",
-	// "inactive since height H" for a miner the activity cutoff dropped
-	// (it stays listed rather than vanishing), "not scored yet", or "not
+	// "inactive since height H" for a miner the activity cutoff dropped at
+	// H (it stays listed rather than vanishing), "not scored yet", or "not
 	// registered" for a uid an epoch weighed that no key holds now.
 	Label   string   `json:"label"`
 	Weights []string `json:"weights"` // per epoch of Epochs; "" when it had none
@@ -39,7 +39,7 @@ type EpochsPage struct {
 const burnLabel = "burn (unallocated)"
 
 func (r reader) epochs() (*EpochsPage, error) {
-	st, err := r.chainStatus()
+	st, p, err := r.statusParams()
 	if err != nil {
 		return nil, err
 	}
@@ -58,9 +58,16 @@ func (r reader) epochs() (*EpochsPage, error) {
 	}
 	labels := map[uint32]string{0: burnLabel}
 	for _, u := range mg.UIDs {
-		if u.UID != 0 {
-			labels[u.UID] = uidLabel(u)
+		if u.UID == 0 {
+			continue
 		}
+		var from int64
+		if !scored(u) && u.LastUpdate > 0 {
+			if from, err = r.inactiveFrom(p, u.UID); err != nil {
+				return nil, err
+			}
+		}
+		labels[u.UID] = uidLabel(u, from)
 	}
 	for _, e := range eps {
 		for _, uid := range e.UIDs {
@@ -83,15 +90,26 @@ func (r reader) epochs() (*EpochsPage, error) {
 	return page, nil
 }
 
-// uidLabel says whether a registered uid counts now.
-func uidLabel(u wire.MetagraphUIDView) string {
+// scored reports whether the uid has an aggregate on some track now.
+func scored(u wire.MetagraphUIDView) bool {
 	for _, s := range u.Scores {
 		if s != nil {
-			return "active"
+			return true
 		}
 	}
-	if u.LastUpdate > 0 {
-		return fmt.Sprintf("inactive since height %d", u.LastUpdate)
+	return false
+}
+
+// uidLabel says whether a registered uid counts now; from is the height
+// it lost its last aggregate (inactiveFrom), read for a uid that has none.
+func uidLabel(u wire.MetagraphUIDView, from int64) string {
+	switch {
+	case scored(u):
+		return "active"
+	case from > 0:
+		return inactiveSince(from)
+	case u.LastUpdate > 0: // its scored work is gone from the state
+		return fmt.Sprintf("inactive (last scored at height %d)", u.LastUpdate)
 	}
 	return "not scored yet"
 }

@@ -102,15 +102,19 @@ func (r reader) miner(uid uint32, after uint64) (*MinerPage, error) {
 		s, _ := mv.Aggregate(tr)
 		page.Aggregates = append(page.Aggregates, TrackScore{Track: tr, Score: s})
 	}
-	last, err := r.minerWindows(p, page)
-	if err != nil {
+	if err := r.minerWindows(p, page); err != nil {
 		return nil, err
 	}
-	gasLast, err := r.minerGas(p, page)
-	if err != nil {
+	if err := r.minerGas(p, page); err != nil {
 		return nil, err
 	}
-	page.Inactive = inactiveSince(page.Aggregates, max(last, gasLast))
+	if !hasAggregate(page.Aggregates) {
+		from, err := r.inactiveFrom(p, uid)
+		if err != nil {
+			return nil, err
+		}
+		page.Inactive = inactiveSince(from)
+	}
 	if err := r.minerSubmissions(page); err != nil {
 		return nil, err
 	}
@@ -121,28 +125,66 @@ func (r reader) miner(uid uint32, after uint64) (*MinerPage, error) {
 	return page, nil
 }
 
-// inactiveSince says a scored miner without any aggregate now is inactive
-// since its last scored work (the activity cutoff dropped it).
-func inactiveSince(aggs []TrackScore, last int64) string {
+func hasAggregate(aggs []TrackScore) bool {
 	for _, a := range aggs {
 		if a.Score != "" {
-			return ""
+			return true
 		}
 	}
-	if last <= 0 {
-		return ""
-	}
-	return fmt.Sprintf("inactive since height %d", last)
+	return false
 }
 
-// minerWindows fills the windows and returns the height of the latest
-// scored task in them.
-func (r reader) minerWindows(p *params, page *MinerPage) (int64, error) {
-	wv, err := appquery.Get[wire.WindowView](r.ctx, r.q, "window/"+strconv.FormatUint(uint64(page.UID), 10))
+// inactiveSince words the height a miner without any aggregate lost its
+// last one ("" for one never scored: from is 0).
+func inactiveSince(from int64) string {
+	if from <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("inactive since height %d", from)
+}
+
+// inactiveFrom is the first height at which uid had no aggregate on any
+// track: a track drops a miner once its latest scored work there is more
+// than the track's activity_cutoff_blocks behind (docs/queries.md), so
+// each scored track's last height + cutoff + 1, the latest of them. 0 when
+// the uid was never scored.
+func (r reader) inactiveFrom(p *params, uid uint32) (int64, error) {
+	last := map[string]int64{}
+	wv, err := appquery.Get[wire.WindowView](r.ctx, r.q, "window/"+strconv.FormatUint(uint64(uid), 10))
 	if err != nil && !errors.Is(err, appquery.ErrNotFound) {
 		return 0, err
 	}
-	var last int64
+	if wv != nil && wv.Workflow != nil {
+		last[genesis.TrackWorkflow] = wv.Workflow.LastHeight
+	}
+	if wv != nil && wv.Arena != nil {
+		last[genesis.TrackArena] = wv.Arena.LastHeight
+	}
+	for _, chain := range p.Chain.GasChains {
+		ag, err := appquery.Get[wire.GasAgentView](r.ctx, r.q, fmt.Sprintf("gas/%d/%d", uid, chain))
+		if errors.Is(err, appquery.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		last[genesis.TrackGas] = max(last[genesis.TrackGas], ag.LastFreshHeight)
+	}
+	var from int64
+	for _, t := range p.Tracks {
+		if h := last[t.Name]; h > 0 {
+			from = max(from, h+t.ActivityCutoffBlocks+1)
+		}
+	}
+	return from, nil
+}
+
+// minerWindows fills the windows.
+func (r reader) minerWindows(p *params, page *MinerPage) error {
+	wv, err := appquery.Get[wire.WindowView](r.ctx, r.q, "window/"+strconv.FormatUint(uint64(page.UID), 10))
+	if err != nil && !errors.Is(err, appquery.ErrNotFound) {
+		return err
+	}
 	for _, tr := range p.windowed() {
 		mw := MinerWindow{Track: tr, Scores: []string{}}
 		if wv != nil {
@@ -152,45 +194,41 @@ func (r reader) minerWindows(p *params, page *MinerPage) (int64, error) {
 			}
 			if tw != nil {
 				mw.Scores = tw.Scores
-				last = max(last, tw.LastHeight)
 				if mw.Window, err = r.windowOf(p, page.UID, tr); err != nil {
-					return 0, err
+					return err
 				}
 			}
 		}
 		page.Windows = append(page.Windows, mw)
 	}
-	return last, nil
+	return nil
 }
 
-// minerGas fills the gas agents (one per EVM chain the agent exists on)
-// and returns the latest height one judged a fresh prediction.
-func (r reader) minerGas(p *params, page *MinerPage) (int64, error) {
+// minerGas fills the gas agents (one per EVM chain the agent exists on).
+func (r reader) minerGas(p *params, page *MinerPage) error {
 	runsGas := false
 	for _, t := range p.trackNames() {
 		runsGas = runsGas || t == genesis.TrackGas
 	}
 	if !runsGas {
-		return 0, nil
+		return nil
 	}
-	var last int64
 	for _, chain := range p.Chain.GasChains {
 		ag, err := appquery.Get[wire.GasAgentView](r.ctx, r.q, fmt.Sprintf("gas/%d/%d", page.UID, chain))
 		if errors.Is(err, appquery.ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			return 0, err
+			return err
 		}
 		g := GasProgress{EvmChainID: chain, Windows: len(ag.Memory), Size: p.Gas.MemorySize}
 		g.Progress = fmt.Sprintf("%d/%d", g.Windows, g.Size)
 		if ag.HasScore {
 			g.Score = ag.Score
 		}
-		last = max(last, ag.LastFreshHeight)
 		page.Gas = append(page.Gas, g)
 	}
-	return last, nil
+	return nil
 }
 
 func (r reader) minerSubmissions(page *MinerPage) error {

@@ -120,23 +120,6 @@ func TestMinerPage(t *testing.T) {
 	}
 }
 
-// TestInactiveSince: a miner with an aggregate is active; one without any
-// that was scored once is inactive since that height; one never scored is
-// neither.
-func TestInactiveSince(t *testing.T) {
-	some := []TrackScore{{Track: "workflow", Score: "0.5"}, {Track: "gas"}}
-	none := []TrackScore{{Track: "workflow"}, {Track: "gas"}}
-	if got := inactiveSince(some, 40); got != "" {
-		t.Errorf("active miner: %q", got)
-	}
-	if got := inactiveSince(none, 40); got != "inactive since height 40" {
-		t.Errorf("dropped miner: %q", got)
-	}
-	if got := inactiveSince(none, 0); got != "" {
-		t.Errorf("never scored: %q", got)
-	}
-}
-
 // checkEpochsPage: /epochs lists the burn uid labelled, the miner active
 // with its weight in the latest epoch (as its page says) and a column per
 // epoch.
@@ -169,16 +152,21 @@ func checkEpochsPage(t *testing.T, base string, uid uint32) {
 }
 
 // TestUIDLabel: a registered uid is active with an aggregate, inactive
-// since its last update without one, or not scored yet.
+// since the height it lost its last one without, or not scored yet.
 func TestUIDLabel(t *testing.T) {
 	s := "0.5"
-	for want, u := range map[string]wire.MetagraphUIDView{
-		"active":                  {Scores: []*string{nil, &s}, LastUpdate: 9},
-		"inactive since height 9": {Scores: []*string{nil, nil}, LastUpdate: 9},
-		"not scored yet":          {Scores: []*string{nil, nil}},
+	for _, c := range []struct {
+		u    wire.MetagraphUIDView
+		from int64
+		want string
+	}{
+		{wire.MetagraphUIDView{Scores: []*string{nil, &s}, LastUpdate: 9}, 0, "active"},
+		{wire.MetagraphUIDView{Scores: []*string{nil, nil}, LastUpdate: 9}, 20, "inactive since height 20"},
+		{wire.MetagraphUIDView{Scores: []*string{nil, nil}, LastUpdate: 9}, 0, "inactive (last scored at height 9)"},
+		{wire.MetagraphUIDView{Scores: []*string{nil, nil}}, 0, "not scored yet"},
 	} {
-		if got := uidLabel(u); got != want {
-			t.Errorf("uidLabel(%+v) = %q, want %q", u, got, want)
+		if got := uidLabel(c.u, c.from); got != c.want {
+			t.Errorf("uidLabel(%+v, %d) = %q, want %q", c.u, c.from, got, c.want)
 		}
 	}
 }
