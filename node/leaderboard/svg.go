@@ -74,7 +74,7 @@ func chart(title, xLabel string, yMax float64, ss []series) template.HTML {
 			xy := strings.SplitN(c, ",", 2)
 			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="3" fill="%s"/>`, xy[0], xy[1], s.colour)
 		}
-		fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="10" fill="%s">%s</text>`, padL+6+float64(i)*90, padT+12, s.colour, esc(s.name))
+		fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="10" fill="%s">%s</text>`, padL+6+float64(i)*90, chartH-padB-4, s.colour, esc(s.name))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String()) // built from escaped text and numbers only

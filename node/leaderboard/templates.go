@@ -124,7 +124,7 @@ p.meta{color:#687380}
 {{define "epochs"}}{{template "head" "epochs"}}
 <h1>the last epochs' weights <small><a href="/epochs.json">json</a></small></h1>
 {{template "status" .Status}}
-<p class="muted">Newest epoch first. Uid 0 takes the weight no miner earned; a miner the activity cutoff dropped stays listed, inactive since its last scored work.</p>
+<p class="muted">Newest epoch first. Uid 0 takes the weight no miner earned; a miner the activity cutoff dropped stays listed, inactive since the height it lost its last aggregate.</p>
 <div class="wide"><table id="rows"><thead><tr><th scope="col">uid</th><th scope="col" class="l">who</th>{{range .Epochs}}<th scope="col"><a href="{{.Link}}">epoch {{.Number}}</a></th>{{end}}</tr></thead><tbody>
 {{range .Rows}}<tr><td data-col="uid">{{if .Link}}<a href="{{.Link}}">{{.UID}}</a>{{else}}{{.UID}}{{end}}</td><td data-col="who" class="l">{{.Label}}</td>{{range $i, $w := .Weights}}<td data-col="e{{$i}}"{{with $w}} title="{{.}}"{{end}}>{{with $w}}{{round .}}{{else}}<span class="muted">–</span>{{end}}</td>{{end}}</tr>
 {{else}}<tr><td colspan="2" class="l muted">no uid yet</td></tr>
