@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	cfg "github.com/cometbft/cometbft/config"
 	cmtlog "github.com/cometbft/cometbft/libs/log"
+	"github.com/cometbft/cometbft/store"
 
 	"github.com/scoringsubnet/validatord/app"
 	"github.com/scoringsubnet/validatord/node/leaderboard"
@@ -33,11 +35,11 @@ func observed(conf *cfg.Config, application *app.App) (abcitypes.Application, er
 // A port it cannot bind is logged and the node runs on without the page, as
 // CometBFT does with its Prometheus endpoint: the page is no part of the
 // node's work.
-func serveLeaderboard(addr string, application *app.App, logger cmtlog.Logger) (stop func()) {
+func serveLeaderboard(addr string, application *app.App, blocks *store.BlockStore, logger cmtlog.Logger) (stop func()) {
 	if addr == "" {
 		return func() {}
 	}
-	srv, err := leaderboard.Listen(addr, application)
+	srv, err := leaderboard.Listen(addr, application, leaderboard.Options{Block: blockTime(blocks)})
 	if err != nil {
 		logger.Error("leaderboard page not served", "laddr", addr, "err", err, "setting", "app.toml [leaderboard] laddr")
 		return func() {}
@@ -49,5 +51,17 @@ func serveLeaderboard(addr string, application *app.App, logger cmtlog.Logger) (
 		if err := srv.Close(ctx); err != nil {
 			logger.Error("leaderboard page close", "err", err)
 		}
+	}
+}
+
+// blockTime reads a block's time from the node's block store, for the
+// page's status line (the app's state keeps no block time).
+func blockTime(blocks *store.BlockStore) func(context.Context, int64) (time.Time, error) {
+	return func(_ context.Context, height int64) (time.Time, error) {
+		meta := blocks.LoadBlockMeta(height)
+		if meta == nil {
+			return time.Time{}, fmt.Errorf("no block at height %d in the block store", height)
+		}
+		return meta.Header.Time, nil
 	}
 }

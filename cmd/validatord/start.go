@@ -82,7 +82,7 @@ func runStart(ctx context.Context, env Env, args []string) error {
 		dbs.closeAll()
 		return oneLine(errors.Join(fmt.Errorf("node start: %w", err), application.Close()))
 	}
-	stopPage := serveLeaderboard(nc.LeaderboardAddr, application, logger.With("module", "leaderboard"))
+	stopPage := serveLeaderboard(nc.LeaderboardAddr, application, n.BlockStore(), logger.With("module", "leaderboard"))
 	select {
 	case <-ctx.Done():
 		logger.Info("stopping the node", "reason", "signal")
