@@ -69,7 +69,9 @@ func (e *UnknownQueryPathError) Error() string {
 	return msg + "; the paths are in docs/queries.md, the other queries in `validatord query -h`"
 }
 
-// knownQueryPath refuses a path whose first word is no query path's.
+// knownQueryPath refuses a path whose first word is no query path's. The
+// closest words are looked for among the paths and the query words of
+// `query` (tx has no path of its own), so that "txx" suggests tx.
 func knownQueryPath(path string) error {
 	first, _, _ := strings.Cut(path, "/")
 	words := queryFirstWords()
@@ -77,7 +79,17 @@ func knownQueryPath(path string) error {
 		return nil
 	}
 	e := &UnknownQueryPathError{Path: path}
-	for _, w := range closest(first, words) {
+	candidates := words
+	for _, c := range queryCmd.sub {
+		if !slices.Contains(candidates, c.name) {
+			candidates = append(slices.Clone(candidates), c.name)
+		}
+	}
+	for _, w := range closest(first, candidates) {
+		if !slices.Contains(words, w) {
+			e.Near = append(e.Near, w)
+			continue
+		}
 		for _, p := range queryPaths {
 			if p == w || strings.HasPrefix(p, w+"/") {
 				e.Near = append(e.Near, p)

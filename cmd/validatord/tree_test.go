@@ -172,6 +172,8 @@ func TestKnownQueryPath(t *testing.T) {
 		{"minr/1", `unknown query path "minr/1" (did you mean miner/<uid>?)`},
 		{"epch/latest", `unknown query path "epch/latest" (did you mean epoch/latest or epoch/<n>?)`},
 		{"leaderbord/gas", `(did you mean leaderboard/<track>?)`},
+		{"txx/AB", `unknown query path "txx/AB" (did you mean tx?)`}, // a query word of its own, no path
+		{"metagrph", `(did you mean metagraph?)`},
 		{"nothing-like-it", `unknown query path "nothing-like-it"; the paths are in docs/queries.md`},
 	}
 	for _, c := range cases {
