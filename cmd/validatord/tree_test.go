@@ -146,8 +146,12 @@ func TestQueryPathsMatchDoc(t *testing.T) {
 			doc = append(doc, strings.ReplaceAll(m[1], "\x00", "|"))
 		}
 	}
-	if !slices.Equal(doc, queryPaths) {
-		t.Fatalf("docs/queries.md's paths:\n%q\nqueryPaths:\n%q", doc, queryPaths)
+	var cli []string
+	for _, p := range queryPaths {
+		cli = append(cli, p.Path)
+	}
+	if !slices.Equal(doc, cli) {
+		t.Fatalf("docs/queries.md's paths:\n%q\nqueryPaths:\n%q", doc, cli)
 	}
 }
 
@@ -239,4 +243,32 @@ func TestAddTwicePanics(t *testing.T) {
 		}
 	}()
 	root.add(&command{name: "tx"})
+}
+
+// TestQueryHelpListsPaths: `query -h` (and `query help`) ends with every
+// path of the registry and its line, then the query words.
+func TestQueryHelpListsPaths(t *testing.T) {
+	for _, h := range []string{"-h", "help"} {
+		code, out, errOut := runCmd(t, "query", h)
+		if code != 0 || errOut != "" {
+			t.Fatalf("query %s: exit %d, stderr %q", h, code, errOut)
+		}
+		_, list, ok := strings.Cut(out, "\npaths (")
+		if !ok || !strings.HasPrefix(out, "usage: validatord query ") {
+			t.Fatalf("query %s: no usage line or no paths:\n%s", h, out)
+		}
+		for _, p := range queryPaths {
+			if p.About == "" {
+				t.Errorf("path %s has no line for query -h", p.Path)
+			}
+			if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(p.Path) + ` +` + regexp.QuoteMeta(p.About) + `$`).MatchString(list) {
+				t.Errorf("query %s does not list %s with %q:\n%s", h, p.Path, p.About, list)
+			}
+		}
+		for _, c := range queryCmd.sub {
+			if !strings.Contains(list, "  "+c.name+" ") {
+				t.Errorf("query %s does not list the query %s", h, c.name)
+			}
+		}
+	}
 }
