@@ -51,30 +51,44 @@ func Load(home, name string) (ed25519.PrivateKey, error) {
 	return Decode(path, bz)
 }
 
-// List loads every key of home (files <name>.json of its keys directory) and returns
-// their Info sorted by name; a home without a keys directory has none. One key that
-// does not Load fails the whole list.
-func List(home string) ([]Info, error) {
+// Names are the names of the key files of home, sorted, without reading
+// them (a file that does not Load is named too); none when keys/ is missing.
+func Names(home string) ([]string, error) {
 	entries, err := os.ReadDir(Dir(home))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return []Info{}, nil
+			return []string{}, nil
 		}
 		return nil, err
 	}
-	infos := []Info{}
+	names := []string{}
 	for _, e := range entries {
 		name, isKey := strings.CutSuffix(e.Name(), ".json")
 		if e.IsDir() || !isKey {
 			continue
 		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// List loads every key of home (files <name>.json of its keys directory) and returns
+// their Info sorted by name; a home without a keys directory has none. One key that
+// does not Load fails the whole list.
+func List(home string) ([]Info, error) {
+	names, err := Names(home)
+	if err != nil {
+		return nil, err
+	}
+	infos := []Info{}
+	for _, name := range names {
 		key, err := Load(home, name)
 		if err != nil {
 			return nil, err
 		}
 		infos = append(infos, InfoOf(name, key))
 	}
-	sort.Slice(infos, func(i, j int) bool { return infos[i].Name < infos[j].Name })
 	return infos, nil
 }
 
