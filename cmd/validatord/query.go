@@ -15,6 +15,7 @@ import (
 // found after flags too (query --node U tasks), so run looks for it.
 var queryCmd = &command{
 	name:    "query",
+	aliases: []string{"q"},
 	summary: "ask the app through a node's RPC (/abci_query): a path's JSON answer, or tasks, submissions, tx, account, metagraph",
 	usage:   queryUsage,
 	noun:    "query",

@@ -22,7 +22,7 @@ func commandTreeText() string {
 	var walk func(p *command, depth int)
 	walk = func(p *command, depth int) {
 		for _, c := range p.sub {
-			line := fmt.Sprintf("%-26s %s", strings.Repeat("  ", depth)+c.name, c.summary)
+			line := fmt.Sprintf("%-26s %s", strings.Repeat("  ", depth)+c.name+c.aliasNote(), c.summary)
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 			walk(c, depth+1)
 		}
@@ -213,6 +213,9 @@ func TestDispatch(t *testing.T) {
 		{[]string{"query", "--node", "tcp://127.0.0.1:1", "tasks", "-h"}, 0, "usage: validatord query tasks", nil},
 		{[]string{"query", "--task-id", "3", "submissions", "-h"}, 0, "usage: validatord query submissions", nil}, // an alias's value is no query word
 		{[]string{"keys", "lst"}, 1, "", []string{`unknown subcommand "lst" (did you mean list?)`}},
+		{[]string{"q", "minr/1"}, 1, "", []string{`validatord query: unknown query path "minr/1" (did you mean miner/<uid>?)`}}, // q is query
+		{[]string{"q", "tasks", "-h"}, 0, "usage: validatord query tasks", nil},
+		{[]string{"q", "-h"}, 0, "usage: validatord query <path...>", nil},
 	}
 	home := t.TempDir()
 	if err := os.Mkdir(filepath.Join(home, "keys"), 0o700); err != nil {
@@ -234,6 +237,23 @@ func TestDispatch(t *testing.T) {
 			t.Errorf("validatord %s: exit %d stdout %q stderr %q, want %d, %q, %q", strings.Join(c.args, " "), code, out.String(), errOut.String(), c.code, c.stdout, c.stderrs)
 		}
 	}
+}
+
+// TestHelpShowsAliases: the root's help names q beside query.
+func TestHelpShowsAliases(t *testing.T) {
+	code, _, errOut := runCmd(t, "help")
+	if code != 0 || !regexp.MustCompile(`(?m)^  query \(q\) +ask the app`).MatchString(errOut) {
+		t.Fatalf("help: exit %d, no \"query (q)\" line:\n%s", code, errOut)
+	}
+}
+
+func TestAliasTwicePanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("adding q, an alias of query, as a command did not panic")
+		}
+	}()
+	root.add(&command{name: "q"})
 }
 
 func TestAddTwicePanics(t *testing.T) {
