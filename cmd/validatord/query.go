@@ -170,7 +170,7 @@ func queryPath(words []string) string {
 // other than json or text.
 func queryOutputFlag(fs *flag.FlagSet, def string) *outputFlag {
 	o := &outputFlag{format: def}
-	fs.Var(o, "output", "output `format`: json or text (default "+def+")")
+	fs.Var(o, "output", "output `format`: json or text") // the flag package adds "(default …)"
 	fs.Var(o, "o", "`format`: shorthand for --output")
 	return o
 }

@@ -292,3 +292,16 @@ func TestQueryHelpListsPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpSaysDefaultsOnce: no flag's help line names its default twice
+// (the flag package adds "(default …)" to what a usage text says).
+func TestHelpSaysDefaultsOnce(t *testing.T) {
+	for _, n := range runnable(root) {
+		_, out, _ := runCmd(t, append(strings.Fields(n.path()), "-h")...)
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Count(line, "(default ") > 1 {
+				t.Errorf("validatord %s -h: %q", n.path(), strings.TrimSpace(line))
+			}
+		}
+	}
+}
