@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -43,6 +44,9 @@ func Unreachable(addr string, err error) *NodeUnreachableError {
 	var already *NodeUnreachableError
 	if errors.As(err, &already) {
 		return already
+	}
+	if errors.Is(err, context.Canceled) {
+		return nil // the caller gave up; the node may well be there
 	}
 	reason := ""
 	var dnsErr *net.DNSError

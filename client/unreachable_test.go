@@ -62,6 +62,10 @@ func TestUnreachableLeavesOtherErrors(t *testing.T) {
 	if u := client.Unreachable("tcp://x:1", nil); u != nil {
 		t.Errorf("nil classified as unreachable: %v", u)
 	}
+	canceled := &net.OpError{Op: "dial", Net: "tcp", Err: context.Canceled}
+	if u := client.Unreachable("tcp://x:1", canceled); u != nil {
+		t.Errorf("a dial the caller canceled classified as unreachable: %v", u)
+	}
 	dns := &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Name: "nosuch.invalid", Err: "no such host", IsNotFound: true}}
 	if u := client.Unreachable("tcp://nosuch.invalid:1", dns); u == nil || u.Reason != "no such host nosuch.invalid" {
 		t.Errorf("unknown host: %v", u)
