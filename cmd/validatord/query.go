@@ -79,9 +79,6 @@ func runQuery(ctx context.Context, env Env, args []string) error {
 	height := fs.Int64("height", 0, "answer from the state as of this height (within the node's keep_versions; default: the last committed)")
 	prove := fs.Bool("prove", false, "check the answer with a Merkle proof against a header CometBFT's light client verified ("+lightproof.ProvablePaths+")")
 	trust := addTrustFlags(fs)
-	if len(args) == 1 && args[0] == "help" {
-		args = []string{"-h"}
-	}
 	pos, ok, err := parseFlags(env, fs, queryUsage, args)
 	if err != nil {
 		return err

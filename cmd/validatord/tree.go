@@ -191,6 +191,11 @@ func dispatch(ctx context.Context, env Env, p *command, args []string) error {
 			}
 		}
 		if p.run != nil {
+			if len(args) > 0 && args[0] == "help" && len(p.sub) > 0 {
+				// "keys help" is "keys -h", as "tx help" is tx's help: a
+				// node with children has no child or argument named help.
+				args = append([]string{"-h"}, args[1:]...)
+			}
 			return p.run(ctx, env, args)
 		}
 		if len(args) > 0 && isHelp(args[0]) {

@@ -216,6 +216,8 @@ func TestDispatch(t *testing.T) {
 		{[]string{"q", "minr/1"}, 1, "", []string{`validatord query: unknown query path "minr/1" (did you mean miner/<uid>?)`}}, // q is query
 		{[]string{"q", "tasks", "-h"}, 0, "usage: validatord query tasks", nil},
 		{[]string{"q", "-h"}, 0, "usage: validatord query <path...>", nil},
+		{[]string{"keys", "help"}, 0, "usage: validatord keys add|list|show", nil},
+		{[]string{"query", "help"}, 0, "usage: validatord query <path...>", nil},
 	}
 	home := t.TempDir()
 	if err := os.Mkdir(filepath.Join(home, "keys"), 0o700); err != nil {
