@@ -88,3 +88,30 @@ func TestImportChecksTheFile(t *testing.T) {
 		t.Fatalf("a refused import left %+v", list)
 	}
 }
+
+// TestNames: Names lists key files without reading them, so a file that
+// does not load (which List refuses) is still named, and can be deleted.
+func TestNames(t *testing.T) {
+	home := t.TempDir()
+	if names, err := keyfile.Names(home); err != nil || len(names) != 0 {
+		t.Fatalf("Names of a home without keys/: %q, %v", names, err)
+	}
+	if _, err := keyfile.Add(home, "b", bytes.NewReader(make([]byte, 32))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "keys", "a.json"), []byte("broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "keys", "notes.txt"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if names, err := keyfile.Names(home); err != nil || strings.Join(names, " ") != "a b" {
+		t.Fatalf("Names = %q, %v, want a b", names, err)
+	}
+	if _, err := keyfile.List(home); err == nil {
+		t.Fatal("List loaded a broken key file")
+	}
+	if err := keyfile.Delete(home, "a"); err != nil {
+		t.Fatalf("delete of a broken key file: %v", err)
+	}
+}
