@@ -16,12 +16,13 @@ import (
 // observed is the application CometBFT calls: the app itself, or, with
 // config.toml [instrumentation] prometheus = true, the app wrapped by
 // package metrics, whose series CometBFT's endpoint then serves beside its
-// own (docs/metrics.md).
-func observed(conf *cfg.Config, application *app.App) (abcitypes.Application, error) {
+// own (docs/metrics.md), labelled with the chain id as CometBFT labels its
+// own.
+func observed(conf *cfg.Config, chainID string, application *app.App) (abcitypes.Application, error) {
 	if !conf.Instrumentation.Prometheus {
 		return application, nil
 	}
-	m, err := metrics.Default()
+	m, err := metrics.Default(chainID)
 	if err != nil {
 		return nil, err
 	}

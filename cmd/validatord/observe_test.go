@@ -44,7 +44,12 @@ func TestStartServesMetricsAndLeaderboard(t *testing.T) {
 	n := startNode(t, home)
 	n.waitHeight(t, node, 3)
 	body := get(t, "http://"+promAddr+"/metrics", http.StatusOK)
-	for _, want := range []string{"\nvalidatord_height ", "\nvalidatord_block_work_limit_units{part=\"tx\"} ", "\ncometbft_consensus_height{"} {
+	for _, want := range []string{
+		"\nvalidatord_height{chain_id=\"itest-metrics\"} ",
+		"\nvalidatord_block_work_limit_units{chain_id=\"itest-metrics\",part=\"tx\"} ",
+		"\nvalidatord_txs_total{chain_id=\"itest-metrics\",code=\"uids_full\",msg_type=\"register_miner\"} 0",
+		"\ncometbft_consensus_height{chain_id=\"itest-metrics\"} ",
+	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
 		}

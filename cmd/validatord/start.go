@@ -67,7 +67,7 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	if err := checkGenesisPinned(files, application.StoredGenesisHash()); err != nil {
 		return errors.Join(err, application.Close())
 	}
-	abciApp, err := observed(files.conf, application)
+	abciApp, err := observed(files.conf, files.genDoc.ChainID, application)
 	if err == nil {
 		abciApp, err = lying(abciApp, logger) // the app itself but in the e2e liar build
 	}
