@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
@@ -31,17 +32,19 @@ func observed(conf *cfg.Config, chainID string, application *app.App) (abcitypes
 
 // serveLeaderboard serves the leaderboard page of application on addr
 // (app.toml [leaderboard] laddr; "" serves none) and returns what stops it.
-// A port it cannot bind is logged and the node runs on without the page, as
-// CometBFT does with its Prometheus endpoint: the page is no part of the
-// node's work.
-func serveLeaderboard(addr string, application *app.App, logger cmtlog.Logger) (stop func()) {
+// A port it cannot bind fails start with an error that names the address
+// and the setting to change: the default port is the same on every node of
+// a machine, and a page that quietly went missing (one log line, as
+// CometBFT does with its Prometheus endpoint) was only found by whoever
+// opened it.
+func serveLeaderboard(addr string, application *app.App, logger cmtlog.Logger) (stop func(), err error) {
 	if addr == "" {
-		return func() {}
+		return func() {}, nil
 	}
 	srv, err := leaderboard.Listen(addr, application)
 	if err != nil {
-		logger.Error("leaderboard page not served", "laddr", addr, "err", err, "setting", "app.toml [leaderboard] laddr")
-		return func() {}
+		return nil, fmt.Errorf("leaderboard page: cannot listen on %s (%w): another node on this machine may have it; "+
+			"set app.toml [leaderboard] laddr to a free loopback host:port, or \"\" to serve no page", addr, err)
 	}
 	logger.Info("leaderboard page", "url", "http://"+srv.Addr()+"/")
 	return func() {
@@ -50,5 +53,5 @@ func serveLeaderboard(addr string, application *app.App, logger cmtlog.Logger) (
 		if err := srv.Close(ctx); err != nil {
 			logger.Error("leaderboard page close", "err", err)
 		}
-	}
+	}, nil
 }

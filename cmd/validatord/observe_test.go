@@ -111,3 +111,29 @@ func TestStartRunsWhenThePagePortIsTaken(t *testing.T) {
 		t.Errorf("no log line for the taken port:\n%s", n.tail())
 	}
 }
+
+// TestStartRefusesATakenLeaderboardPort: when app.toml's [leaderboard]
+// laddr is taken (another node on the machine), start fails in one line
+// naming the address and the setting.
+func TestStartRefusesATakenLeaderboardPort(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	cli(t, "init", "--home", home, "--rpc-laddr", freeAddr(t), "--p2p-laddr", freeAddr(t))
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	nc, err := appconfig.Load(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc.LeaderboardAddr = taken.Addr().String()
+	if err := appconfig.Write(home, nc); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCmd(t, "start", "--home", home)
+	if code != 1 || out != "" || strings.Count(errOut, "\n") != 1 ||
+		!strings.Contains(errOut, nc.LeaderboardAddr) || !strings.Contains(errOut, "app.toml [leaderboard] laddr") {
+		t.Fatalf("code %d stdout %q stderr %q: want one line naming %s and app.toml [leaderboard] laddr", code, out, errOut, nc.LeaderboardAddr)
+	}
+}

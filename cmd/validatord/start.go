@@ -74,15 +74,22 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return oneLine(errors.Join(err, application.Close()))
 	}
+	// The page binds before CometBFT starts, so a taken port stops start
+	// before the node has done anything.
+	stopPage, err := serveLeaderboard(nc.LeaderboardAddr, application, logger.With("module", "leaderboard"))
+	if err != nil {
+		return oneLine(errors.Join(err, application.Close()))
+	}
 	n, dbs, err := newNode(files, abciApp, logger, nc.ConcurrentCheckTx, nc.CheckTxRuns)
 	if err != nil {
+		stopPage()
 		return oneLine(errors.Join(fmt.Errorf("node: %w", err), application.Close()))
 	}
 	if err := n.Start(); err != nil {
+		stopPage()
 		dbs.closeAll()
 		return oneLine(errors.Join(fmt.Errorf("node start: %w", err), application.Close()))
 	}
-	stopPage := serveLeaderboard(nc.LeaderboardAddr, application, logger.With("module", "leaderboard"))
 	select {
 	case <-ctx.Done():
 		logger.Info("stopping the node", "reason", "signal")
