@@ -46,8 +46,10 @@ type observed struct {
 }
 
 // Wrap returns next with every ABCI call forwarded to it unchanged; after
-// FinalizeBlock and Commit it updates m. If next has PendingWork or Backlog
-// (app.App), block work and the carry-over queues are read through them.
+// FinalizeBlock and Commit it updates m. If next has PendingWork, Backlog or
+// Counts (app.App), block work, the carry-over queues and the state's counts
+// are read through them. The per-track counters are created at 0 here when
+// the app answers its params, else at the first Commit that does.
 func Wrap(next abcitypes.Application, m *Metrics) abcitypes.Application {
 	obs := newObserver(next, m)
 	obs.tracked = obs.initTracks(context.Background())
