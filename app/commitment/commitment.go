@@ -33,52 +33,74 @@ type Changes struct {
 func (c *Changes) Len() int { return len(c.list) }
 
 // Assign looks at o's writes (a block's, or InitChain's) for records of
-// the provable stores. A record written for the first time takes the next
-// leaf of its store's tree: Assign writes its slot and the store's count
-// into o, as state (they go into the LtHash with the block's other writes,
-// so Assign runs before it). A record created and deleted in the same
-// block never had a leaf and gets none. A record written with Create
-// (store.Overlay.Create: a key that never held a value) has no slot yet,
-// so its slot is not looked up: looking up an absent key is badger's
-// dearest read.
+// the provable stores, in key order, and keeps each store's slots: a record
+// written for the first time takes the oldest free slot (one a deleted
+// record left), else the next new leaf; a deleted record frees its slot,
+// whose leaf becomes the empty leaf until a new record takes it. So a
+// tree's leaves are bounded by the most records its store held at once,
+// and retention keeps the trees as flat as the state. The slots, the free
+// queue and the counts are state: Assign writes them into o, and they go
+// into the LtHash with the block's other writes (Assign runs before it). A
+// record created and deleted in the same block never had a slot. A record
+// written with Create (store.Overlay.Create: a key that never held a
+// value) has no slot yet, so its slot is not looked up: looking up an
+// absent key is badger's dearest read.
 func Assign(o *store.Overlay) *Changes {
 	out := &Changes{}
-	var counts [256]uint64
-	var loaded [256]bool
-	var grown []byte // stores whose count grew, in the order they first grew
+	var cs [256]counts
+	var loaded, dirty [256]bool
+	load := func(s byte) {
+		if !loaded[s] {
+			cs[s], loaded[s] = readCounts(o, s), true
+		}
+		dirty[s] = true
+	}
 	o.Writes(func(k, val []byte, del, fresh bool) {
 		if _, ok := wire.StoreOfKey(k); !ok {
 			return
 		}
 		s := k[0]
 		var slot uint64
-		ok := false
+		have := false
 		if !fresh { // a created key never held a value, so it has no slot: no look-up of an absent key
-			slot, ok = readU64(o, slotKey(k))
+			slot, have = readU64(o, slotKey(k))
 		}
-		if !ok {
-			if del {
-				return
+		switch {
+		case del && !have:
+			return
+		case del:
+			load(s)
+			o.Set(freeKey(s, cs[s].tail), u64(slot))
+			cs[s].tail++
+			o.Delete(slotKey(k))
+			out.list = append(out.list, change{store: s, slot: slot, leaf: emptyLeaf()})
+			return
+		case !have:
+			load(s)
+			if c := &cs[s]; c.head < c.tail {
+				free, ok := readU64(o, freeKey(s, c.head))
+				if !ok {
+					panic(fmt.Sprintf("commitment: free slot %d of store %#x is missing", c.head, s))
+				}
+				o.Delete(freeKey(s, c.head))
+				slot = free
+				c.head++
+			} else {
+				slot = c.n
+				c.n++
 			}
-			if !loaded[s] {
-				counts[s], _ = readU64(o, countKey(s))
-				loaded[s] = true
+			if fresh {
+				o.Create(slotKey(k), u64(slot))
+			} else {
+				o.Set(slotKey(k), u64(slot))
 			}
-			slot = counts[s]
-			counts[s]++
-			if !slices.Contains(grown, s) {
-				grown = append(grown, s)
-			}
-			o.Create(slotKey(k), u64(slot))
 		}
-		leaf := tombstone(k)
-		if !del {
-			leaf = Leaf(k, val)
-		}
-		out.list = append(out.list, change{store: s, slot: slot, leaf: leaf})
+		out.list = append(out.list, change{store: s, slot: slot, leaf: Leaf(k, val)})
 	})
-	for _, s := range grown {
-		o.Set(countKey(s), u64(counts[s]))
+	for _, st := range wire.ProvableStores {
+		if dirty[st.Prefix] {
+			o.Set(countKey(st.Prefix), cs[st.Prefix].encode())
+		}
 	}
 	return out
 }

@@ -17,48 +17,56 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
-// model is the reference: per store, the leaf bytes in slot order, kept
-// apart from the package's own bookkeeping; roots come from CometBFT's
-// merkle.HashFromByteSlices over them.
+// model is the reference: per store, the leaf bytes in slot order and the
+// queue of free slots, kept apart from the package's own bookkeeping; roots
+// come from CometBFT's merkle.HashFromByteSlices over the leaf bytes.
 type model struct {
-	slots map[string]int    // record key → slot
+	slots map[string]int    // live record key → slot
 	items map[byte][][]byte // store → leaf bytes by slot
+	free  map[byte][]int    // store → free slots, oldest first
 	live  map[string][]byte // record key → value
 }
 
 func newModel() *model {
-	return &model{slots: map[string]int{}, items: map[byte][][]byte{}, live: map[string][]byte{}}
+	return &model{slots: map[string]int{}, items: map[byte][][]byte{}, free: map[byte][]int{}, live: map[string][]byte{}}
 }
 
-func itemOf(key, value []byte, deleted bool) []byte {
+// itemOf is a record's leaf bytes; a free slot's are an empty key and an
+// empty value hash.
+func itemOf(key, value []byte, free bool) []byte {
+	if free {
+		return []byte{0, 0}
+	}
 	var b []byte
 	b = binary.AppendUvarint(b, uint64(len(key)))
 	b = append(b, key...)
-	if deleted {
-		return binary.AppendUvarint(b, 0)
-	}
 	h := sha256Sum(value)
 	b = binary.AppendUvarint(b, uint64(len(h)))
 	return append(b, h...)
 }
 
 func (m *model) write(key, value []byte, del bool) {
-	k := string(key)
+	k, s := string(key), key[0]
 	slot, ok := m.slots[k]
-	if !ok {
-		if del {
-			return
-		}
-		slot = len(m.items[key[0]])
-		m.slots[k] = slot
-		m.items[key[0]] = append(m.items[key[0]], nil)
-	}
-	m.items[key[0]][slot] = itemOf(key, value, del)
-	if del {
+	switch {
+	case del && !ok:
+		return
+	case del:
+		m.items[s][slot] = itemOf(nil, nil, true)
+		m.free[s] = append(m.free[s], slot)
+		delete(m.slots, k)
 		delete(m.live, k)
-	} else {
-		m.live[k] = value
+		return
+	case !ok && len(m.free[s]) > 0:
+		slot, m.free[s] = m.free[s][0], m.free[s][1:]
+		m.slots[k] = slot
+	case !ok:
+		slot = len(m.items[s])
+		m.slots[k] = slot
+		m.items[s] = append(m.items[s], nil)
 	}
+	m.items[s][slot] = itemOf(key, value, false)
+	m.live[k] = value
 }
 
 func (m *model) roots() [][]byte {
@@ -383,4 +391,45 @@ func provenRecord(t testing.TB, seed uint64, blocks int) proven {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestFreedSlotsAreTakenAgain: records created every block and deleted
+// three blocks later, as retention does, keep each tree at the most
+// records held at once: a deleted record's slot goes to the next new one,
+// so the leaves, and the nodes over them, stop growing.
+func TestFreedSlotsAreTakenAgain(t *testing.T) {
+	base := store.NewOverlay(store.Empty{})
+	var lanes store.Lanes
+	const perBlock, kept = 50, 3
+	for b := range 40 {
+		bo := store.NewOverlay(base)
+		for i := range perBlock {
+			bo.Create(wire.SubmissionKey(uint64(b*perBlock+i)), []byte{byte(b), byte(i)})
+			if b >= kept {
+				bo.Delete(wire.SubmissionKey(uint64((b-kept)*perBlock + i)))
+			}
+		}
+		ch := commitment.Assign(bo)
+		lanes = store.ApplyOverlay(lanes, bo, base)
+		commitment.Update(bo, ch)
+		bo.MergeInto(base)
+	}
+	var leaves uint64
+	nodes := 0
+	base.Entries(func(k, v []byte, del bool) {
+		switch {
+		case del:
+		case k[0] == store.PrefixRecordCount && k[1] == wire.ProvableStores[3].Prefix:
+			leaves = binary.BigEndian.Uint64(v)
+		case k[0] == store.PrefixRecordNode:
+			nodes++
+		}
+	})
+	if most := uint64((kept + 1) * perBlock); leaves > most {
+		t.Fatalf("the submission tree has %d leaves for at most %d records held at once", leaves, most)
+	}
+	if nodes > 2*int(leaves) {
+		t.Fatalf("%d nodes for %d leaves", nodes, leaves)
+	}
+	t.Logf("%d blocks of %d records, each kept %d blocks: %d leaves, %d nodes", 40, perBlock, kept, leaves, nodes)
 }

@@ -10,9 +10,11 @@
 // Cosmos store proof, which CometBFT's light client checks unchanged.
 //
 // A store's tree is an RFC 6962 Merkle tree (CometBFT's crypto/merkle
-// hashing) over leaves in the order their records were first written: a new
-// record takes the next index (its slot, kept in the hashed state), a
-// changed record rewrites its leaf, a deleted one leaves a tombstone leaf.
+// hashing) over leaves by slot: a new record takes the oldest slot a deleted
+// record freed, else the next index (slots, the free queue and the counts
+// are kept in the hashed state), a changed record rewrites its leaf, a
+// deleted one leaves the empty leaf until its slot is taken again, so a
+// tree holds no more leaves than its store held records at once.
 // The node hashes of complete subtrees are kept under
 // store.PrefixRecordNode, outside the hashed set, so a block that changes k
 // records of a tree of n leaves rewrites at most k·(log2 n + 1) nodes and

@@ -15,13 +15,14 @@ var ErrRebuild = errors.New("the record trees do not rebuild")
 
 // Rebuilder makes the record trees again from a state's hashed entries,
 // given in key order (a snapshot's): the records, then their slots, then
-// the stores' counts all come in that order, since their prefixes do. It
-// holds one leaf per slot in memory.
+// the stores' counts, then the free slots all come in that order, since
+// their prefixes do. It holds one leaf per slot in memory.
 type Rebuilder struct {
 	records []pending // the provable records seen, in key order
 	next    int       // the first record not yet matched with its slot
 	leaves  [256][]slotted
-	counts  [256]uint64
+	counts  [256]counts
+	free    [256][]uint64 // the free queue's slots, in queue order
 	err     error
 }
 
@@ -50,23 +51,35 @@ func (b *Rebuilder) Add(k, v []byte) {
 			b.fail("slot entry %x of %d bytes is not a provable record's", k, len(v))
 			return
 		}
-		slot := beU64(v)
-		leaf := tombstone(rec)
-		if b.next < len(b.records) && bytes.Equal(b.records[b.next].key, rec) {
-			leaf = b.records[b.next].leaf
-			b.records[b.next] = pending{}
-			b.next++
-		} else if b.next < len(b.records) && bytes.Compare(b.records[b.next].key, rec) < 0 {
-			b.fail("record %x has no slot", b.records[b.next].key)
+		if b.next >= len(b.records) || !bytes.Equal(b.records[b.next].key, rec) {
+			if b.next < len(b.records) && bytes.Compare(b.records[b.next].key, rec) < 0 {
+				b.fail("record %x has no slot", b.records[b.next].key)
+			} else {
+				b.fail("slot entry %x names no record", k)
+			}
 			return
 		}
-		b.leaves[rec[0]] = append(b.leaves[rec[0]], slotted{slot: slot, leaf: leaf})
+		b.leaves[rec[0]] = append(b.leaves[rec[0]], slotted{slot: beU64(v), leaf: b.records[b.next].leaf})
+		b.records[b.next] = pending{}
+		b.next++
 	case k[0] == store.PrefixRecordCount:
-		if len(k) != 2 || len(v) != 8 {
-			b.fail("count entry %x is malformed", k)
+		c, err := decodeCounts(v)
+		if len(k) != 2 || !isRecord(k[1:]) || err != nil {
+			b.fail("count entry %x is malformed (%v)", k, err)
 			return
 		}
-		b.counts[k[1]] = beU64(v)
+		b.counts[k[1]] = c
+	case k[0] == store.PrefixRecordFree:
+		if len(k) != 10 || !isRecord(k[1:2]) || len(v) != 8 {
+			b.fail("free slot entry %x is malformed", k)
+			return
+		}
+		s, pos := k[1], beU64(k[2:])
+		if c := b.counts[s]; pos != c.head+uint64(len(b.free[s])) || pos >= c.tail {
+			b.fail("free slot entry %x is not next in the queue [%d, %d) of store %#x", k, c.head, c.tail, s)
+			return
+		}
+		b.free[s] = append(b.free[s], beU64(v))
 	}
 }
 
@@ -113,9 +126,16 @@ func (b *Rebuilder) Finish(put func(k, v []byte) error) ([][]byte, error) {
 	roots := make([][]byte, len(wire.ProvableStores))
 	for _, i := range order {
 		s := wire.ProvableStores[i].Prefix
-		n := b.counts[s]
-		if uint64(len(b.leaves[s])) != n {
-			return nil, fmt.Errorf("%w: store %#x counts %d leaves and has %d slots", ErrRebuild, s, n, len(b.leaves[s]))
+		c := b.counts[s]
+		n := c.n
+		if uint64(len(b.free[s])) != c.tail-c.head {
+			return nil, fmt.Errorf("%w: store %#x's free queue [%d, %d) holds %d slots", ErrRebuild, s, c.head, c.tail, len(b.free[s]))
+		}
+		if uint64(len(b.leaves[s]))+uint64(len(b.free[s])) != n {
+			return nil, fmt.Errorf("%w: store %#x counts %d leaves and has %d records and %d free slots", ErrRebuild, s, n, len(b.leaves[s]), len(b.free[s]))
+		}
+		for _, slot := range b.free[s] {
+			b.leaves[s] = append(b.leaves[s], slotted{slot: slot, leaf: emptyLeaf()})
 		}
 		level := make([][]byte, n)
 		for _, e := range b.leaves[s] {

@@ -20,10 +20,11 @@ func Leaf(key, value []byte) []byte {
 	return leafOf(key, vh[:])
 }
 
-// tombstone is the leaf of a deleted record: an empty value hash, which no
-// value's leaf can equal (a value hash is 32 bytes long), so no proof of
-// any value verifies at its index.
-func tombstone(key []byte) []byte { return leafOf(key, nil) }
+// emptyLeaf is the leaf of a free slot (its record deleted, the slot not
+// yet taken again): an empty key and an empty value hash, which no record's
+// leaf can equal (a value hash is 32 bytes long), so no proof verifies at
+// its index.
+func emptyLeaf() []byte { return leafOf(nil, nil) }
 
 func leafOf(key, vhash []byte) []byte {
 	h := sha256.New()
@@ -65,6 +66,43 @@ func slotKey(record []byte) []byte {
 
 func countKey(s byte) []byte { return []byte{store.PrefixRecordCount, s} }
 
+func freeKey(s byte, pos uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{store.PrefixRecordFree, s}, pos)
+}
+
+// counts is a store's count entry: its tree's leaves and the queue of free
+// slots, positions [head, tail).
+type counts struct {
+	n, head, tail uint64
+}
+
+func readCounts(r store.Reader, s byte) counts {
+	v, ok := r.Get(countKey(s))
+	if !ok {
+		return counts{}
+	}
+	c, err := decodeCounts(v)
+	if err != nil {
+		panic(fmt.Sprintf("commitment: the count entry of store %#x: %v", s, err))
+	}
+	return c
+}
+
+func decodeCounts(v []byte) (counts, error) {
+	if len(v) != 24 {
+		return counts{}, fmt.Errorf("%d bytes, want 24", len(v))
+	}
+	c := counts{binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:]), binary.BigEndian.Uint64(v[16:])}
+	if c.head > c.tail || c.tail-c.head > c.n {
+		return counts{}, fmt.Errorf("free queue [%d, %d) of %d leaves", c.head, c.tail, c.n)
+	}
+	return c, nil
+}
+
+func (c counts) encode() []byte {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, c.n), c.head), c.tail)
+}
+
 func readU64(r store.Reader, k []byte) (uint64, bool) {
 	v, ok := r.Get(k)
 	if !ok || len(v) != 8 {
@@ -83,8 +121,7 @@ type tree struct {
 }
 
 func openTree(r store.Reader, s byte) tree {
-	n, _ := readU64(r, countKey(s))
-	return tree{r: r, store: s, n: n}
+	return tree{r: r, store: s, n: readCounts(r, s).n}
 }
 
 // node reads a complete subtree's hash. A missing node is a broken store

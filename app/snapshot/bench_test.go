@@ -36,7 +36,7 @@ func benchState(b *testing.B) ([]Entry, int64, []byte) {
 		want := int64(*benchMiB) << 20
 		for id := uint64(0); bench.bytes < want; id++ {
 			p := store.Layout[1+id%uint64(len(store.Layout)-1)]
-			if p.Unhashed || p.Byte == store.PrefixRecordSlot || p.Byte == store.PrefixRecordCount {
+			if p.Unhashed || p.Byte == store.PrefixRecordSlot || p.Byte == store.PrefixRecordCount || p.Byte == store.PrefixRecordFree {
 				continue // withSlots writes the records' slots and counts
 			}
 			k := binary.BigEndian.AppendUint64([]byte{p.Byte}, id)

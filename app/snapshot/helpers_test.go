@@ -22,7 +22,8 @@ func randomState(rng *rand.Rand, n, big int) []Entry {
 	var out []Entry
 	for len(out) < n {
 		p := store.Layout[1+rng.IntN(len(store.Layout)-1)].Byte
-		if _, provable := wire.StoreOfKey([]byte{p}); provable || p == store.PrefixRecordSlot || p == store.PrefixRecordCount || p == store.PrefixRecordNode {
+		if _, provable := wire.StoreOfKey([]byte{p}); provable || p == store.PrefixRecordSlot || p == store.PrefixRecordCount ||
+			p == store.PrefixRecordFree || p == store.PrefixRecordNode {
 			continue // records need their slots in the trees: withSlots makes such states
 		}
 		k := make([]byte, 1+rng.IntN(24))
@@ -69,7 +70,8 @@ func withSlots(es []Entry) []Entry {
 		counts[s]++
 	}
 	for _, s := range grown {
-		out = append(out, Entry{[]byte{store.PrefixRecordCount, s}, binary.BigEndian.AppendUint64(nil, counts[s])})
+		// leaves, then an empty free queue (head = tail = 0)
+		out = append(out, Entry{[]byte{store.PrefixRecordCount, s}, binary.BigEndian.AppendUint64(make([]byte, 0, 24), counts[s])[:24]})
 	}
 	sortEntries(out)
 	return out

@@ -60,7 +60,8 @@ const (
 	PrefixGenesisHash byte = 0x31 // sha256 of the InitChain request: chain id, time, initial height, consensus params, validators, app_state
 	// 0x34–0x35 and 0xf0: the Merkle commitment of the provable records (app/commitment, docs/commitment.md).
 	PrefixRecordSlot  byte = 0x34 // record key (a provable store's state key) → its leaf's index in the store's tree (u64)
-	PrefixRecordCount byte = 0x35 // provable store's prefix byte → the leaves of its tree (u64)
+	PrefixRecordCount byte = 0x35 // provable store's prefix byte → its tree's leaves, the free slots' queue head and tail (u64s)
+	PrefixRecordFree  byte = 0x36 // store prefix byte, queue position → a slot a deleted record freed, reused first (u64)
 	// PrefixRecordNode holds the trees' node hashes: store prefix byte, level
 	// byte, index (u64) → 32 bytes. Outside the hashed set like the meta (the
 	// app hash commits to the trees through their roots), never in a
@@ -143,7 +144,8 @@ var Layout = []Prefix{
 	{Byte: PrefixMinerSub, Name: "miner_sub", Kind: KindBytes},
 	{Byte: PrefixGenesisHash, Name: "genesis_hash", Kind: KindBytes},
 	{Byte: PrefixRecordSlot, Name: "record_slot", RawKey: true, Kind: KindU64},
-	{Byte: PrefixRecordCount, Name: "record_count", RawKey: true, Kind: KindU64},
+	{Byte: PrefixRecordCount, Name: "record_count", RawKey: true, Kind: KindU64s},
+	{Byte: PrefixRecordFree, Name: "record_free", RawKey: true, Kind: KindU64},
 	{Byte: PrefixRecordNode, Name: "record_node", RawKey: true, Kind: KindBytes, Unhashed: true},
 }
 
