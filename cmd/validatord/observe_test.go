@@ -4,7 +4,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,35 +80,6 @@ func get(t *testing.T, url string, status int) string {
 		t.Fatalf("GET %s: %s, want %d: %s", url, resp.Status, status, body)
 	}
 	return string(body)
-}
-
-// TestStartRunsWhenThePagePortIsTaken: a leaderboard port another process
-// holds is logged and the node makes blocks all the same.
-func TestStartRunsWhenThePagePortIsTaken(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a CometBFT node")
-	}
-	held, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Close()
-	home := filepath.Join(t.TempDir(), "home")
-	node, p2p := freeAddr(t), freeAddr(t)
-	cli(t, "init", "--home", home, "--chain-id", "itest-page", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
-	nc, err := appconfig.Load(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc.LeaderboardAddr = held.Addr().String()
-	if err := appconfig.Write(home, nc); err != nil {
-		t.Fatal(err)
-	}
-	n := startNode(t, home)
-	n.waitHeight(t, node, 2)
-	if bz, _ := os.ReadFile(n.log); !strings.Contains(string(bz), "leaderboard page not served") {
-		t.Errorf("no log line for the taken port:\n%s", n.tail())
-	}
 }
 
 // TestStartRefusesATakenLeaderboardPort: when app.toml's [leaderboard]
