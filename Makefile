@@ -169,7 +169,7 @@ e2e-load:
 
 ## demo: build, start a throw-away single-validator node, drive every track, print results.
 demo: build
-	bash scripts/demo.sh
+	VALIDATORD_BIN=$(BIN) bash scripts/demo.sh
 
 clean:
 	rm -rf bin

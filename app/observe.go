@@ -146,3 +146,48 @@ func (a *App) WalkState(fn func(key []byte, valueSize int64)) {
 		}
 	}
 }
+
+// StateCounts are counts the committed state keeps as it goes, so reading
+// them costs a few keys whatever the state's size.
+type StateCounts struct {
+	Height int64
+	// UIDs is the uids held: those handed out (Counters.Miners) less those
+	// freed by deregistration and not handed out again. In mirror mode every
+	// uid but the burn uid counts as handed out.
+	UIDs uint64
+	// OpenTasks is the posted tasks whose settlement is not done, summed
+	// over the validators that posted them (one count per validator; the
+	// state keeps no count per track).
+	OpenTasks uint64
+}
+
+// Counts reads StateCounts from the committed state; false before the
+// chain is initialised.
+func (a *App) Counts() (StateCounts, bool) {
+	q, done := a.committedView()
+	defer done()
+	if q.Chain == nil {
+		return StateCounts{}, false
+	}
+	out := StateCounts{Height: q.Height}
+	c := q.St.Counters()
+	r := q.St.Registration()
+	out.UIDs = uint64(c.Miners)
+	if free := r.FreeTail - r.FreeHead; r.FreeTail >= r.FreeHead && free <= out.UIDs {
+		out.UIDs -= free
+	}
+	for v := range q.Chain.Validators() {
+		out.OpenTasks += q.St.U64(store.KeyOpenTasks(v))
+	}
+	return out, true
+}
+
+// EndBlockSteps names the end of block's steps in order (the names
+// BlockWork.Carried uses).
+func EndBlockSteps() []string {
+	out := make([]string, len(endBlockSteps))
+	for i, s := range endBlockSteps {
+		out[i] = s.name
+	}
+	return out
+}

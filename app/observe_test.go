@@ -7,6 +7,7 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
 
@@ -64,4 +65,34 @@ func TestObserveCarryOver(t *testing.T) {
 	if a, b := run(true), run(false); string(a) != string(b) {
 		t.Fatalf("observing changed the app hash: %x vs %x", a, b)
 	}
+}
+
+// TestCountsFollowTheState: Counts reads the uids held (handed out less
+// freed) and the open tasks from the committed state: a registration adds a
+// uid, a deregistration frees it, a registration takes it back, and a
+// posted task is open until its settlement.
+func TestCountsFollowTheState(t *testing.T) {
+	g := testGenesis(4)
+	g.Chain.MaxUIDs, g.Chain.MaxSubmissionBlocks, g.Chain.MaxReportBlocks = 2, 10, 10
+	g.Membership = testMembership(2)
+	n := newNode(t, "", g)
+	want := func(uids, open uint64) {
+		t.Helper()
+		c, ok := n.app.Counts()
+		if !ok || c.UIDs != uids || c.OpenTasks != open || c.Height != n.height {
+			t.Fatalf("counts %+v (ok %v) at height %d, want %d uids, %d open tasks", c, ok, n.height, uids, open)
+		}
+	}
+	want(0, 0)
+	a, b, c := newMiner("miner-a", 1), newMiner("miner-b", 2), newMiner("miner-c", 1)
+	mustOK(t, n.block(a.tx(t, msgRegister()), b.tx(t, msgRegister()), reporter(0).tx(t, msgWorkflowTask(4, 2, 10))))
+	want(2, 1)
+	mustOK(t, n.block(a.tx(t, client.DeregisterMiner())))
+	want(1, 1)
+	mustOK(t, n.block(c.tx(t, msgRegister())))
+	want(2, 1)
+	for range 30 { // past the task's report deadline: settled, no longer open
+		mustOK(t, n.block())
+	}
+	want(2, 0)
 }

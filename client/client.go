@@ -37,7 +37,14 @@ func Dial(addr string) (*Client, error) {
 // Addr is the node's address as given to Dial.
 func (c *Client) Addr() string { return c.addr }
 
-func (c *Client) wrap(err error) error { return fmt.Errorf("node %s: %w", c.addr, err) }
+// wrap names the node in err; a call that reached no node is a
+// *NodeUnreachableError, which names it already.
+func (c *Client) wrap(err error) error {
+	if u := Unreachable(c.addr, err); u != nil {
+		return u
+	}
+	return fmt.Errorf("node %s: %w", c.addr, err)
+}
 
 // NodeStatus is what CometBFT's /status says of the chain.
 type NodeStatus struct {
@@ -97,7 +104,7 @@ func TxHash(tx []byte) string { return strings.ToUpper(hex.EncodeToString(tmhash
 func (c *Client) Broadcast(ctx context.Context, tx []byte) (TxResult, error) {
 	res, err := c.rpc.BroadcastTxSync(ctx, tx)
 	if err != nil {
-		return TxResult{}, fmt.Errorf("node %s: broadcast: %w", c.addr, err)
+		return TxResult{}, c.wrap(fmt.Errorf("broadcast: %w", err))
 	}
 	out := named(TxResult{Code: res.Code, Codespace: res.Codespace, Log: res.Log, Hash: res.Hash.String(), Data: res.Data})
 	return out, txError(out)
@@ -109,7 +116,7 @@ func (c *Client) Broadcast(ctx context.Context, tx []byte) (TxResult, error) {
 func (c *Client) BroadcastCommit(ctx context.Context, tx []byte) (TxResult, error) {
 	res, err := c.rpc.BroadcastTxCommit(ctx, tx)
 	if err != nil {
-		return TxResult{}, fmt.Errorf("node %s: broadcast: %w", c.addr, err)
+		return TxResult{}, c.wrap(fmt.Errorf("broadcast: %w", err))
 	}
 	if res.CheckTx.Code != wire.CodeOK {
 		out := named(TxResult{Code: res.CheckTx.Code, Codespace: res.CheckTx.Codespace, Log: res.CheckTx.Log, Hash: res.Hash.String(), Data: res.CheckTx.Data})

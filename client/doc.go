@@ -48,6 +48,11 @@
 //	var te *client.TxError
 //	if errors.As(err, &te) && te.Code == wire.CodeNonceUsed { … }
 //
+// A call that reached no node at all (refused, unknown host, no route) is a
+// *NodeUnreachableError naming the address and the cause, whatever the call:
+//
+//	if errors.Is(err, client.ErrNodeUnreachable) { … } // start a node, or try another
+//
 // A key kept off the node signs a transaction prepared elsewhere; DryRun
 // asks the node without broadcasting or keeping anything; AddScores finds the scores a
 // committed transaction caused (its events, and its block's end):

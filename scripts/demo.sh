@@ -3,15 +3,23 @@
 # start a real node in the background, drive a short load for every track
 # through its RPC (scripts/loadgen demo), print the leaderboards and epoch weights,
 # and stop the node. Everything lives in a temp dir removed on exit
-# (DEMO_KEEP=1 keeps it). Ports: DEMO_RPC_PORT (36657), DEMO_P2P_PORT (36656).
+# (DEMO_KEEP=1 keeps it). Ports, all apart from a node's defaults so the demo
+# runs beside one: DEMO_RPC_PORT (36657), DEMO_P2P_PORT (36656), DEMO_PAGE_PORT
+# (36680, the leaderboard page; the metrics endpoint stays off). VALIDATORD_BIN
+# names a validatord built already (make demo passes bin/validatord, built by
+# make build), so it is not built twice. DEMO_MINERS (10): more than 1/cap (the
+# 15% per-miner cap), so the weights follow the ranking; with n × cap < 1 every
+# miner sits at the cap whatever its score.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 RPC_PORT="${DEMO_RPC_PORT:-36657}"
 P2P_PORT="${DEMO_P2P_PORT:-36656}"
+PAGE_PORT="${DEMO_PAGE_PORT:-36680}"
+MINERS="${DEMO_MINERS:-10}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/validatord-demo.XXXXXX")"
-BIN="$WORK/validatord"
+BIN="${VALIDATORD_BIN:-$WORK/validatord}"
 DRIVER="$WORK/loadgen"
 NODE_HOME="$WORK/home"
 NODE_LOG="$WORK/node.log"
@@ -46,16 +54,27 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-echo "demo: building validatord and the load tool (loadgen demo)"
-go build -o "$BIN" ./cmd/validatord
+if [[ -n "${VALIDATORD_BIN:-}" ]]; then
+	echo "demo: using $BIN; building the load tool (loadgen demo)"
+else
+	echo "demo: building validatord and the load tool (loadgen demo)"
+	go build -o "$BIN" ./cmd/validatord
+fi
 go build -o "$DRIVER" ./scripts/loadgen
 
 echo "demo: init $NODE_HOME (RPC 127.0.0.1:$RPC_PORT)"
 "$BIN" init --home "$NODE_HOME" --chain-id demo-1 --moniker demo-validator \
 	--rpc-laddr "tcp://127.0.0.1:$RPC_PORT" --p2p-laddr "tcp://127.0.0.1:$P2P_PORT" \
 	--timeout-commit 300ms --registration-difficulty 256 --registrations-per-block 64 >/dev/null
+# The leaderboard page on the demo's own port (init writes the default, 26680).
+sed -i.bak "s/^laddr = .*/laddr = \"127.0.0.1:$PAGE_PORT\"/" "$NODE_HOME/config/app.toml"
+rm -f "$NODE_HOME/config/app.toml.bak"
+grep -q "^laddr = \"127.0.0.1:$PAGE_PORT\"" "$NODE_HOME/config/app.toml" || {
+	echo "demo: could not set [leaderboard] laddr in $NODE_HOME/config/app.toml" >&2
+	exit 1
+}
 
-echo "demo: starting the node (log: $NODE_LOG)"
+echo "demo: starting the node (log: $NODE_LOG; leaderboard page http://127.0.0.1:$PAGE_PORT/)"
 "$BIN" start --home "$NODE_HOME" >"$NODE_LOG" 2>&1 &
 NODE_PID=$!
 
@@ -75,4 +94,4 @@ for i in $(seq 1 300); do
 	sleep 0.1
 done
 
-"$DRIVER" demo --home "$NODE_HOME" --node "tcp://127.0.0.1:$RPC_PORT"
+"$DRIVER" demo --home "$NODE_HOME" --node "tcp://127.0.0.1:$RPC_PORT" --miners "$MINERS"

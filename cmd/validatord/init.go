@@ -36,6 +36,10 @@ const (
 	defaultPower    = 10
 	defaultRPCLaddr = "tcp://127.0.0.1:26657"
 	defaultP2PLaddr = "tcp://127.0.0.1:26656"
+	// defaultPromLaddr is where CometBFT's metrics endpoint listens once
+	// config.toml turns it on: loopback like RPC and p2p (CometBFT's own
+	// default, ":26660", is every interface).
+	defaultPromLaddr = "127.0.0.1:26660"
 )
 
 // homeOptions are the settings of one home to create.
@@ -163,6 +167,7 @@ func createHome(o homeOptions, maxTxBytes int64) (homeSetup, error) {
 	conf.Moniker = o.Moniker
 	conf.RPC.ListenAddress = o.RPCLaddr
 	conf.P2P.ListenAddress = o.P2PLaddr
+	conf.Instrumentation.PrometheusListenAddr = defaultPromLaddr
 	conf.Consensus.TimeoutCommit = o.TimeoutCommit
 	conf.Mempool.MaxTxBytes = int(maxTxBytes)
 	// The mempool the app is made for (docs/performance.md, "Mempool

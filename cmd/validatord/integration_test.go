@@ -15,6 +15,7 @@ import (
 	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/testnode"
+	"github.com/scoringsubnet/validatord/node/appconfig"
 
 	"github.com/shopspring/decimal"
 
@@ -319,6 +320,7 @@ func initStarted(t *testing.T, chainID string, extra ...string) (home, node stri
 // startNode runs `validatord start --home home` until stop is called.
 func startNode(t *testing.T, home string) *runningNode {
 	t.Helper()
+	ownLeaderboardPort(t, home)
 	logPath := filepath.Join(t.TempDir(), "node.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
@@ -332,6 +334,23 @@ func startNode(t *testing.T, home string) *runningNode {
 	}()
 	t.Cleanup(func() { n.stop(t) })
 	return n
+}
+
+// ownLeaderboardPort moves a home's leaderboard page off the default port
+// to a free one, so a test node starts beside a real node on this machine.
+func ownLeaderboardPort(t *testing.T, home string) {
+	t.Helper()
+	nc, err := appconfig.Load(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nc.LeaderboardAddr != appconfig.DefaultLeaderboardAddr {
+		return
+	}
+	nc.LeaderboardAddr = strings.TrimPrefix(freeAddr(t), "tcp://")
+	if err := appconfig.Write(home, nc); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // stop cancels the node (as SIGINT does) and returns its exit code.

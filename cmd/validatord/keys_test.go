@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,9 +14,7 @@ import (
 // runCmd runs the CLI as main does and returns the exit code and outputs.
 func runCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, args)
-	return code, out.String(), errb.String()
+	return runCmdIn(t, "", args...)
 }
 
 func TestKeysAddShowList(t *testing.T) {

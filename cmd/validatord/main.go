@@ -3,11 +3,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/scoringsubnet/validatord/client"
 )
 
 // Env is what a command may touch of the outside world; tests pass buffers.
@@ -35,10 +38,21 @@ func run(ctx context.Context, env Env, args []string) int {
 		return 2
 	}
 	if err := dispatch(ctx, env, c, args[1:]); err != nil {
-		fmt.Fprintf(env.Stderr, "validatord %s: %v\n", c.name, err)
+		fmt.Fprintf(env.Stderr, "%s\n", errorLine(c, err))
 		return 1
 	}
 	return 0
+}
+
+// errorLine is the one line main prints for command c's error. A node that
+// does not answer reads the same from every command, whatever the command
+// was doing when it found out, and says what to do about it.
+func errorLine(c *command, err error) string {
+	var ue *client.NodeUnreachableError
+	if errors.As(err, &ue) {
+		return fmt.Sprintf("validatord: %v: start one with \"validatord start\", or point at another with --node", ue)
+	}
+	return fmt.Sprintf("validatord %s: %v", c.name, err)
 }
 
 func main() {

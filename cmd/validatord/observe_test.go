@@ -4,7 +4,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,7 +43,12 @@ func TestStartServesMetricsAndLeaderboard(t *testing.T) {
 	n := startNode(t, home)
 	n.waitHeight(t, node, 3)
 	body := get(t, "http://"+promAddr+"/metrics", http.StatusOK)
-	for _, want := range []string{"\nvalidatord_height ", "\nvalidatord_block_work_limit_units{part=\"tx\"} ", "\ncometbft_consensus_height{"} {
+	for _, want := range []string{
+		"\nvalidatord_height{chain_id=\"itest-metrics\"} ",
+		"\nvalidatord_block_work_limit_units{chain_id=\"itest-metrics\",part=\"tx\"} ",
+		"\nvalidatord_txs_total{chain_id=\"itest-metrics\",code=\"uids_full\",msg_type=\"register_miner\"} 0",
+		"\ncometbft_consensus_height{chain_id=\"itest-metrics\"} ",
+	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
 		}
@@ -78,31 +82,28 @@ func get(t *testing.T, url string, status int) string {
 	return string(body)
 }
 
-// TestStartRunsWhenThePagePortIsTaken: a leaderboard port another process
-// holds is logged and the node makes blocks all the same.
-func TestStartRunsWhenThePagePortIsTaken(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a CometBFT node")
-	}
-	held, err := net.Listen("tcp", "127.0.0.1:0")
+// TestStartRefusesATakenLeaderboardPort: when app.toml's [leaderboard]
+// laddr is taken (another node on the machine), start fails in one line
+// naming the address and the setting.
+func TestStartRefusesATakenLeaderboardPort(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	cli(t, "init", "--home", home, "--rpc-laddr", freeAddr(t), "--p2p-laddr", freeAddr(t))
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.Close()
-	home := filepath.Join(t.TempDir(), "home")
-	node, p2p := freeAddr(t), freeAddr(t)
-	cli(t, "init", "--home", home, "--chain-id", "itest-page", "--rpc-laddr", node, "--p2p-laddr", p2p, "--timeout-commit", "100ms")
+	defer taken.Close()
 	nc, err := appconfig.Load(home)
 	if err != nil {
 		t.Fatal(err)
 	}
-	nc.LeaderboardAddr = held.Addr().String()
+	nc.LeaderboardAddr = taken.Addr().String()
 	if err := appconfig.Write(home, nc); err != nil {
 		t.Fatal(err)
 	}
-	n := startNode(t, home)
-	n.waitHeight(t, node, 2)
-	if bz, _ := os.ReadFile(n.log); !strings.Contains(string(bz), "leaderboard page not served") {
-		t.Errorf("no log line for the taken port:\n%s", n.tail())
+	code, out, errOut := runCmd(t, "start", "--home", home)
+	if code != 1 || out != "" || strings.Count(errOut, "\n") != 1 ||
+		!strings.Contains(errOut, nc.LeaderboardAddr) || !strings.Contains(errOut, "app.toml [leaderboard] laddr") {
+		t.Fatalf("code %d stdout %q stderr %q: want one line naming %s and app.toml [leaderboard] laddr", code, out, errOut, nc.LeaderboardAddr)
 	}
 }

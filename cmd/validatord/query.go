@@ -15,6 +15,7 @@ import (
 // found after flags too (query --node U tasks), so run looks for it.
 var queryCmd = &command{
 	name:    "query",
+	aliases: []string{"q"},
 	summary: "ask the app through a node's RPC (/abci_query): a path's JSON answer, or tasks, submissions, tx, account, metagraph",
 	usage:   queryUsage,
 	noun:    "query",
@@ -79,8 +80,12 @@ func runQuery(ctx context.Context, env Env, args []string) error {
 	prove := fs.Bool("prove", false, "check the answer with a Merkle proof against a header CometBFT's light client verified ("+lightproof.ProvablePaths+")")
 	trust := addTrustFlags(fs)
 	pos, ok, err := parseFlags(env, fs, queryUsage, args)
-	if !ok || err != nil {
+	if err != nil {
 		return err
+	}
+	if !ok {
+		printQueryPaths(env.Stdout)
+		return nil
 	}
 	if len(pos) == 0 {
 		return fmt.Errorf("missing query path; usage: validatord %s", queryUsage)
@@ -162,7 +167,7 @@ func queryPath(words []string) string {
 // other than json or text.
 func queryOutputFlag(fs *flag.FlagSet, def string) *outputFlag {
 	o := &outputFlag{format: def}
-	fs.Var(o, "output", "output `format`: json or text (default "+def+")")
+	fs.Var(o, "output", "output `format`: json or text") // the flag package adds "(default …)"
 	fs.Var(o, "o", "`format`: shorthand for --output")
 	return o
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync/atomic"
 
 	"github.com/cometbft/cometbft/libs/service"
+	"github.com/cometbft/cometbft/store"
 
 	"github.com/scoringsubnet/validatord/app"
 	"github.com/scoringsubnet/validatord/node/appconfig"
@@ -67,22 +69,31 @@ func runStart(ctx context.Context, env Env, args []string) error {
 	if err := checkGenesisPinned(files, application.StoredGenesisHash()); err != nil {
 		return errors.Join(err, application.Close())
 	}
-	abciApp, err := observed(files.conf, application)
+	abciApp, err := observed(files.conf, files.genDoc.ChainID, application)
 	if err == nil {
 		abciApp, err = lying(abciApp, logger) // the app itself but in the e2e liar build
 	}
 	if err != nil {
 		return oneLine(errors.Join(err, application.Close()))
 	}
+	// The page binds before CometBFT starts, so a taken port stops start
+	// before the node has done anything.
+	var blocks atomic.Pointer[store.BlockStore]
+	stopPage, err := serveLeaderboard(nc.LeaderboardAddr, application, &blocks, logger.With("module", "leaderboard"))
+	if err != nil {
+		return oneLine(errors.Join(err, application.Close()))
+	}
 	n, dbs, err := newNode(files, abciApp, logger, nc.ConcurrentCheckTx, nc.CheckTxRuns)
 	if err != nil {
+		stopPage()
 		return oneLine(errors.Join(fmt.Errorf("node: %w", err), application.Close()))
 	}
 	if err := n.Start(); err != nil {
+		stopPage()
 		dbs.closeAll()
 		return oneLine(errors.Join(fmt.Errorf("node start: %w", err), application.Close()))
 	}
-	stopPage := serveLeaderboard(nc.LeaderboardAddr, application, logger.With("module", "leaderboard"))
+	blocks.Store(n.BlockStore()) // the page's status line reads block times from here on
 	select {
 	case <-ctx.Done():
 		logger.Info("stopping the node", "reason", "signal")

@@ -14,7 +14,10 @@ import (
 // keys), a first word naming a child goes to the child and anything else
 // to run.
 type command struct {
-	name    string
+	name string
+	// aliases are other words that run the node (q for query, as on Cosmos
+	// chains); help and docs/cli.md's tree show them beside the name.
+	aliases []string
 	summary string
 	// usage is the usage line after "validatord " (default: the path,
 	// "<noun>" and "[flags]").
@@ -53,8 +56,10 @@ var root = &command{name: "validatord", usage: "<command> [flags]", noun: "comma
 // add makes c a child of p and returns c. It panics on a duplicate name,
 // which is a programming error caught at start-up.
 func (p *command) add(c *command) *command {
-	if p.child(c.name) != nil {
-		panic("validatord: command registered twice: " + strings.TrimSpace(p.path()+" "+c.name))
+	for _, n := range append([]string{c.name}, c.aliases...) {
+		if p.child(n) != nil {
+			panic("validatord: command registered twice: " + strings.TrimSpace(p.path()+" "+n))
+		}
 	}
 	c.parent = p
 	p.sub = append(p.sub, c)
@@ -62,10 +67,10 @@ func (p *command) add(c *command) *command {
 	return c
 }
 
-// child is the child named name, or nil.
+// child is the child named name (or one of its aliases), or nil.
 func (p *command) child(name string) *command {
 	for _, c := range p.sub {
-		if c.name == name {
+		if c.name == name || slices.Contains(c.aliases, name) {
 			return c
 		}
 	}
@@ -151,7 +156,7 @@ func printHelp(w io.Writer, p *command) {
 	case listTable:
 		fmt.Fprintf(w, "%ss:\n", p.noun)
 		for _, c := range p.listed() {
-			fmt.Fprintf(w, "  %-10s %s\n", c.relPath(p), c.summary)
+			fmt.Fprintf(w, "  %-10s %s\n", c.relPath(p)+c.aliasNote(), c.summary)
 		}
 	case listLine:
 		var names []string
@@ -160,6 +165,14 @@ func printHelp(w io.Writer, p *command) {
 		}
 		fmt.Fprintf(w, "%ss: %s\n", p.noun, strings.Join(names, ", "))
 	}
+}
+
+// aliasNote is " (q)" after a name that has aliases, "" otherwise.
+func (p *command) aliasNote() string {
+	if len(p.aliases) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(p.aliases, ", ") + ")"
 }
 
 // relPath is the node's path below ancestor a.
@@ -178,6 +191,11 @@ func dispatch(ctx context.Context, env Env, p *command, args []string) error {
 			}
 		}
 		if p.run != nil {
+			if len(args) > 0 && args[0] == "help" && len(p.sub) > 0 {
+				// "keys help" is "keys -h", as "tx help" is tx's help: a
+				// node with children has no child or argument named help.
+				args = append([]string{"-h"}, args[1:]...)
+			}
 			return p.run(ctx, env, args)
 		}
 		if len(args) > 0 && isHelp(args[0]) {

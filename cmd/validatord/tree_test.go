@@ -22,7 +22,7 @@ func commandTreeText() string {
 	var walk func(p *command, depth int)
 	walk = func(p *command, depth int) {
 		for _, c := range p.sub {
-			line := fmt.Sprintf("%-26s %s", strings.Repeat("  ", depth)+c.name, c.summary)
+			line := fmt.Sprintf("%-26s %s", strings.Repeat("  ", depth)+c.name+c.aliasNote(), c.summary)
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 			walk(c, depth+1)
 		}
@@ -146,8 +146,12 @@ func TestQueryPathsMatchDoc(t *testing.T) {
 			doc = append(doc, strings.ReplaceAll(m[1], "\x00", "|"))
 		}
 	}
-	if !slices.Equal(doc, queryPaths) {
-		t.Fatalf("docs/queries.md's paths:\n%q\nqueryPaths:\n%q", doc, queryPaths)
+	var cli []string
+	for _, p := range queryPaths {
+		cli = append(cli, p.Path)
+	}
+	if !slices.Equal(doc, cli) {
+		t.Fatalf("docs/queries.md's paths:\n%q\nqueryPaths:\n%q", doc, cli)
 	}
 }
 
@@ -172,6 +176,8 @@ func TestKnownQueryPath(t *testing.T) {
 		{"minr/1", `unknown query path "minr/1" (did you mean miner/<uid>?)`},
 		{"epch/latest", `unknown query path "epch/latest" (did you mean epoch/latest or epoch/<n>?)`},
 		{"leaderbord/gas", `(did you mean leaderboard/<track>?)`},
+		{"txx/AB", `unknown query path "txx/AB" (did you mean tx?)`}, // a query word of its own, no path
+		{"metagrph", `(did you mean metagraph?)`},
 		{"nothing-like-it", `unknown query path "nothing-like-it"; the paths are in docs/queries.md`},
 	}
 	for _, c := range cases {
@@ -207,6 +213,11 @@ func TestDispatch(t *testing.T) {
 		{[]string{"query", "--node", "tcp://127.0.0.1:1", "tasks", "-h"}, 0, "usage: validatord query tasks", nil},
 		{[]string{"query", "--task-id", "3", "submissions", "-h"}, 0, "usage: validatord query submissions", nil}, // an alias's value is no query word
 		{[]string{"keys", "lst"}, 1, "", []string{`unknown subcommand "lst" (did you mean list?)`}},
+		{[]string{"q", "minr/1"}, 1, "", []string{`validatord query: unknown query path "minr/1" (did you mean miner/<uid>?)`}}, // q is query
+		{[]string{"q", "tasks", "-h"}, 0, "usage: validatord query tasks", nil},
+		{[]string{"q", "-h"}, 0, "usage: validatord query <path...>", nil},
+		{[]string{"keys", "help"}, 0, "usage: validatord keys add|list|show", nil},
+		{[]string{"query", "help"}, 0, "usage: validatord query <path...>", nil},
 	}
 	home := t.TempDir()
 	if err := os.Mkdir(filepath.Join(home, "keys"), 0o700); err != nil {
@@ -230,6 +241,23 @@ func TestDispatch(t *testing.T) {
 	}
 }
 
+// TestHelpShowsAliases: the root's help names q beside query.
+func TestHelpShowsAliases(t *testing.T) {
+	code, _, errOut := runCmd(t, "help")
+	if code != 0 || !regexp.MustCompile(`(?m)^  query \(q\) +ask the app`).MatchString(errOut) {
+		t.Fatalf("help: exit %d, no \"query (q)\" line:\n%s", code, errOut)
+	}
+}
+
+func TestAliasTwicePanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("adding q, an alias of query, as a command did not panic")
+		}
+	}()
+	root.add(&command{name: "q"})
+}
+
 func TestAddTwicePanics(t *testing.T) {
 	defer func() {
 		if recover() == nil {
@@ -237,4 +265,45 @@ func TestAddTwicePanics(t *testing.T) {
 		}
 	}()
 	root.add(&command{name: "tx"})
+}
+
+// TestQueryHelpListsPaths: `query -h` (and `query help`) ends with every
+// path of the registry and its line, then the query words.
+func TestQueryHelpListsPaths(t *testing.T) {
+	for _, h := range []string{"-h", "help"} {
+		code, out, errOut := runCmd(t, "query", h)
+		if code != 0 || errOut != "" {
+			t.Fatalf("query %s: exit %d, stderr %q", h, code, errOut)
+		}
+		_, list, ok := strings.Cut(out, "\npaths (")
+		if !ok || !strings.HasPrefix(out, "usage: validatord query ") {
+			t.Fatalf("query %s: no usage line or no paths:\n%s", h, out)
+		}
+		for _, p := range queryPaths {
+			if p.About == "" {
+				t.Errorf("path %s has no line for query -h", p.Path)
+			}
+			if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(p.Path) + ` +` + regexp.QuoteMeta(p.About) + `$`).MatchString(list) {
+				t.Errorf("query %s does not list %s with %q:\n%s", h, p.Path, p.About, list)
+			}
+		}
+		for _, c := range queryCmd.sub {
+			if !strings.Contains(list, "  "+c.name+" ") {
+				t.Errorf("query %s does not list the query %s", h, c.name)
+			}
+		}
+	}
+}
+
+// TestHelpSaysDefaultsOnce: no flag's help line names its default twice
+// (the flag package adds "(default …)" to what a usage text says).
+func TestHelpSaysDefaultsOnce(t *testing.T) {
+	for _, n := range runnable(root) {
+		_, out, _ := runCmd(t, append(strings.Fields(n.path()), "-h")...)
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Count(line, "(default ") > 1 {
+				t.Errorf("validatord %s -h: %q", n.path(), strings.TrimSpace(line))
+			}
+		}
+	}
 }

@@ -214,10 +214,10 @@ func newDocSession(t *testing.T) docSession {
 	if testing.Short() {
 		t.Skip("runs a document's commands against a CometBFT node")
 	}
-	for _, port := range []string{"26656", "26657", "26690"} {
+	for _, port := range []string{"26656", "26657", "26680", "26690"} {
 		l, err := net.Listen("tcp", "127.0.0.1:"+port)
 		if err != nil {
-			t.Fatalf("port %s is taken (%v): the documented commands run a node on the default ports and the tutorial's miner daemon on 26690; stop what listens there", port, err)
+			t.Fatalf("port %s is taken (%v): the documented commands run a node on the default ports (RPC, p2p, the leaderboard page) and the tutorial's miner daemon on 26690; stop what listens there", port, err)
 		}
 		l.Close()
 	}

@@ -238,11 +238,11 @@ func TestTxCommandErrors(t *testing.T) {
 	}
 	addr := freeAddr(t)
 	code, _, errOut := runCmd(t, "tx", "register-miner", "--from", "k", "--home", home, "--node", addr)
-	if code != 1 || !strings.Contains(errOut, "node "+addr) || strings.Count(errOut, "\n") != 1 {
+	if code != 1 || !strings.Contains(errOut, "no node answers at "+addr) || strings.Count(errOut, "\n") != 1 {
 		t.Fatalf("no node: code %d stderr %q", code, errOut)
 	}
 	code, _, errOut = runCmd(t, "query", "status", "--node", addr)
-	if code != 1 || !strings.Contains(errOut, "node "+addr) || strings.Count(errOut, "\n") != 1 {
+	if code != 1 || !strings.Contains(errOut, "no node answers at "+addr) || strings.Count(errOut, "\n") != 1 {
 		t.Fatalf("query without node: code %d stderr %q", code, errOut)
 	}
 }

@@ -16,4 +16,7 @@
 //	key, err := keyfile.Load(home, "bob")               // ed25519.PrivateKey
 //	if errors.Is(err, keyfile.ErrNotFound) { ... }
 //	infos, err := keyfile.List(home)                    // sorted by name; empty when keys/ is missing
+//	bz, err := keyfile.Export(home, "bob")              // the file's content, private key included
+//	info, err = keyfile.Import(other, "bob", "bob.json", bz, false) // checked as Load; ErrExists unless replace
+//	err = keyfile.Delete(home, "bob")                   // ErrNotFound when there is no such key
 package keyfile

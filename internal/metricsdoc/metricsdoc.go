@@ -14,21 +14,48 @@ import (
 // start with prefix are exactly the series g gathers.
 func Check(t testing.TB, g prometheus.Gatherer, doc, prefix string) {
 	t.Helper()
-	fams, err := g.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	registered := make([]string, 0, len(fams))
-	for _, f := range fams {
-		registered = append(registered, f.GetName())
-	}
 	text, err := os.ReadFile(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
+	check(t, Names(t, g), doc, string(text), prefix)
+}
+
+// CheckFirstSection is Check of the series names on the part of doc before
+// its first "## " heading: for series whose prefix the later sections'
+// series share (the node's validatord_ beside the daemons'
+// validatord_<subsystem>_). It takes names rather than a Gatherer because
+// a vector with no series yet gathers nothing.
+func CheckFirstSection(t testing.TB, names []string, doc, prefix string) {
+	t.Helper()
+	text, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(text), "\n## ")
+	check(t, names, doc, first, prefix)
+}
+
+// Names are the series names g gathers.
+func Names(t testing.TB, g prometheus.Gatherer) []string {
+	t.Helper()
+	fams, err := g.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, 0, len(fams))
+	for _, f := range fams {
+		out = append(out, f.GetName())
+	}
+	return out
+}
+
+func check(t testing.TB, names []string, doc, text, prefix string) {
+	t.Helper()
+	registered := slices.Clone(names)
 	row := regexp.MustCompile("(?m)^\\| `(" + regexp.QuoteMeta(prefix) + "[a-z0-9_]*)`")
 	var rows []string
-	for _, m := range row.FindAllStringSubmatch(string(text), -1) {
+	for _, m := range row.FindAllStringSubmatch(text, -1) {
 		rows = append(rows, m[1])
 	}
 	slices.Sort(registered)

@@ -105,25 +105,27 @@ type TaskPage struct {
 	Results *wire.TaskResultsView `json:"results"`
 }
 
-// IndexPage is /: what there is to see.
-type IndexPage struct {
-	Height int64    `json:"height"`
-	Tracks []string `json:"tracks"`
-}
-
 // reader reads one page's answers; every page reads the committed state
 // afresh.
 type reader struct {
-	ctx context.Context
-	q   appquery.Querier
+	ctx  context.Context
+	q    appquery.Querier
+	opts Options
 }
 
 // params is the part of the params in force the pages show.
 type params struct {
 	Tracks []struct {
-		Name string `json:"name"`
+		Name                 string `json:"name"`
+		ActivityCutoffBlocks int64  `json:"activity_cutoff_blocks"`
 	} `json:"tracks"`
 	Window window.Params `json:"window"`
+	Chain  struct {
+		GasChains []uint64 `json:"gas_chains"`
+	} `json:"chain"`
+	Gas struct {
+		MemorySize int `json:"memory_size"`
+	} `json:"gas"`
 }
 
 func (r reader) params() (*params, error) {
@@ -166,18 +168,6 @@ func (p *params) warmup(track string) int {
 
 func (r reader) status() (*wire.StatusView, error) {
 	return appquery.Get[wire.StatusView](r.ctx, r.q, "status")
-}
-
-func (r reader) index() (*IndexPage, error) {
-	st, err := r.status()
-	if err != nil {
-		return nil, err
-	}
-	p, err := r.params()
-	if err != nil {
-		return nil, err
-	}
-	return &IndexPage{Height: st.Height, Tracks: p.trackNames()}, nil
 }
 
 // windowOf is uid's window on track, nil when it has none (or is no miner:
@@ -248,12 +238,13 @@ func (r reader) task(id uint64) (*TaskPage, error) {
 	return &TaskPage{TaskID: id, Height: st.Height, Results: res}, nil
 }
 
-func (r reader) epoch() (*EpochPage, error) {
+// epoch is the page of the epoch at path ("epoch/latest" or "epoch/<n>").
+func (r reader) epoch(path string) (*EpochPage, error) {
 	p, err := r.params()
 	if err != nil {
 		return nil, err
 	}
-	ev, err := appquery.Get[wire.EpochView](r.ctx, r.q, "epoch/latest")
+	ev, err := appquery.Get[wire.EpochView](r.ctx, r.q, path)
 	if err != nil {
 		return nil, err
 	}

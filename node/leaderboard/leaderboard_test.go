@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/internal/longtest"
 	"github.com/scoringsubnet/validatord/internal/testnode"
 )
@@ -121,10 +122,16 @@ var (
 // table reads the rows of the page's table#rows: per row, column → text.
 func table(t *testing.T, dom string) []map[string]string {
 	t.Helper()
-	i := strings.Index(dom, `<table id="rows">`)
+	return tableOf(t, dom, "rows")
+}
+
+// tableOf reads the rows of the page's table with that id.
+func tableOf(t *testing.T, dom, id string) []map[string]string {
+	t.Helper()
+	i := strings.Index(dom, `<table id="`+id+`">`)
 	j := strings.Index(dom[max(i, 0):], "</table>")
 	if i < 0 || j < 0 {
-		t.Fatalf("no table#rows in the page:\n%s", dom)
+		t.Fatalf("no table#%s in the page:\n%s", id, dom)
 	}
 	var rows []map[string]string
 	for _, r := range rowRE.FindAllStringSubmatch(dom[i:i+j], -1) {
@@ -177,16 +184,23 @@ func TestShort(t *testing.T) {
 }
 
 // TestPagesInChromium starts a real node, drives a miner through a scored
-// workflow and arena task and an epoch, serves the pages from the app's
-// in-process Query, loads each in headless Chromium and checks its table
-// against the node's query answers read through the RPC; the JSON behind
-// each page is checked too. Screenshots stay in $TMPDIR (the path is logged).
+// workflow and arena task and an epoch (and a hostile MsgServe address),
+// serves the pages from the app's in-process Query, loads each in headless
+// Chromium and checks its table against the node's query answers read
+// through the RPC; the JSON behind each page is checked too. Then it
+// crawls: every page reachable from / is loaded in Chromium and checked
+// for content and basic accessibility, and every link on it answers 200
+// (crawl). Screenshots stay in $TMPDIR (the path is logged).
 func TestPagesInChromium(t *testing.T) {
 	longtest.Skip(t)
 	bin := chromium(t)
 	n := testnode.Start(t, testnode.DriveOptions())
 	d := n.Drive(t)
-	srv, err := Listen("127.0.0.1:0", n.App)
+	miner := client.NewSigner(n.Client, n.ChainID, testnode.Key("miner"))
+	if res, err := miner.SendWait(testnode.Ctx(t), client.Serve(hostileAddress), testnode.WaitFor); err != nil || res.Code != 0 {
+		t.Fatalf("serve: %+v %v", res, err)
+	}
+	srv, err := Listen("127.0.0.1:0", n.App, Options{Block: rpcBlockTime(t, n)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,8 +310,11 @@ func TestPagesInChromium(t *testing.T) {
 		}
 	}
 
+	crawl(t, b, base, d.UID)
+
 	// screenshots, and the load time: Chromium end to end, and the server alone
-	for _, p := range []struct{ name, url string }{{"epoch", base + "/epoch"}, {"track-workflow", base + "/track/workflow"}, {"task", taskURL}} {
+	for _, p := range []struct{ name, url string }{{"epoch", base + "/epoch"}, {"track-workflow", base + "/track/workflow"}, {"task", taskURL},
+		{"index", base + "/"}, {"miner", fmt.Sprintf("%s/miner/%d", base, d.UID)}, {"epochs", base + "/epochs"}} {
 		t.Logf("screenshot %s", b.screenshot(t, p.url, shots, p.name))
 	}
 	const loads = 5
@@ -320,4 +337,87 @@ func TestPagesInChromium(t *testing.T) {
 	t.Logf("page load: /epoch in headless Chromium %.0f ms per run against %.0f ms for about:blank (browser start; mean of %d each), "+
 		"so about %.0f ms for the page; served in %.2f ms (mean of %d GETs)",
 		browserMs, blankMs, loads, browserMs-blankMs, float64(time.Since(start).Microseconds())/1000/gets, gets)
+}
+
+var (
+	hrefRE  = regexp.MustCompile(`<a [^>]*href="([^"]*)"`)
+	h1RE    = regexp.MustCompile(`<h1[ >]`)
+	tableRE = regexp.MustCompile(`(?s)<table[ >].*?</table>`)
+	digitRE = regexp.MustCompile(`[0-9]+`)
+)
+
+// crawl loads every page reachable from / in Chromium: one page of each
+// shape (the digits of its path aside: /miner/1 stands for /miner/2), so
+// the run stays short, while every link of every loaded page is fetched
+// and must answer 200. Each page has the document's language, one h1, a
+// header cell in every table, no script (the hostile serve address stays
+// text) and its own content.
+func crawl(t *testing.T, b browser, base string, uid uint32) {
+	t.Helper()
+	miner := fmt.Sprintf("/miner/%d", uid)
+	content := map[string][]string{ // path → what its DOM must hold
+		"/":       {`id="board-workflow"`, `id="tasks"`, `id="status"`, `id="lag"`, `href="` + miner + `"`},
+		"/epochs": {burnLabel, `id="rows"`, `href="` + miner + `"`},
+		"/epoch":  {burnLabel},
+		miner:     {"&lt;script&gt;alert(1)&lt;", `id="submissions"`, `<svg class="chart"`, "Merkle proof", "scored"},
+	}
+	seen := map[string]bool{}   // links fetched
+	shapes := map[string]bool{} // page shapes loaded in Chromium
+	queue := []string{"/"}
+	seen["/"] = true
+	loaded := 0
+	for len(queue) > 0 {
+		path := queue[0]
+		queue = queue[1:]
+		if strings.Contains(path, ".json") {
+			continue // fetched when found; no page to load
+		}
+		shape := digitRE.ReplaceAllString(strings.SplitN(path, "?", 2)[0], "N")
+		if _, must := content[path]; !must && shapes[shape] {
+			continue
+		}
+		shapes[shape] = true
+		loaded++
+		dom := b.dom(t, base+path)
+		if !strings.Contains(dom, `<html lang="en">`) {
+			t.Errorf("%s: no lang attribute on html", path)
+		}
+		if got := len(h1RE.FindAllString(dom, -1)); got != 1 {
+			t.Errorf("%s: %d h1, want one", path, got)
+		}
+		for _, tbl := range tableRE.FindAllString(dom, -1) {
+			if !strings.Contains(tbl, "<th") {
+				t.Errorf("%s: a table without header cells: %.200s", path, tbl)
+			}
+		}
+		if strings.Contains(dom, "<script") {
+			t.Errorf("%s: the page has a script element", path)
+		}
+		for _, want := range content[path] {
+			if !strings.Contains(dom, want) {
+				t.Errorf("%s lacks %q", path, want)
+			}
+		}
+		for _, m := range hrefRE.FindAllStringSubmatch(dom, -1) {
+			link := html.UnescapeString(m[1])
+			if !strings.HasPrefix(link, "/") {
+				t.Errorf("%s links off the node: %q", path, link)
+				continue
+			}
+			if seen[link] {
+				continue
+			}
+			seen[link] = true
+			if got := status(t, base+link); got != http.StatusOK {
+				t.Errorf("%s links %s: %d", path, link, got)
+			}
+			queue = append(queue, link)
+		}
+	}
+	for path := range content {
+		if !shapes[digitRE.ReplaceAllString(path, "N")] {
+			t.Errorf("the crawl never reached %s", path)
+		}
+	}
+	t.Logf("crawl: %d pages loaded in Chromium, %d links fetched", loaded, len(seen))
 }

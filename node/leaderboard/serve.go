@@ -18,14 +18,19 @@ type Server struct {
 }
 
 // Listen binds addr (so a taken port is an error here, not later) and serves
-// the pages of q on it until Close.
-func Listen(addr string, q appquery.Querier) (*Server, error) {
+// the pages of q on it until Close; o (at most one) adds what the Query
+// does not know.
+func Listen(addr string, q appquery.Querier, o ...Options) (*Server, error) {
+	var opts Options
+	if len(o) > 0 {
+		opts = o[0]
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{ln: ln, done: make(chan error, 1),
-		srv: &http.Server{Handler: Handler(q), ReadHeaderTimeout: 5 * time.Second, WriteTimeout: pageTimeout + 5*time.Second}}
+		srv: &http.Server{Handler: HandlerWith(q, opts), ReadHeaderTimeout: 5 * time.Second, WriteTimeout: pageTimeout + 5*time.Second}}
 	go func() { s.done <- s.srv.Serve(ln) }()
 	return s, nil
 }

@@ -15,26 +15,39 @@ import (
 )
 
 // Handler serves the pages of the app behind q (its ABCI Query).
-func Handler(q appquery.Querier) http.Handler {
+func Handler(q appquery.Querier) http.Handler { return HandlerWith(q, Options{}) }
+
+// HandlerWith is Handler with what the pages may know beyond the Query.
+func HandlerWith(q appquery.Querier, o Options) http.Handler {
 	mux := http.NewServeMux()
-	s := &server{q: q}
+	s := &server{q: q, opts: o}
 	mux.HandleFunc("GET /{$}", s.index)
+	mux.HandleFunc("GET /index.json", s.index)
 	mux.HandleFunc("GET /epoch", s.epoch)
 	mux.HandleFunc("GET /epoch.json", s.epoch)
+	mux.HandleFunc("GET /epoch/{n}", s.epochN)
+	mux.HandleFunc("GET /epochs", s.epochs)
+	mux.HandleFunc("GET /epochs.json", s.epochs)
+	mux.HandleFunc("GET /miner", s.minerForm)
+	mux.HandleFunc("GET /miner/{uid}", s.miner)
+	mux.HandleFunc("GET /submission/{id}", s.submission)
 	mux.HandleFunc("GET /track/{name}", s.track)
 	mux.HandleFunc("GET /task", s.taskForm)
 	mux.HandleFunc("GET /task/{id}", s.task)
 	return mux
 }
 
-type server struct{ q appquery.Querier }
+type server struct {
+	q    appquery.Querier
+	opts Options
+}
 
 // pageTimeout bounds the queries of one page.
 const pageTimeout = 10 * time.Second
 
 func (s *server) reader(r *http.Request) (reader, context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(r.Context(), pageTimeout)
-	return reader{ctx: ctx, q: s.q}, cancel
+	return reader{ctx: ctx, q: s.q, opts: s.opts}, cancel
 }
 
 // splitJSON strips a ".json" suffix: the page's JSON rather than its HTML.
@@ -46,17 +59,117 @@ func splitJSON(s string) (string, bool) {
 }
 
 func (s *server) index(w http.ResponseWriter, r *http.Request) {
+	asJSON := r.URL.Path == "/index.json"
+	after, ok := cursor(w, r, asJSON)
+	if !ok {
+		return
+	}
 	rd, cancel := s.reader(r)
 	defer cancel()
-	page, err := rd.index()
-	render(w, "index", page, false, err)
+	page, err := rd.index(after)
+	render(w, "index", page, asJSON, err)
+}
+
+// cursor is the request's ?after=<id>: a listing's page starts below that
+// id (0, the default, is the newest). Lists page by id rather than by page
+// number so a page stays the same while new items arrive at the top. A bad
+// one is answered here (ok false).
+func cursor(w http.ResponseWriter, r *http.Request, asJSON bool) (after uint64, ok bool) {
+	raw := r.URL.Query().Get("after")
+	if raw == "" {
+		return 0, true
+	}
+	n, err := strconv.ParseUint(raw, 10, 64)
+	if err != nil {
+		render(w, "error", nil, asJSON, fmt.Errorf("after %q: %w", raw, errBadRequest))
+		return 0, false
+	}
+	return n, true
+}
+
+// pathNumber reads the path's number {name} (with or without .json); a bad
+// one is answered here (ok false).
+func pathNumber(w http.ResponseWriter, r *http.Request, name, what string, bits int) (n uint64, asJSON, ok bool) {
+	raw, asJSON := splitJSON(r.PathValue(name))
+	n, err := strconv.ParseUint(raw, 10, bits)
+	if err != nil {
+		render(w, "error", nil, asJSON, fmt.Errorf("%s %q: %w", what, raw, errBadRequest))
+		return 0, asJSON, false
+	}
+	return n, asJSON, true
 }
 
 func (s *server) epoch(w http.ResponseWriter, r *http.Request) {
 	rd, cancel := s.reader(r)
 	defer cancel()
-	page, err := rd.epoch()
+	page, err := rd.epoch("epoch/latest")
 	render(w, "epoch", page, strings.HasSuffix(r.URL.Path, ".json"), err)
+}
+
+func (s *server) epochN(w http.ResponseWriter, r *http.Request) {
+	n, asJSON, ok := pathNumber(w, r, "n", "epoch", 64)
+	if !ok {
+		return
+	}
+	rd, cancel := s.reader(r)
+	defer cancel()
+	page, err := rd.epoch("epoch/" + strconv.FormatUint(n, 10))
+	render(w, "epoch", page, asJSON, err)
+}
+
+func (s *server) epochs(w http.ResponseWriter, r *http.Request) {
+	rd, cancel := s.reader(r)
+	defer cancel()
+	page, err := rd.epochs()
+	render(w, "epochs", page, strings.HasSuffix(r.URL.Path, ".json"), err)
+}
+
+func (s *server) minerForm(w http.ResponseWriter, r *http.Request) {
+	formRedirect(w, r, "uid", 32, "/miner/")
+}
+
+// formRedirect sends a form's ?<param>=<number> to prefix<number>.
+func formRedirect(w http.ResponseWriter, r *http.Request, param string, bits int, prefix string) {
+	raw := r.URL.Query().Get(param)
+	n, err := strconv.ParseUint(raw, 10, bits)
+	if err != nil {
+		render(w, "error", nil, false, fmt.Errorf("%s %q: %w", param, raw, errBadRequest))
+		return
+	}
+	http.Redirect(w, r, prefix+strconv.FormatUint(n, 10), http.StatusSeeOther)
+}
+
+func (s *server) miner(w http.ResponseWriter, r *http.Request) {
+	uid, asJSON, ok := pathNumber(w, r, "uid", "uid", 32)
+	if !ok {
+		return
+	}
+	after, ok := cursor(w, r, asJSON)
+	if !ok {
+		return
+	}
+	rd, cancel := s.reader(r)
+	defer cancel()
+	page, err := rd.miner(uint32(uid), after)
+	render(w, "miner", page, asJSON, err)
+}
+
+// submission serves the "submission/<id>" answer (its receipt, votes and
+// commit) as the node's Query gives it: the miner page's receipt link.
+// Only the JSON exists; the path without .json is not found.
+func (s *server) submission(w http.ResponseWriter, r *http.Request) {
+	id, asJSON, ok := pathNumber(w, r, "id", "submission", 64)
+	if !ok {
+		return
+	}
+	if !asJSON {
+		render(w, "error", nil, false, fmt.Errorf("submission %d: %w (its receipt is /submission/%d.json)", id, appquery.ErrNotFound, id))
+		return
+	}
+	rd, cancel := s.reader(r)
+	defer cancel()
+	bz, _, err := appquery.Raw(rd.ctx, rd.q, "submission/"+strconv.FormatUint(id, 10))
+	render(w, "", json.RawMessage(bz), true, err)
 }
 
 func (s *server) track(w http.ResponseWriter, r *http.Request) {
@@ -68,19 +181,12 @@ func (s *server) track(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) taskForm(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseUint(r.URL.Query().Get("id"), 10, 64)
-	if err != nil {
-		render(w, "error", nil, false, fmt.Errorf("task id %q: %w", r.URL.Query().Get("id"), errBadRequest))
-		return
-	}
-	http.Redirect(w, r, "/task/"+strconv.FormatUint(id, 10), http.StatusSeeOther)
+	formRedirect(w, r, "id", 64, "/task/")
 }
 
 func (s *server) task(w http.ResponseWriter, r *http.Request) {
-	raw, asJSON := splitJSON(r.PathValue("id"))
-	id, err := strconv.ParseUint(raw, 10, 64)
-	if err != nil {
-		render(w, "error", nil, asJSON, fmt.Errorf("task id %q: %w", raw, errBadRequest))
+	id, asJSON, ok := pathNumber(w, r, "id", "task id", 64)
+	if !ok {
 		return
 	}
 	rd, cancel := s.reader(r)

@@ -6,10 +6,11 @@
 // the app unchanged and observes the requests and responses (transactions by
 // message type and result code, the scoring events, FinalizeBlock's
 // duration), then after each Commit reads what it needs through the app's
-// own Query and its read-only accessors (app.App.PendingWork, app.App.Backlog).
+// own Query and its read-only accessors (app.App.PendingWork, app.App.Backlog,
+// app.App.Counts).
 // Nothing here runs inside block execution, so consensus never depends on it.
 //
-//	m, err := metrics.Default() // registered once per process on prometheus' default registry
+//	m, err := metrics.Default(chainID) // registered once per chain id on prometheus' default registry, labelled chain_id
 //	...
 //	node.NewNode(..., mempoolconn.NewClientCreator(metrics.Wrap(application, m), mempoolconn.SharedLock, true), ...)
 //

@@ -44,6 +44,9 @@ type Metrics struct {
 	CheckTxRuns       prometheus.Counter
 	CheckTxBatches    *prometheus.CounterVec // result
 	CheckTxBatchedSig prometheus.Counter
+
+	UIDs      prometheus.Gauge
+	OpenTasks prometheus.Gauge
 }
 
 func gauge(name, help string) prometheus.Gauge {
@@ -95,12 +98,16 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 		CheckTxBatches: counterVec("checktx_batches_total", "Runs whose signatures were checked in one batch, by result: ok, or failed (the run's signatures then checked one at a time, and the senders of the bad ones kept out of later batches).", "result"),
 		CheckTxBatchedSig: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "checktx_batched_signatures_total",
 			Help: "Signatures CheckTx checked in batches."}),
+
+		UIDs:      gauge("uids_registered", "Uids held by a miner in the committed state."),
+		OpenTasks: gauge("tasks_open", "Posted tasks whose settlement is not done, in the committed state (all tracks)."),
 	}
 	for _, c := range m.collectors() {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
 	}
+	m.initStatic()
 	return m, nil
 }
 
@@ -108,26 +115,37 @@ func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Height, m.FinalizeSeconds, m.Txs, m.Submissions, m.Pending, m.WorkUnits, m.WorkLimitUnits,
 		m.WrittenBytes, m.WriteLimit, m.Carried, m.Starved, m.QueueItems, m.QueueOldest, m.EpochNumber, m.EpochHeight,
 		m.EpochComputeSeconds, m.EpochUnallocated, m.MinerScore, m.MinerWeight, m.MinerWeightU16, m.TruthBlock, m.TruthLagSeconds,
-		m.CheckTxRuns, m.CheckTxBatches, m.CheckTxBatchedSig}
+		m.CheckTxRuns, m.CheckTxBatches, m.CheckTxBatchedSig, m.UIDs, m.OpenTasks}
 }
 
 var (
-	defaultOnce sync.Once
-	defaultM    *Metrics
-	defaultErr  error
+	defaultMu sync.Mutex
+	defaultM  = map[string]*Metrics{}
 )
 
-// Default is the process's one set of series, registered on prometheus'
-// default registry: the one CometBFT's instrumentation endpoint serves
+// ChainLabel is the label every series of Default carries: the chain id,
+// as on CometBFT's own series, so one Prometheus can tell nodes of two
+// chains apart.
+const ChainLabel = "chain_id"
+
+// Default is the process's set of series for chainID, registered on
+// prometheus' default registry with the constant label chain_id: the
+// registry CometBFT's instrumentation endpoint serves
 // (node.startPrometheusServer gathers prometheus.DefaultGatherer, and its
-// own metrics register there through go-kit). Later calls return the same
-// series, so a process that starts nodes one after another registers once.
-func Default() (*Metrics, error) {
-	defaultOnce.Do(func() {
-		defaultM, defaultErr = New(prometheus.DefaultRegisterer)
-		if defaultErr != nil {
-			defaultErr = errors.Join(errors.New("metrics: register on the default registry"), defaultErr)
-		}
-	})
-	return defaultM, defaultErr
+// own metrics register there through go-kit). Later calls with the same
+// chain id return the same series, so a process that starts nodes one
+// after another registers once.
+func Default(chainID string) (*Metrics, error) {
+	defaultMu.Lock()
+	defer defaultMu.Unlock()
+	if m, ok := defaultM[chainID]; ok {
+		return m, nil
+	}
+	reg := prometheus.WrapRegistererWith(prometheus.Labels{ChainLabel: chainID}, prometheus.DefaultRegisterer)
+	m, err := New(reg)
+	if err != nil {
+		return nil, errors.Join(errors.New("metrics: register on the default registry"), err)
+	}
+	defaultM[chainID] = m
+	return m, nil
 }

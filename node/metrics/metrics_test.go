@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,6 +45,9 @@ func TestMsgType(t *testing.T) {
 		if got := MsgType(raw); got != c.want {
 			t.Errorf("MsgType(%T) = %q, want %q", c.msg.Sum, got, c.want)
 		}
+		if !slices.Contains(MsgTypes(), c.want) {
+			t.Errorf("MsgTypes lacks %q", c.want)
+		}
 	}
 	if got := MsgType([]byte("not a tx")); got != MsgUndecodable {
 		t.Errorf("garbage: %q", got)
@@ -51,7 +55,7 @@ func TestMsgType(t *testing.T) {
 }
 
 // TestNewRegistersOnce: a registry takes one set of series; a second New on
-// it fails instead of registering twice, and Default is one set per process.
+// it fails instead of registering twice, and Default is one set per chain id.
 func TestNewRegistersOnce(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	if _, err := New(reg); err != nil {
@@ -60,18 +64,24 @@ func TestNewRegistersOnce(t *testing.T) {
 	if _, err := New(reg); err == nil {
 		t.Fatal("a second New on one registry registered")
 	}
-	a, err := Default()
+	a, err := Default("once-a")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := Default(); a != b {
+	if b, _ := Default("once-a"); a != b {
 		t.Fatal("Default built a second set")
+	}
+	if c, err := Default("once-b"); err != nil || c == a {
+		t.Fatalf("another chain id: %v, same set %v", err, c == a)
 	}
 }
 
 // scrape reads the text exposition of addr/metrics: series (name and labels
-// as printed) to value.
-func scrape(t *testing.T, addr string) map[string]float64 {
+// as printed) to value. Every validatord_ series must carry a chain_id
+// (always the first label: labels print sorted); those of chain are kept
+// with the label cut from their keys, those of other chains (series of
+// other tests in this process) dropped.
+func scrape(t *testing.T, addr, chain string) map[string]float64 {
 	t.Helper()
 	resp, err := http.Get("http://" + addr + "/metrics")
 	if err != nil {
@@ -95,7 +105,21 @@ func scrape(t *testing.T, addr string) map[string]float64 {
 		if err != nil {
 			t.Fatalf("line %q: %v", line, err)
 		}
-		out[line[:i]] = v
+		key := line[:i]
+		if strings.HasPrefix(key, Namespace+"_") {
+			lbl := `chain_id="` + chain + `"`
+			switch {
+			case strings.Contains(key, "{"+lbl+"}"):
+				key = strings.Replace(key, "{"+lbl+"}", "", 1)
+			case strings.Contains(key, "{"+lbl+","):
+				key = strings.Replace(key, lbl+",", "", 1)
+			case strings.Contains(key, `{chain_id="`):
+				continue
+			default:
+				t.Errorf("%s: no chain_id", key)
+			}
+		}
+		out[key] = v
 	}
 	return out
 }
@@ -106,7 +130,7 @@ func scrape(t *testing.T, addr string) map[string]float64 {
 // serves and checks every validatord series against what was driven (and
 // that CometBFT's own series are served beside them).
 func TestNodeMetricsScrape(t *testing.T) {
-	m, err := Default()
+	m, err := Default(testnode.ChainID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +143,7 @@ func TestNodeMetricsScrape(t *testing.T) {
 		t.Fatal(err)
 	}
 	n.WaitHeight(t, h.Height+1)
-	got := scrape(t, n.MetricsAddr)
+	got := scrape(t, n.MetricsAddr, testnode.ChainID)
 	uid := strconv.FormatUint(uint64(d.UID), 10)
 	chain := strconv.FormatUint(d.EVMChain, 10)
 	positive := []string{
@@ -144,6 +168,7 @@ func TestNodeMetricsScrape(t *testing.T) {
 		fmt.Sprintf(`validatord_truth_final_evm_block{evm_chain_id="%s"}`, chain),
 		`cometbft_consensus_height{chain_id="testnode"}`,
 		`validatord_checktx_runs_total`,
+		`validatord_uids_registered`,
 	}
 	for _, s := range positive {
 		if v, ok := got[s]; !ok || v <= 0 {
@@ -159,6 +184,9 @@ func TestNodeMetricsScrape(t *testing.T) {
 		`validatord_submissions_pending{track="arena"}`:                           0,
 		`validatord_block_starved_total`:                                          0,
 		`validatord_checktx_batches_total{result="failed"}`:                       0,
+		`validatord_txs_total{code="uids_full",msg_type="register_miner"}`:        0,
+		`validatord_submissions_total{event="expired",track="gas"}`:               0,
+		`validatord_block_carried_total{step="retention"}`:                        0,
 		fmt.Sprintf(`validatord_truth_final_evm_block{evm_chain_id="%s"}`, chain): float64(d.EVMBlock),
 	}
 	for _, q := range []string{"tasks", "truths", "arena", "gas_close", "proposals", "retire", "gas_pause"} {
@@ -168,6 +196,9 @@ func TestNodeMetricsScrape(t *testing.T) {
 		if v, ok := got[s]; !ok || v != want {
 			t.Errorf("%s = %v (present %v), want %v", s, v, ok, want)
 		}
+	}
+	if _, ok := got[`validatord_tasks_open`]; !ok {
+		t.Error("no validatord_tasks_open")
 	}
 	if v := got[`validatord_height`]; v < float64(h.Height) {
 		t.Errorf("height %v, want ≥ %d", v, h.Height)

@@ -24,7 +24,12 @@ func MsgType(raw []byte) string {
 	if d.Body.Msg == nil || d.Body.Msg.Sum == nil {
 		return MsgEmpty
 	}
-	t := reflect.TypeOf(d.Body.Msg.Sum)
+	return sumName(d.Body.Msg.Sum)
+}
+
+// sumName names a Msg oneof wrapper by its field's json name.
+func sumName(sum any) string {
+	t := reflect.TypeOf(sum)
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/scoringsubnet/validatord/app"
 	"github.com/scoringsubnet/validatord/app/wire"
 )
 
@@ -126,5 +127,45 @@ func TestScoresDropUIDsThatLeft(t *testing.T) {
 	}
 	if got := testutil.ToFloat64(m.EpochNumber); got != 4 {
 		t.Errorf("epoch number %v", got)
+	}
+}
+
+// TestCountersStartAtZero: after Wrap, before any block, every labelled
+// counter has a series at 0 for each known label value (message types ×
+// result codes, end-of-block steps, batch results, and the chain's tracks
+// × submission events); tracks the app cannot answer yet come with the
+// first Commit that can.
+func TestCountersStartAtZero(t *testing.T) {
+	a := &fakeApp{answers: map[string]any{"status": wire.StatusView{Height: 1}}}
+	m, err := New(prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := Wrap(a, m).(*observed)
+	if n, want := testutil.CollectAndCount(m.Txs), len(MsgTypes())*len(wire.Codes); n != want {
+		t.Errorf("%d txs series, want %d", n, want)
+	}
+	if got := testutil.ToFloat64(m.Txs.WithLabelValues("commit_batch", "nonce_future")); got != 0 {
+		t.Errorf("commit_batch/nonce_future = %v", got)
+	}
+	if n, want := testutil.CollectAndCount(m.Carried), len(app.EndBlockSteps()); n != want || want == 0 {
+		t.Errorf("%d carried series, want %d", n, want)
+	}
+	if n := testutil.CollectAndCount(m.CheckTxBatches); n != 2 {
+		t.Errorf("%d batch series, want 2", n)
+	}
+	if n := testutil.CollectAndCount(m.Submissions); n != 0 {
+		t.Fatalf("%d submission series before the app answered its tracks", n)
+	}
+	a.answers["params"] = map[string]any{"app_state": map[string]any{"tracks": []any{
+		map[string]any{"name": "workflow"}, map[string]any{"name": "gas"}}}}
+	if _, err := w.Commit(context.Background(), &abcitypes.RequestCommit{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, want := testutil.CollectAndCount(m.Submissions), 2*len(SubEvents); n != want {
+		t.Errorf("%d submission series, want %d", n, want)
+	}
+	if n := testutil.CollectAndCount(m.Pending); n != 2 {
+		t.Errorf("%d pending series, want 2", n)
 	}
 }

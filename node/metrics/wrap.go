@@ -23,6 +23,12 @@ type BacklogSource interface {
 	Backlog(limit int) (int64, []app.QueueBacklog)
 }
 
+// CountSource is the app's read of the counts its committed state keeps
+// (app.App has it).
+type CountSource interface {
+	Counts() (app.StateCounts, bool)
+}
+
 // CheckRunSource is the app's count of CheckTx's runs since it started
 // (app.App has it).
 type CheckRunSource interface {
@@ -40,10 +46,14 @@ type observed struct {
 }
 
 // Wrap returns next with every ABCI call forwarded to it unchanged; after
-// FinalizeBlock and Commit it updates m. If next has PendingWork or Backlog
-// (app.App), block work and the carry-over queues are read through them.
+// FinalizeBlock and Commit it updates m. If next has PendingWork, Backlog or
+// Counts (app.App), block work, the carry-over queues and the state's counts
+// are read through them. The per-track counters are created at 0 here when
+// the app answers its params, else at the first Commit that does.
 func Wrap(next abcitypes.Application, m *Metrics) abcitypes.Application {
-	return &observed{Application: next, m: m, obs: newObserver(next, m)}
+	obs := newObserver(next, m)
+	obs.tracked = obs.initTracks(context.Background())
+	return &observed{Application: next, m: m, obs: obs}
 }
 
 // CheckTxs forwards a run of CheckTx requests (mempoolconn) to the app if it
@@ -107,6 +117,7 @@ type observer struct {
 	truths  map[string]truthSeen  // by EVM chain id
 	started bool                  // the per-uid gauges were read once
 	runs    app.CheckRunStats     // CheckRuns as last seen
+	tracked bool                  // the per-track series exist
 }
 
 type pendingSub struct {
@@ -204,6 +215,15 @@ func (o *observer) committed(ctx context.Context) {
 	}
 	if rs, ok := o.app.(CheckRunSource); ok {
 		o.countRuns(rs.CheckRuns())
+	}
+	if cs, ok := o.app.(CountSource); ok {
+		if c, ok := cs.Counts(); ok {
+			o.m.UIDs.Set(float64(c.UIDs))
+			o.m.OpenTasks.Set(float64(c.OpenTasks))
+		}
+	}
+	if !o.tracked {
+		o.tracked = o.initTracks(ctx)
 	}
 	o.block = blockSeen{}
 }

@@ -41,7 +41,12 @@ func TestStateSyncJoin(t *testing.T) {
 	nw := newNetwork(t, validators+1, basePort+400, "200ms")
 	joiner := nw.detachLast()
 	for i := 0; i < validators; i++ {
-		c := appconfig.Defaults()
+		// Load, not Defaults: testnet gave each home its own page port, and a node whose
+		// page port is taken refuses to start.
+		c, err := appconfig.Load(nw.homes[i])
+		if err != nil {
+			t.Fatal(err)
+		}
 		c.SnapshotInterval, c.SnapshotKeepRecent = 250, 2
 		if err := appconfig.Write(nw.homes[i], c); err != nil {
 			t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/scoringsubnet/validatord/genesis"
 	"github.com/scoringsubnet/validatord/scripts/loadgen/setup"
 )
@@ -20,6 +22,9 @@ type plan struct {
 	epochBlocks          int64
 	// revealBlocks: each track's reveal window, in blocks (tracks[i].reveal_blocks)
 	revealBlocks map[string]int64
+	// gasNeverIncluded is the gas score of an agent none of whose bids was
+	// ever included: 1 − gas.w_inclusion (docs/scoring.md §4).
+	gasNeverIncluded decimal.Decimal
 }
 
 func loadPlan(home string) (plan, error) {
@@ -44,6 +49,7 @@ func loadPlan(home string) (plan, error) {
 		p.gasChain = st.Chain.GasChains[0]
 		p.gasBlocks = st.Gas.MemorySize + 2
 		p.gasAhead = int(min(st.Chain.MaxPredictionAhead, uint64(p.gasBlocks)))
+		p.gasNeverIncluded = decimal.NewFromInt(1).Sub(st.Gas.WInclusion)
 	}
 	return p, nil
 }

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/scoringsubnet/validatord/app/wire"
+	"github.com/scoringsubnet/validatord/genesis"
 )
 
 // example is a submission whose receipt the demo shows.
@@ -43,6 +46,9 @@ func printResults(ctx context.Context, out io.Writer, c *chain, p plan, ex examp
 		if len(lb.Miners) == 0 {
 			fmt.Fprintln(out, "  (no scored miner yet)")
 		}
+		if track == genesis.TrackGas {
+			explainNeverIncluded(out, p, lb.Miners)
+		}
 	}
 	ep, err := c.LatestEpoch(ctx)
 	if err != nil {
@@ -59,6 +65,31 @@ func printResults(ctx context.Context, out io.Writer, c *chain, p plan, ex examp
 	}
 	fmt.Fprintf(out, "  u16 vector (sums to 65535): %s\n", u16Vector(e.U16))
 	return printReceipts(ctx, out, c, ex)
+}
+
+// explainNeverIncluded says why gas agents sit at 1 − w_inclusion (0.5 by
+// default): their bids were under the truth in every window (miner i bids
+// the truth × (0.97 + 0.02·i), so miners 0 and 1 underbid), so inclusion,
+// half the score, is 0; a bid never included has no overpayment and no
+// spread, and every one was fresh, so the other four terms are 1.
+func explainNeverIncluded(out io.Writer, p plan, rows []wire.LeaderboardEntry) {
+	var uids []string
+	for _, m := range rows {
+		if s, err := decimal.NewFromString(m.Score); err == nil && s.Equal(p.gasNeverIncluded) {
+			uids = append(uids, fmt.Sprint(m.UID))
+		}
+	}
+	if len(uids) == 0 {
+		return
+	}
+	label := "uid"
+	if len(uids) > 1 {
+		label = "uids"
+	}
+	fmt.Fprintf(out, "  %s %s at %s = 1 − gas.w_inclusion: every bid was under the truth (miner i bids it × (0.97 + 0.02·i)),\n"+
+		"  so none was included and inclusion, weight %s, scores 0; a bid never included overpays nothing and never\n"+
+		"  varies, and each was fresh, so the other four terms score 1 (docs/scoring.md §4)\n",
+		label, strings.Join(uids, ", "), p.gasNeverIncluded.String(), decimal.NewFromInt(1).Sub(p.gasNeverIncluded).String())
 }
 
 // printReceipts prints each example's status, score and the commit section
