@@ -204,6 +204,7 @@ func crpRun(t *testing.T, seed uint64) {
 	for n.height <= revealEnd+2 {
 		n.block()
 	}
+	wantNoneAwaiting(t, n, seed)
 	for i, m := range miners {
 		if committed[i] == 0 {
 			continue
@@ -387,6 +388,7 @@ func crpGasRun(t *testing.T, seed uint64) {
 		}
 		crpDecide(t, n, seed, h, block)
 	}
+	wantNoneAwaiting(t, n, seed)
 	for i, m := range miners {
 		if !committedOK[m.s] {
 			continue // its reveals were refused (48 or 49) above
@@ -457,5 +459,20 @@ func crpDecide(t *testing.T, n *node, seed uint64, h int64, block []crpTx) {
 		if got := resp.TxResults[k].Code; got != x.want {
 			t.Fatalf("seed %d height %d tx %d: code %d (%s), model %d", seed, h, k, got, resp.TxResults[k].Log, x.want)
 		}
+	}
+}
+
+// wantNoneAwaiting: once every window of the run has closed, no track counts
+// a commit awaiting its reveal, and the state holds none.
+func wantNoneAwaiting(t *testing.T, n *node, seed uint64) {
+	t.Helper()
+	c, _ := n.app.Counts()
+	for _, tc := range c.Tracks {
+		if tc.AwaitingReveal != 0 {
+			t.Fatalf("seed %d: track %s still counts %d commits awaiting their reveal after every window closed", seed, tc.Track, tc.AwaitingReveal)
+		}
+	}
+	if left := committedByTrack(t, n); len(left) != 0 {
+		t.Fatalf("seed %d: committed submissions left after every window closed: %v", seed, left)
 	}
 }

@@ -156,9 +156,21 @@ type StateCounts struct {
 	// uid but the burn uid counts as handed out.
 	UIDs uint64
 	// OpenTasks is the posted tasks whose settlement is not done, summed
-	// over the validators that posted them (one count per validator; the
-	// state keeps no count per track).
+	// over the validators that posted them (one count per validator).
 	OpenTasks uint64
+	// Tracks are the per-track counts, in the genesis order of the tracks.
+	Tracks []TrackCounts
+}
+
+// TrackCounts are one track's counts in the committed state.
+type TrackCounts struct {
+	Track string
+	// OpenTasks: its posted tasks whose settlement is not done (0 on the
+	// gas track, which has no tasks).
+	OpenTasks uint64
+	// AwaitingReveal: its commits whose reveal has not come and whose reveal
+	// window the chain has not closed yet.
+	AwaitingReveal uint64
 }
 
 // Counts reads StateCounts from the committed state; false before the
@@ -178,6 +190,11 @@ func (a *App) Counts() (StateCounts, bool) {
 	}
 	for v := range q.Chain.Validators() {
 		out.OpenTasks += q.St.U64(store.KeyOpenTasks(v))
+	}
+	for _, tr := range q.Chain.Gen.Tracks {
+		out.Tracks = append(out.Tracks, TrackCounts{Track: tr.Name,
+			OpenTasks:      q.St.U64(store.KeyTrackCount(store.TrackOpenTasks, tr.Name)),
+			AwaitingReveal: q.St.U64(store.KeyTrackCount(store.TrackAwaitingReveal, tr.Name))})
 	}
 	return out, true
 }

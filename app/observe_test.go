@@ -7,6 +7,7 @@ import (
 
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/scoringsubnet/validatord/app/kernel"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
@@ -95,4 +96,82 @@ func TestCountsFollowTheState(t *testing.T) {
 		mustOK(t, n.block())
 	}
 	want(2, 0)
+}
+
+// TestTrackCountsFollowTheState: the per-track counts follow each task and
+// commit through its life. A posted task is open on its track until its
+// settlement; a commit awaits its reveal until the reveal comes or the chain
+// closes its window (unrevealed). On the gas track a prediction awaits its
+// reveal until it is revealed or swept unrevealed at the close. Each count
+// equals what a scan of the state finds (committedByTrack), and every count is
+// back at 0 once every deadline has passed.
+func TestTrackCountsFollowTheState(t *testing.T) {
+	g := testGenesis(3)
+	n := newNode(t, "", g)
+	a, b := newMiner("miner-a", 1), newMiner("miner-b", 2)
+	r := []*signer{reporter(0), reporter(1), reporter(2)}
+	want := func(step string, tracks map[string][2]uint64) {
+		t.Helper()
+		c, ok := n.app.Counts()
+		if !ok || len(c.Tracks) != len(g.Tracks) {
+			t.Fatalf("%s: counts %+v (ok %v), want one entry per genesis track", step, c, ok)
+		}
+		scan := committedByTrack(t, n)
+		for i, tc := range c.Tracks {
+			w := tracks[tc.Track]
+			if tc.Track != g.Tracks[i].Name || tc.OpenTasks != w[0] || tc.AwaitingReveal != w[1] {
+				t.Errorf("%s: track %s counts %d open tasks, %d awaiting reveal; want %d, %d", step, tc.Track, tc.OpenTasks, tc.AwaitingReveal, w[0], w[1])
+			}
+			if tc.AwaitingReveal != scan[tc.Track] {
+				t.Errorf("%s: track %s counts %d awaiting reveal, the state holds %d committed submissions", step, tc.Track, tc.AwaitingReveal, scan[tc.Track])
+			}
+		}
+	}
+	want("genesis", nil)
+	mustOK(t, n.block(append([][]byte{a.tx(t, msgRegister()), b.tx(t, msgRegister()),
+		r[0].tx(t, msgWorkflowTask(4, 2, 10)), r[1].tx(t, msgWorkflowTask(4, 2, 10)), r[2].tx(t, msgArenaTask(3, 2, 10))},
+		anchorTxs(t, r, 1, 99, 1_700_000_001)...)...)) // tasks 0, 1 workflow, 2 arena
+	want("posted", map[string][2]uint64{"workflow": {2, 0}, "arena": {1, 0}})
+	wa, wb, ar := wfPayloadOf(a, 0), wfPayloadOf(b, 0), arenaPayloadOf(a, 2)
+	pa, pb := gasPayload(1, 100, "12"), gasPayload(1, 100, "9")
+	mustOK(t, n.block(a.commit(t, wa), b.commit(t, wb), a.commit(t, ar), a.commit(t, pa), b.commit(t, pb)))
+	want("committed", map[string][2]uint64{"workflow": {2, 2}, "arena": {1, 1}, "gas": {0, 2}})
+	for n.height < 3 { // past the submit deadline: the reveal window opens
+		mustOK(t, n.block())
+	}
+	mustOK(t, n.block(a.reveal(t, wa), a.reveal(t, ar))) // b never reveals its workflow commit
+	want("revealed", map[string][2]uint64{"workflow": {2, 1}, "arena": {1, 0}, "gas": {0, 2}})
+	txs := [][]byte{}
+	for _, v := range r {
+		txs = append(txs, v.tx(t, msgTruth(1, 100, "10", 1_700_000_015)))
+	}
+	mustOK(t, n.block(txs...)) // the truth is final: the gas reveal window is the next block
+	mustOK(t, n.block(a.reveal(t, pa)))
+	c, _ := n.app.Counts()
+	if gas := c.Tracks[2]; gas.Track != "gas" || gas.AwaitingReveal != 0 {
+		t.Fatalf("after the gas close: %+v, want b's prediction swept unrevealed (0 awaiting)", gas)
+	}
+	for range 30 { // past every report deadline: settled, none open, none awaiting
+		mustOK(t, n.block())
+	}
+	want("settled", nil)
+	if s, _ := n.query("submission/1"); s["status"] != kernel.StatusUnrevealed {
+		t.Fatalf("b's workflow commit = %v, want unrevealed", s)
+	}
+}
+
+// committedByTrack scans the committed state's submissions: the number in
+// status committed, by track.
+func committedByTrack(t *testing.T, n *node) map[string]uint64 {
+	t.Helper()
+	out := map[string]uint64{}
+	for id := uint64(0); ; id++ {
+		s, code := n.query(fmt.Sprintf("submission/%d", id))
+		if code != 0 {
+			return out
+		}
+		if s["status"] == kernel.StatusCommitted {
+			out[s["track"].(string)]++
+		}
+	}
 }

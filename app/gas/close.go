@@ -104,7 +104,7 @@ func sweepNote(status string) string {
 func markPrediction(env kernel.Env, id uint64, status, note string) {
 	st := env.St
 	sub, _ := st.Submission(id)
-	sub.Status = status
+	kernel.SetStatus(st, sub, status)
 	kernel.Attach(sub, &subnetv1.Receipt{Height: env.Block.Height, Track: genesis.TrackGas, Status: status, Note: note})
 	st.Save(store.KeySubmission(id), sub)
 }

@@ -46,7 +46,8 @@ func execReveal(env kernel.Env, g *subnetv1.GasPredict, uid uint32) []abcitypes.
 	}
 	st.Save(store.KeyPredictionSet(g.EvmChainId, g.EvmBlock), set)
 	sub, _ := st.Submission(id)
-	sub.Gas.Price, sub.RevealHeight, sub.Status = price, env.Block.Height, kernel.StatusPending
+	sub.Gas.Price, sub.RevealHeight = price, env.Block.Height
+	kernel.SetStatus(st, sub, kernel.StatusPending)
 	st.Save(store.KeySubmission(id), sub)
 	return []abcitypes.Event{wire.Event(wire.EventSubmissionRevealed, "submission_id", kernel.U64s(id), "uid", kernel.U64s(uint64(uid)),
 		"track", genesis.TrackGas, "evm_chain_id", kernel.U64s(g.EvmChainId), "evm_block", kernel.U64s(g.EvmBlock))}

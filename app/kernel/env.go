@@ -97,6 +97,7 @@ func (env Env) NewSubmission(trackName string, uid uint32, commitment []byte) *s
 		BlockTime: env.Block.Time, Status: StatusCommitted, Commitment: append([]byte(nil), commitment...)}
 	c.NextSubmissionId++
 	env.St.Save(store.KeyCounters, c)
+	env.St.IncU64(store.KeyTrackCount(store.TrackAwaitingReveal, trackName))
 	env.St.O.Create(store.KeyMinerSub(uid, sub.Id), []byte{}) // ids are handed out once
 	return sub
 }

@@ -183,3 +183,6 @@ func (s State) DecU64(k []byte) {
 		s.SetU64(k, v-1)
 	}
 }
+
+// IncU64 adds one to the count at k.
+func (s State) IncU64(k []byte) { s.SetU64(k, s.U64(k)+1) }

@@ -62,6 +62,8 @@ const (
 	PrefixRecordSlot  byte = 0x34 // record key (a provable store's state key) → its leaf's index in the store's tree (u64)
 	PrefixRecordCount byte = 0x35 // provable store's prefix byte → its tree's leaves, the free slots' queue head and tail (u64s)
 	PrefixRecordFree  byte = 0x36 // store prefix byte, queue position → a slot a deleted record freed, reused first (u64)
+
+	PrefixTrackCount byte = 0x37 // count kind byte, track name → the count (u64): see TrackOpenTasks, TrackAwaitingReveal
 	// PrefixRecordNode holds the trees' node hashes: store prefix byte, level
 	// byte, index (u64) → 32 bytes. Outside the hashed set like the meta (the
 	// app hash commits to the trees through their roots), never in a
@@ -146,6 +148,7 @@ var Layout = []Prefix{
 	{Byte: PrefixRecordSlot, Name: "record_slot", RawKey: true, Kind: KindU64},
 	{Byte: PrefixRecordCount, Name: "record_count", RawKey: true, Kind: KindU64s},
 	{Byte: PrefixRecordFree, Name: "record_free", RawKey: true, Kind: KindU64},
+	{Byte: PrefixTrackCount, Name: "track_count", RawKey: true, Kind: KindU64},
 	{Byte: PrefixRecordNode, Name: "record_node", RawKey: true, Kind: KindBytes, Unhashed: true},
 }
 
@@ -238,6 +241,23 @@ func KeyTaskArtifact(task uint64, artifact []byte) []byte {
 
 // KeyOpenTasks counts a validator's tasks whose settlement is not done.
 func KeyOpenTasks(validator int) []byte { return key(PrefixOpenTasks, uint64(validator)) }
+
+// The kinds of KeyTrackCount: counts per track that the state keeps as it
+// goes, so that an operator's gauge reads a key instead of scanning tasks or
+// submissions.
+const (
+	// TrackOpenTasks: posted tasks whose settlement is not done.
+	TrackOpenTasks byte = 1
+	// TrackAwaitingReveal: commits whose reveal has not come and whose
+	// reveal window has not been closed by the chain (status committed).
+	TrackAwaitingReveal byte = 2
+)
+
+// KeyTrackCount is a count of one kind (TrackOpenTasks, TrackAwaitingReveal)
+// for one track, by its name.
+func KeyTrackCount(kind byte, track string) []byte {
+	return append([]byte{PrefixTrackCount, kind}, track...)
+}
 
 // KeyOpenRounds counts the pending truth rounds of an EVM chain a validator voted in.
 func KeyOpenRounds(validator int, chain uint64) []byte {

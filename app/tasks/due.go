@@ -63,24 +63,26 @@ func SettleDue(env kernel.Env, m *budget.Meter) (evs []abcitypes.Event, carried 
 		}
 		due.Done(it)
 		retain.Task(st, h, t.Id)
-		closeTask(st, env.Chain, t.Poster)
+		closeTask(st, env.Chain, t)
 	}
 }
 
 // expireUnrevealed ends a commit that was never revealed: it counts as no
 // submission (nothing enters the miner's window).
 func expireUnrevealed(env kernel.Env, sub *subnetv1.Submission) []abcitypes.Event {
-	sub.Status = kernel.StatusUnrevealed
+	kernel.SetStatus(env.St, sub, kernel.StatusUnrevealed)
 	kernel.Attach(sub, &subnetv1.Receipt{Height: env.Block.Height, Track: sub.Track, Status: kernel.StatusUnrevealed,
 		Note: "the reveal window closed without a reveal: counts as no submission"})
 	return []abcitypes.Event{wire.Event(wire.EventSubmissionExpired, "submission_id", kernel.U64s(sub.Id), "uid", kernel.U64s(uint64(sub.Uid)),
 		"status", sub.Status)}
 }
 
-// closeTask ends a task's claim on its poster's open tasks.
-func closeTask(st store.State, c *kernel.Chain, poster []byte) {
-	if v := c.FormerValidatorIndex(poster); v >= 0 { // its key may have rotated since
+// closeTask ends a task's claim on its poster's open tasks and leaves its
+// track's count of open tasks.
+func closeTask(st store.State, c *kernel.Chain, t *subnetv1.Task) {
+	if v := c.FormerValidatorIndex(t.Poster); v >= 0 { // its key may have rotated since
 		k := store.KeyOpenTasks(v)
 		st.DecU64(k)
 	}
+	st.DecU64(store.KeyTrackCount(store.TrackOpenTasks, Track(t)))
 }

@@ -123,8 +123,8 @@ func execPostTask(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgPostTask) []abci
 	t.ReportDeadline = t.RevealDeadline + rb
 	st.Save(store.KeyTask(t.Id), t)
 	store.Due{St: st, Kind: store.DueTasks}.Add(t.ReportDeadline, t.Id)
-	open := store.KeyOpenTasks(tx.Validator)
-	st.SetU64(open, st.U64(open)+1)
+	st.IncU64(store.KeyOpenTasks(tx.Validator))
+	st.IncU64(store.KeyTrackCount(store.TrackOpenTasks, Track(t)))
 	return []abcitypes.Event{wire.Event(wire.EventTaskPosted, "task_id", kernel.U64s(t.Id), "track", Track(t),
 		"submit_deadline", kernel.I64s(t.SubmitDeadline), "reveal_deadline", kernel.I64s(t.RevealDeadline), "report_deadline", kernel.I64s(t.ReportDeadline))}
 }

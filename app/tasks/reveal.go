@@ -99,7 +99,7 @@ func execReveal(env kernel.Env, tx *kernel.Tx, m *subnetv1.MsgReveal) []abcitype
 	sub, _ := st.Submission(id)
 	sub.ArtifactHash = append([]byte(nil), p.artifact...)
 	sub.RevealHeight = env.Block.Height
-	sub.Status = kernel.StatusPending
+	kernel.SetStatus(st, sub, kernel.StatusPending)
 	evs := []abcitypes.Event{wire.Event(wire.EventSubmissionRevealed, "submission_id", kernel.U64s(sub.Id), "uid", kernel.U64s(uint64(sub.Uid)),
 		"track", sub.Track, "task_id", kernel.U64s(sub.TaskId))}
 	ka := store.KeyTaskArtifact(p.task, p.artifact)

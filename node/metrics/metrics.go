@@ -45,8 +45,10 @@ type Metrics struct {
 	CheckTxBatches    *prometheus.CounterVec // result
 	CheckTxBatchedSig prometheus.Counter
 
-	UIDs      prometheus.Gauge
-	OpenTasks prometheus.Gauge
+	UIDs           prometheus.Gauge
+	OpenTasks      prometheus.Gauge
+	TrackOpenTasks *prometheus.GaugeVec // track
+	AwaitingReveal *prometheus.GaugeVec // track
 }
 
 func gauge(name, help string) prometheus.Gauge {
@@ -99,8 +101,10 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 		CheckTxBatchedSig: prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "checktx_batched_signatures_total",
 			Help: "Signatures CheckTx checked in batches."}),
 
-		UIDs:      gauge("uids_registered", "Uids held by a miner in the committed state."),
-		OpenTasks: gauge("tasks_open", "Posted tasks whose settlement is not done, in the committed state (all tracks)."),
+		UIDs:           gauge("uids_registered", "Uids held by a miner in the committed state."),
+		OpenTasks:      gauge("tasks_open", "Posted tasks whose settlement is not done, in the committed state (all tracks)."),
+		TrackOpenTasks: gaugeVec("track_tasks_open", "Posted tasks whose settlement is not done, in the committed state, by track (0 on gas, which has no tasks).", "track"),
+		AwaitingReveal: gaugeVec("commits_awaiting_reveal", "Commits whose reveal has not come and whose reveal window the chain has not closed, in the committed state, by track.", "track"),
 	}
 	for _, c := range m.collectors() {
 		if err := reg.Register(c); err != nil {
@@ -115,7 +119,8 @@ func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Height, m.FinalizeSeconds, m.Txs, m.Submissions, m.Pending, m.WorkUnits, m.WorkLimitUnits,
 		m.WrittenBytes, m.WriteLimit, m.Carried, m.Starved, m.QueueItems, m.QueueOldest, m.EpochNumber, m.EpochHeight,
 		m.EpochComputeSeconds, m.EpochUnallocated, m.MinerScore, m.MinerWeight, m.MinerWeightU16, m.TruthBlock, m.TruthLagSeconds,
-		m.CheckTxRuns, m.CheckTxBatches, m.CheckTxBatchedSig, m.UIDs, m.OpenTasks}
+		m.CheckTxRuns, m.CheckTxBatches, m.CheckTxBatchedSig, m.UIDs, m.OpenTasks,
+		m.TrackOpenTasks, m.AwaitingReveal}
 }
 
 var (

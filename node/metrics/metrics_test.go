@@ -182,6 +182,8 @@ func TestNodeMetricsScrape(t *testing.T) {
 		`validatord_submissions_total{event="scored",track="arena"}`:              1,
 		`validatord_submissions_pending{track="workflow"}`:                        0,
 		`validatord_submissions_pending{track="arena"}`:                           0,
+		`validatord_commits_awaiting_reveal{track="workflow"}`:                    0, // the drive revealed its commits
+		`validatord_commits_awaiting_reveal{track="arena"}`:                       0,
 		`validatord_block_starved_total`:                                          0,
 		`validatord_checktx_batches_total{result="failed"}`:                       0,
 		`validatord_txs_total{code="uids_full",msg_type="register_miner"}`:        0,
@@ -199,6 +201,13 @@ func TestNodeMetricsScrape(t *testing.T) {
 	}
 	if _, ok := got[`validatord_tasks_open`]; !ok {
 		t.Error("no validatord_tasks_open")
+	}
+	for _, tr := range []string{"workflow", "arena", "gas"} {
+		for _, name := range []string{"validatord_track_tasks_open", "validatord_commits_awaiting_reveal"} {
+			if _, ok := got[fmt.Sprintf(`%s{track="%s"}`, name, tr)]; !ok {
+				t.Errorf("no %s for track %s", name, tr)
+			}
+		}
 	}
 	if v := got[`validatord_height`]; v < float64(h.Height) {
 		t.Errorf("height %v, want ≥ %d", v, h.Height)

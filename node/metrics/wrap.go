@@ -220,6 +220,10 @@ func (o *observer) committed(ctx context.Context) {
 		if c, ok := cs.Counts(); ok {
 			o.m.UIDs.Set(float64(c.UIDs))
 			o.m.OpenTasks.Set(float64(c.OpenTasks))
+			for _, tc := range c.Tracks {
+				o.m.TrackOpenTasks.WithLabelValues(tc.Track).Set(float64(tc.OpenTasks))
+				o.m.AwaitingReveal.WithLabelValues(tc.Track).Set(float64(tc.AwaitingReveal))
+			}
 		}
 	}
 	if !o.tracked {
