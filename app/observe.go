@@ -4,6 +4,7 @@ import (
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/scoringsubnet/validatord/app/store"
+	"github.com/scoringsubnet/validatord/app/wire"
 )
 
 // Observation: read-only accessors for a process that watches the node
@@ -147,56 +148,16 @@ func (a *App) WalkState(fn func(key []byte, valueSize int64)) {
 	}
 }
 
-// StateCounts are counts the committed state keeps as it goes, so reading
-// them costs a few keys whatever the state's size.
-type StateCounts struct {
-	Height int64
-	// UIDs is the uids held: those handed out (Counters.Miners) less those
-	// freed by deregistration and not handed out again. In mirror mode every
-	// uid but the burn uid counts as handed out.
-	UIDs uint64
-	// OpenTasks is the posted tasks whose settlement is not done, summed
-	// over the validators that posted them (one count per validator).
-	OpenTasks uint64
-	// Tracks are the per-track counts, in the genesis order of the tracks.
-	Tracks []TrackCounts
-}
-
-// TrackCounts are one track's counts in the committed state.
-type TrackCounts struct {
-	Track string
-	// OpenTasks: its posted tasks whose settlement is not done (0 on the
-	// gas track, which has no tasks).
-	OpenTasks uint64
-	// AwaitingReveal: its commits whose reveal has not come and whose reveal
-	// window the chain has not closed yet.
-	AwaitingReveal uint64
-}
-
-// Counts reads StateCounts from the committed state; false before the
+// Counts reads the counts the committed state keeps as it goes (the
+// "counts" query: a few keys whatever the state's size); false before the
 // chain is initialised.
-func (a *App) Counts() (StateCounts, bool) {
+func (a *App) Counts() (*wire.CountsView, bool) {
 	q, done := a.committedView()
 	defer done()
 	if q.Chain == nil {
-		return StateCounts{}, false
+		return nil, false
 	}
-	out := StateCounts{Height: q.Height}
-	c := q.St.Counters()
-	r := q.St.Registration()
-	out.UIDs = uint64(c.Miners)
-	if free := r.FreeTail - r.FreeHead; r.FreeTail >= r.FreeHead && free <= out.UIDs {
-		out.UIDs -= free
-	}
-	for v := range q.Chain.Validators() {
-		out.OpenTasks += q.St.U64(store.KeyOpenTasks(v))
-	}
-	for _, tr := range q.Chain.Gen.Tracks {
-		out.Tracks = append(out.Tracks, TrackCounts{Track: tr.Name,
-			OpenTasks:      q.St.U64(store.KeyTrackCount(store.TrackOpenTasks, tr.Name)),
-			AwaitingReveal: q.St.U64(store.KeyTrackCount(store.TrackAwaitingReveal, tr.Name))})
-	}
-	return out, true
+	return q.Counts(), true
 }
 
 // EndBlockSteps names the end of block's steps in order (the names

@@ -8,6 +8,7 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/scoringsubnet/validatord/app/kernel"
+	"github.com/scoringsubnet/validatord/app/wire"
 	"github.com/scoringsubnet/validatord/client"
 	"github.com/scoringsubnet/validatord/x/budget"
 )
@@ -116,6 +117,9 @@ func TestTrackCountsFollowTheState(t *testing.T) {
 		if !ok || len(c.Tracks) != len(g.Tracks) {
 			t.Fatalf("%s: counts %+v (ok %v), want one entry per genesis track", step, c, ok)
 		}
+		if ans, code := n.query("counts"); code != 0 || fmt.Sprint(ans["tracks"]) != fmt.Sprint(countsJSON(c.Tracks)) {
+			t.Fatalf("%s: the counts query answers %v (code %d), Counts %+v", step, ans, code, c.Tracks)
+		}
 		scan := committedByTrack(t, n)
 		for i, tc := range c.Tracks {
 			w := tracks[tc.Track]
@@ -174,4 +178,13 @@ func committedByTrack(t *testing.T, n *node) map[string]uint64 {
 			out[s["track"].(string)]++
 		}
 	}
+}
+
+// countsJSON is tracks as the counts query's JSON decodes into a map.
+func countsJSON(tracks []wire.TrackCountView) []any {
+	out := []any{}
+	for _, tc := range tracks {
+		out = append(out, map[string]any{"track": tc.Track, "open_tasks": float64(tc.OpenTasks), "awaiting_reveal": float64(tc.AwaitingReveal)})
+	}
+	return out
 }

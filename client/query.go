@@ -160,6 +160,13 @@ func (c *Client) Digest(ctx context.Context) (*wire.DigestView, error) {
 	return query[wire.DigestView](ctx, c, "digest")
 }
 
+// Counts are the counts the committed state keeps as it goes ("counts"):
+// uids held, open tasks, and per track open tasks and commits awaiting their
+// reveal.
+func (c *Client) Counts(ctx context.Context) (*wire.CountsView, error) {
+	return query[wire.CountsView](ctx, c, "counts")
+}
+
 // Registration is what a registration pays in the next block
 // ("registration"): the difficulty and the recent block hashes work may bind.
 func (c *Client) Registration(ctx context.Context) (*wire.RegistrationView, error) {

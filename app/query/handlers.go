@@ -213,6 +213,30 @@ func (q *View) miner(args []string) (*wire.MinerView, *Error) {
 	return out, nil
 }
 
+// counts answers "counts" (Counts).
+func (q *View) counts(_ []string) (*wire.CountsView, *Error) { return q.Counts(), nil }
+
+// Counts reads the counts the state keeps as it goes: a few keys, one per
+// validator and two per track, whatever the state's size.
+func (q *View) Counts() *wire.CountsView {
+	out := &wire.CountsView{Height: q.Height, Tracks: []wire.TrackCountView{}}
+	c := q.St.Counters()
+	r := q.St.Registration()
+	out.UIDs = uint64(c.Miners)
+	if free := r.FreeTail - r.FreeHead; r.FreeTail >= r.FreeHead && free <= out.UIDs {
+		out.UIDs -= free
+	}
+	for v := range q.Chain.Validators() {
+		out.OpenTasks += q.St.U64(store.KeyOpenTasks(v))
+	}
+	for _, tr := range q.Chain.Gen.Tracks {
+		out.Tracks = append(out.Tracks, wire.TrackCountView{Track: tr.Name,
+			OpenTasks:      q.St.U64(store.KeyTrackCount(store.TrackOpenTasks, tr.Name)),
+			AwaitingReveal: q.St.U64(store.KeyTrackCount(store.TrackAwaitingReveal, tr.Name))})
+	}
+	return out
+}
+
 // registration answers "registration": the difficulty in force, the next
 // adjustment, and the recorded hashes of the last max_pow_age_blocks blocks
 // (at most membership.MaxPowAgeLimit reads).

@@ -58,6 +58,7 @@ var queryRoutes = map[string]struct {
 	"account":      {1, answers((*View).account)},
 	"miner":        {1, answers((*View).miner)},
 	"registration": {0, answers((*View).registration)},
+	"counts":       {0, answers((*View).counts)},
 	"mirror":       {0, answers((*View).mirrorView)},
 	"task":         {1, answers((*View).task)},
 	"submission":   {1, answers((*View).submission)},

@@ -310,6 +310,29 @@ type TruthRoundView struct {
 	Votes         []VoteView `json:"votes"`
 }
 
+// CountsView answers "counts": counts the committed state keeps as it goes,
+// so that reading them costs a few keys whatever the state's size. UIDs are
+// the uids held by a miner (handed out, less those freed by deregistration
+// and not handed out again; in mirror mode every uid but the burn uid);
+// OpenTasks the posted tasks whose settlement is not done (all tracks);
+// Tracks the same per track, in genesis order, with the commits awaiting
+// their reveal.
+type CountsView struct {
+	Height    int64            `json:"height"`
+	UIDs      uint64           `json:"uids"`
+	OpenTasks uint64           `json:"open_tasks"`
+	Tracks    []TrackCountView `json:"tracks"`
+}
+
+// TrackCountView is one track's counts: its posted tasks whose settlement
+// is not done (0 on gas, which has no tasks), and its commits whose reveal
+// has not come and whose reveal window the chain has not closed.
+type TrackCountView struct {
+	Track          string `json:"track"`
+	OpenTasks      uint64 `json:"open_tasks"`
+	AwaitingReveal uint64 `json:"awaiting_reveal"`
+}
+
 // RegistrationView answers "registration": what a registration pays in the
 // next block. Recent are the recorded block hashes a registration's work may
 // bind (newest first): the next block accepts work on any of them.

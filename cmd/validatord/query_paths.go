@@ -24,6 +24,7 @@ var queryPaths = []struct{ Path, About string }{
 	{"miner/<uid>", "a uid's key, registration, immunity, aggregates and serving address"},
 	{"mirror", "the last final metagraph snapshot of the parent chain (mirror mode)"},
 	{"registration", "what a registration in the next block pays: difficulty, cap, block hashes"},
+	{"counts", "uids held, open tasks and, per track, open tasks and commits awaiting their reveal"},
 	{"task/<id>", "a task: track, poster, deadlines and number of commits"},
 	{"task/<id>/results", "an arena task's evaluation of its scored submissions"},
 	{"submission/<id>", "a submission: its commit, reveal, votes and receipt"},

@@ -26,7 +26,7 @@ type BacklogSource interface {
 // CountSource is the app's read of the counts its committed state keeps
 // (app.App has it).
 type CountSource interface {
-	Counts() (app.StateCounts, bool)
+	Counts() (*wire.CountsView, bool)
 }
 
 // CheckRunSource is the app's count of CheckTx's runs since it started
