@@ -108,8 +108,9 @@ type TaskRow struct {
 // IndexPage is /: the chain's status, each track's top miners and the
 // tasks, newest first, a page of them at a time.
 type IndexPage struct {
-	Status    Status    `json:"status"`
-	Height    int64     `json:"height"`
+	Status    Status     `json:"status"`
+	Chain     ChainFacts `json:"chain"`
+	Height    int64      `json:"height"`
 	Tracks    []string  `json:"tracks"`
 	Boards    []Board   `json:"boards"`
 	Tasks     []TaskRow `json:"tasks"`
@@ -149,6 +150,9 @@ func (r reader) index(after uint64) (*IndexPage, error) {
 		return nil, err
 	}
 	page := &IndexPage{Status: st, Height: st.Height, Tracks: p.trackNames(), Boards: []Board{}, Tasks: []TaskRow{}, After: after}
+	if page.Chain, err = r.chainFacts(st, p); err != nil {
+		return nil, err
+	}
 	for _, name := range page.Tracks {
 		tp, err := r.track(name)
 		if err != nil {

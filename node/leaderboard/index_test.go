@@ -75,6 +75,19 @@ func TestLandingPage(t *testing.T) {
 			t.Errorf("board %+v: no miner yet, so no rows and the reason", b)
 		}
 	}
+	// the chain section: the counts query's answer, and a gas oracle row per EVM chain of genesis
+	open := map[string]uint64{}
+	if c := page.Chain.Counts; c != nil {
+		for _, tc := range c.Tracks {
+			open[tc.Track] = tc.OpenTasks
+		}
+	}
+	if c := page.Chain.Counts; c == nil || c.OpenTasks != 4 || open["workflow"] != 3 || open["arena"] != 1 {
+		t.Errorf("counts %+v: want 4 open tasks, 3 workflow and 1 arena", page.Chain.Counts)
+	}
+	if len(page.Chain.Oracles) != len(n.Gen.Chain.GasChains) {
+		t.Errorf("oracles %+v, want one per EVM chain %v", page.Chain.Oracles, n.Gen.Chain.GasChains)
+	}
 	// newest first, three a page: the arena task and two workflow tasks, then the first
 	if len(page.Tasks) != 3 || page.Tasks[0].ID != ids[3] || page.NextAfter == nil {
 		t.Fatalf("first page %+v (next %v), want tasks %v newest first, 3 of them", page.Tasks, page.NextAfter, ids)
@@ -90,6 +103,13 @@ func TestLandingPage(t *testing.T) {
 	dom := fetch(t, base+"/")
 	if !strings.Contains(dom, `<time datetime="`+page.Status.BlockTime+`">`) || !strings.Contains(dom, `id="lag"`) {
 		t.Errorf("the status line lacks the block time or the lag:\n%s", dom)
+	}
+	if !strings.Contains(dom, `<dd data-col="open-tasks">4 · workflow 3 · arena 1</dd>`) {
+		t.Errorf("the chain section lacks the open tasks by track:\n%s", dom)
+	}
+	oracles := tableOf(t, dom, "oracles")
+	if len(oracles) != len(n.Gen.Chain.GasChains) || (len(oracles) > 0 && oracles[0]["state"] == "") {
+		t.Errorf("oracle rows %v, want one per EVM chain %v with its state", oracles, n.Gen.Chain.GasChains)
 	}
 	next := fmt.Sprintf(`href="/?after=%d"`, *page.NextAfter)
 	if !strings.Contains(dom, next) {

@@ -44,9 +44,18 @@ p.meta{color:#687380}
 
 {{define "status"}}<p id="status" class="meta">height <span id="height">{{.Height}}</span>{{if .BlockTime}} · last block <time datetime="{{.BlockTime}}">{{.BlockTime}}</time> · <span id="lag">{{.Lag}} ago</span>{{end}}</p>{{end}}
 
+{{define "chain"}}<section id="chain"><h2>chain</h2>
+{{with .Counts}}<dl class="facts" id="counts"><dt>uids held</dt><dd data-col="uids">{{.UIDs}}</dd>
+<dt>open tasks</dt><dd data-col="open-tasks">{{.OpenTasks}}{{range .Tracks}}{{if ne .Track "gas"}} · {{.Track}} {{.OpenTasks}}{{end}}{{end}}</dd>
+<dt>commits awaiting their reveal</dt><dd data-col="awaiting-reveal">{{range $i, $t := .Tracks}}{{if $i}} · {{end}}{{$t.Track}} {{$t.AwaitingReveal}}{{end}}</dd></dl>{{end}}
+{{if .Oracles}}<div class="wide"><table id="oracles"><thead><tr><th scope="col">EVM chain</th><th scope="col" class="l">gas oracle</th><th scope="col">last closed block</th><th scope="col">its EVM time</th><th scope="col">behind the last block</th></tr></thead><tbody>
+{{range .Oracles}}<tr><td data-col="evm-chain">{{.EvmChainID}}</td><td data-col="state" class="l">{{.State}}</td><td data-col="closed">{{with .LastClosedBlock}}{{.}}{{else}}–{{end}}</td><td data-col="evm-time">{{with .EVMTime}}<time datetime="{{.}}">{{.}}</time>{{else}}–{{end}}</td><td data-col="behind">{{with .Behind}}{{.}}{{else}}–{{end}}</td></tr>
+{{end}}</tbody></table></div>{{end}}</section>{{end}}
+
 {{define "index"}}{{template "head" "index"}}
 <h1>validatord leaderboard</h1>
 {{template "status" .Status}}
+{{template "chain" .Chain}}
 {{range .Boards}}<section class="board">
 <h2><a href="/track/{{.Track}}">track {{.Track}}</a> <small>{{if gt .Total (len .Rows)}}top {{len .Rows}} of {{.Total}} · {{end}}<a href="/track/{{.Track}}.json">json</a></small></h2>
 <div class="wide"><table id="board-{{.Track}}"><thead><tr><th scope="col">rank</th><th scope="col">uid</th><th scope="col">score</th></tr></thead><tbody>
