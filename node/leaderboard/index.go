@@ -111,11 +111,11 @@ type IndexPage struct {
 	Status    Status     `json:"status"`
 	Chain     ChainFacts `json:"chain"`
 	Height    int64      `json:"height"`
-	Tracks    []string  `json:"tracks"`
-	Boards    []Board   `json:"boards"`
-	Tasks     []TaskRow `json:"tasks"`
-	After     uint64    `json:"after"`      // the tasks are those below this id (0: the newest)
-	NextAfter *uint64   `json:"next_after"` // the next page's after, null on the last
+	Tracks    []string   `json:"tracks"`
+	Boards    []Board    `json:"boards"`
+	Tasks     []TaskRow  `json:"tasks"`
+	After     uint64     `json:"after"`      // the tasks are those below this id (0: the newest)
+	NextAfter *uint64    `json:"next_after"` // the next page's after, null on the last
 }
 
 // taskPhase is where a task stands for a transaction in the block after
