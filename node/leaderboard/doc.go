@@ -13,5 +13,8 @@
 // Paths: / (and /index.json), /track/<name>, /miner/<uid>, /epoch,
 // /epoch/<n>, /epochs, /task/<id> and the same with .json;
 // /submission/<id>.json; /task?id=<id> and /miner?uid=<uid> redirect.
-// Lists page by ?after=<id>.
+// Lists page by ?after=: the landing page's tasks and a miner's
+// submissions below an id, a track's board after a rank (trackRows, 50, a
+// page; its JSON carries the page's rows and the board's total), so no
+// request reads more than a page's rows; a bad ?after= is a 400.
 package leaderboard

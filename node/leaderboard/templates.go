@@ -65,13 +65,14 @@ p.meta{color:#687380}
 {{template "foot"}}{{end}}
 
 {{define "track"}}{{template "head" .Track}}
-<h1>track {{.Track}} <small>height <span id="height">{{.Height}}</span> · <a href="/track/{{.Track}}.json">json</a></small></h1>
+<h1>track {{.Track}} <small>height <span id="height">{{.Height}}</span>{{if .Rows}} · ranks {{.First}}–{{.Last}} of {{.Total}}{{end}} · <a href="/track/{{.Track}}.json{{if .After}}?after={{.After}}{{end}}">json</a></small></h1>
 <p id="ranks" class="muted">ranks {{.Leaderboard.Ranks}}; a miner still warming up shows its mean scaled by tasks seen / warm-up tasks</p>
 <div class="wide"><table id="rows"><thead><tr><th scope="col">rank</th><th scope="col">uid</th><th scope="col">score</th><th scope="col">window fill</th><th scope="col">warm-up</th></tr></thead><tbody>
 {{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid"><a href="/miner/{{.UID}}">{{.UID}}</a></td><td data-col="score">{{short .Score}}</td>
 {{with .Window}}<td data-col="fill">{{.Fill}}</td><td data-col="warmup">{{.Warmup}}</td>{{else}}<td data-col="fill" class="muted">–</td><td data-col="warmup" class="muted">–</td>{{end}}</tr>
-{{else}}<tr><td colspan="5" class="l muted" id="empty">{{with .Leaderboard.Empty}}{{.}}{{else}}no miner has an aggregate on this track{{end}}</td></tr>
+{{else}}<tr><td colspan="5" class="l muted" id="empty">{{if .Total}}no miner ranked after {{.After}}: the board has {{.Total}}{{else}}{{with .Leaderboard.Empty}}{{.}}{{else}}no miner has an aggregate on this track{{end}}{{end}}</td></tr>
 {{end}}</tbody></table></div>
+<p class="pager">{{with .PrevHref}}<a rel="prev" href="{{.}}">previous page</a> {{end}}{{with .NextHref}}<a rel="next" href="{{.}}">next page</a>{{end}}</p>
 {{template "foot"}}{{end}}
 
 {{define "epoch"}}{{template "head" "epoch"}}
