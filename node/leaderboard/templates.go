@@ -26,7 +26,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"short": short
 <title>{{.}} · validatord leaderboard</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:100em;padding:0 1em;color:#1d232a;background:#fbfbfc}
-h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}h2 small{color:#687380;font-weight:normal;font-size:.75em}h1 small{color:#687380;font-weight:normal;font-size:.7em}
+h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}h2 small{color:#5f6a76;font-weight:normal;font-size:.75em}h1 small{color:#5f6a76;font-weight:normal;font-size:.7em}
 nav a{margin-right:1em}nav{margin-bottom:1em}
 .wide{overflow-x:auto}
 table{border-collapse:collapse;width:100%;background:#fff;box-shadow:0 1px 2px #0001}
@@ -34,8 +34,8 @@ th,td{padding:.35em .6em;border-bottom:1px solid #e3e6ea;text-align:right;white-
 th{background:#eef1f4;font-weight:600}
 td.l,th.l{text-align:left}
 tr:nth-child(even) td{background:#f7f8fa}
-.muted{color:#687380}.board table{width:auto;min-width:24em}svg.chart{width:100%;max-width:600px;height:auto;display:block;margin:.4em 0}dl.facts{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.facts dd{margin:0}.flag{color:#a33}
-p.meta{color:#687380}
+.muted{color:#5f6a76}.board table{width:auto;min-width:24em}svg.chart{width:100%;max-width:600px;height:auto;display:block;margin:.4em 0}dl.facts{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.facts dd{margin:0}.flag{color:#a33}
+p.meta{color:#5f6a76}
 </style></head><body>
 <nav><a href="/">index</a><a href="/epoch">epoch</a><a href="/epochs">epochs</a><a href="/epoch.json">json</a></nav>
 {{end}}
