@@ -258,7 +258,9 @@ func checkShot(img image.Image, want shotWant, domRows []int) (shotReport, []err
 		tables = tables[:len(domRows)]
 	}
 	for i, t := range tables {
-		pitch := t.head.bottom - t.head.top + 1
+		// a row is as tall as the header, plus its rule and a pixel of slack:
+		// a row's top can fall between pixels, and rows drift 0.5 px each
+		pitch := t.head.bottom - t.head.top + 2
 		fit := min(domRows[i], (b.Max.Y-t.head.bottom-1)/pitch)
 		rep.rows, rep.fit = append(rep.rows, len(t.rows)), append(rep.fit, fit)
 		if len(t.rows) < fit || len(t.rows) > domRows[i] {
