@@ -37,13 +37,52 @@ type TrackRow struct {
 	Window *Window `json:"window"` // null on the gas track
 }
 
-// TrackPage is /track/<name>: the leaderboard answer and its rows.
+// TrackPage is /track/<name>: one page of the track's leaderboard, the
+// miners ranked after After (at most trackRows of them).
 type TrackPage struct {
-	Track       string                `json:"track"`
-	Height      int64                 `json:"height"`
-	Rows        []TrackRow            `json:"rows"`
+	Track  string     `json:"track"`
+	Height int64      `json:"height"`
+	Rows   []TrackRow `json:"rows"`
+	Total  int        `json:"total"` // miners on the whole board
+	// After is how many ranks the page skips: its rows are ranks After+1
+	// onwards (0: from the top).
+	After     int  `json:"after"`
+	NextAfter *int `json:"next_after"` // the next page's after, null on the last
+	PrevAfter *int `json:"prev_after"` // the previous page's after, null on the first
+	// Leaderboard is the query's answer with its miners cut to this page's.
 	Leaderboard *wire.LeaderboardView `json:"leaderboard"`
 }
+
+// trackHref is the track page that skips after ranks.
+func trackHref(track string, after int) string {
+	if after == 0 {
+		return "/track/" + track
+	}
+	return "/track/" + track + "?after=" + strconv.Itoa(after)
+}
+
+// NextHref is the next page's path, "" on the last page.
+func (p *TrackPage) NextHref() string {
+	if p.NextAfter == nil {
+		return ""
+	}
+	return trackHref(p.Track, *p.NextAfter)
+}
+
+// PrevHref is the previous page's path, "" on the first page.
+func (p *TrackPage) PrevHref() string {
+	if p.PrevAfter == nil {
+		return ""
+	}
+	return trackHref(p.Track, *p.PrevAfter)
+}
+
+// First is the rank of the page's first row (its rows are ranks First
+// to Last).
+func (p *TrackPage) First() int { return p.After + 1 }
+
+// Last is the rank of the page's last row.
+func (p *TrackPage) Last() int { return p.After + len(p.Rows) }
 
 // TrackScore is a uid's score on one track in an epoch.
 type TrackScore struct {
@@ -196,7 +235,11 @@ func (r reader) windowOf(p *params, uid uint32, track string) (*Window, error) {
 	return w, nil
 }
 
-func (r reader) track(name string) (*TrackPage, error) {
+// track is the page of track name that skips after ranks and holds at
+// most rows miners. The app ranks the whole board in one answer (bounded
+// by the chain's max_uids); the page reads a window only for its own rows,
+// so its further queries are bounded by rows.
+func (r reader) track(name string, after, rows int) (*TrackPage, error) {
 	p, err := r.params()
 	if err != nil {
 		return nil, err
@@ -212,7 +255,20 @@ func (r reader) track(name string) (*TrackPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	page := &TrackPage{Track: name, Height: lb.Height, Rows: []TrackRow{}, Leaderboard: lb}
+	total := len(lb.Miners)
+	from := min(after, total)
+	to := min(from+rows, total)
+	lb.Miners = lb.Miners[from:to]
+	page := &TrackPage{Track: name, Height: lb.Height, Rows: []TrackRow{}, Total: total, After: after, Leaderboard: lb}
+	if to < total {
+		next := to
+		page.NextAfter = &next
+	}
+	if after > 0 {
+		// a page past the end goes back to the last rows
+		prev := max(from-rows, 0)
+		page.PrevAfter = &prev
+	}
 	windowed := name == genesis.TrackWorkflow || name == genesis.TrackArena
 	for _, e := range lb.Miners {
 		row := TrackRow{Rank: e.Rank, UID: e.UID, Score: e.Score}

@@ -13,5 +13,17 @@
 // Paths: / (and /index.json), /track/<name>, /miner/<uid>, /epoch,
 // /epoch/<n>, /epochs, /task/<id> and the same with .json;
 // /submission/<id>.json; /task?id=<id> and /miner?uid=<uid> redirect.
-// Lists page by ?after=<id>.
+// Lists page by ?after=: the landing page's tasks and a miner's
+// submissions below an id, a track's board after a rank (trackRows, 50, a
+// page; its JSON carries the page's rows and the board's total), so no
+// request reads more than a page's rows; a bad ?after= is a 400.
+//
+// Every text colour of the stylesheet keeps WCAG 2's 4.5:1 against each
+// background it can sit on (TestStylesheetContrast). The long test
+// TestPagesInChromium loads the pages in headless Chromium and checks its
+// screenshots by their layout colours, not glyphs (shot_test.go): the
+// size, that the page is not blank, a header band per table in view with
+// a row band for each of its rows that fits, the contrast of the darkest
+// text in each band and on the line above each table, the miner page's
+// chart.
 package leaderboard

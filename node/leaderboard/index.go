@@ -21,16 +21,20 @@ type Options struct {
 	Block func(ctx context.Context, height int64) (time.Time, error)
 	// Now is the clock the lag is measured with (time.Now when nil).
 	Now func() time.Time
-	// taskRows and subRows override the page sizes below (a test pages
-	// through a few rows); 0 keeps them.
-	taskRows, subRows int
+	// taskRows, subRows and trackRows override the page sizes below (a
+	// test pages through a few rows); 0 keeps them.
+	taskRows, subRows, trackRows int
 }
 
-// Page sizes: every table is bounded, the rest is a click on "older".
+// Page sizes: every table is bounded, the rest is a click on "older" (or
+// "next").
 const (
-	boardRows   = 10 // miners per track on the landing page
-	taskRows    = 20 // tasks per landing page
-	subRows     = 25 // submissions per miner page
+	boardRows = 10 // miners per track on the landing page
+	taskRows  = 20 // tasks per landing page
+	subRows   = 25 // submissions per miner page
+	// trackRows is the miners per /track page: each row costs the page a
+	// window query, so a board of thousands of uids is read 50 at a time.
+	trackRows   = 50
 	epochsShown = 10 // epochs on /epochs and on a miner page
 )
 
@@ -154,11 +158,11 @@ func (r reader) index(after uint64) (*IndexPage, error) {
 		return nil, err
 	}
 	for _, name := range page.Tracks {
-		tp, err := r.track(name)
+		tp, err := r.track(name, 0, boardRows)
 		if err != nil {
 			return nil, err
 		}
-		b := Board{Track: name, Rows: tp.Rows[:min(len(tp.Rows), boardRows)], Total: len(tp.Rows)}
+		b := Board{Track: name, Rows: tp.Rows, Total: tp.Total}
 		if tp.Leaderboard.Empty != nil {
 			b.Empty = *tp.Leaderboard.Empty
 		}

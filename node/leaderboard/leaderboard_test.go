@@ -103,10 +103,14 @@ func (b browser) run(t *testing.T, args ...string) []byte {
 // dom is the page's DOM after Chromium loaded it.
 func (b browser) dom(t *testing.T, url string) string { return string(b.run(t, "--dump-dom", url)) }
 
-// screenshot keeps a PNG of the page in dir and returns its path.
-func (b browser) screenshot(t *testing.T, url, dir, name string) string {
+// screenshot keeps a PNG of the page, in a window w×h pixels, in dir and
+// returns its path. Chromium is told to run every compositor stage before
+// it draws the shot: without that, a shot taken on a busy machine once
+// showed a table painted only in its upper left tiles.
+func (b browser) screenshot(t *testing.T, url, dir, name string, w, h int) string {
 	path := filepath.Join(dir, name+".png")
-	b.run(t, "--window-size=1400,600", "--screenshot="+path, url)
+	b.run(t, fmt.Sprintf("--window-size=%d,%d", w, h), "--force-device-scale-factor=1", "--run-all-compositor-stages-before-draw",
+		"--screenshot="+path, url)
 	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
 		t.Fatalf("screenshot %s: %v", path, err)
 	}
@@ -190,7 +194,8 @@ func TestShort(t *testing.T) {
 // through the RPC; the JSON behind each page is checked too. Then it
 // crawls: every page reachable from / is loaded in Chromium and checked
 // for content and basic accessibility, and every link on it answers 200
-// (crawl). Screenshots stay in $TMPDIR (the path is logged).
+// (crawl). Screenshots stay in $TMPDIR (the path is logged), each checked
+// by its layout colours against what the test expects of it (checkShot).
 func TestPagesInChromium(t *testing.T) {
 	longtest.Skip(t)
 	bin := chromium(t)
@@ -312,11 +317,41 @@ func TestPagesInChromium(t *testing.T) {
 
 	crawl(t, b, base, d.UID)
 
-	// screenshots, and the load time: Chromium end to end, and the server alone
-	for _, p := range []struct{ name, url string }{{"epoch", base + "/epoch"}, {"track-workflow", base + "/track/workflow"}, {"task", taskURL},
-		{"index", base + "/"}, {"miner", fmt.Sprintf("%s/miner/%d", base, d.UID)}, {"epochs", base + "/epochs"}} {
-		t.Logf("screenshot %s", b.screenshot(t, p.url, shots, p.name))
+	// screenshots, each checked against what its row expects (checkShot):
+	// the window's size, that much of it not the page background, that many
+	// tables' header bands in view, under each a row band for every row
+	// of the DOM that fits, text contrast in the bands and on the line above
+	// each table; the miner page also shows its weight chart's line.
+	chartColour := mustHex(colours[0])
+	for _, p := range []struct {
+		name, url string
+		want      shotWant
+	}{
+		{"epoch", base + "/epoch", shotWant{width: 1400, height: 600, minInk: 0.05, tables: 1}},
+		// the line above the table is the muted note on what the score is
+		{"track-workflow", base + "/track/workflow", shotWant{width: 1400, height: 600, minInk: 0.05, tables: 1}},
+		{"task", taskURL, shotWant{width: 1400, height: 600, minInk: 0.05, tables: 1}},
+		// the three tracks' boards and the tasks
+		{"index", base + "/", shotWant{width: 1400, height: 600, minInk: 0.15, tables: 4}},
+		// taller, so the weight chart and the epochs' table are in view
+		{"miner", fmt.Sprintf("%s/miner/%d", base, d.UID), shotWant{width: 1400, height: 1000, minInk: 0.15, tables: 2,
+			chart: &chartColour, chartPixels: 200}},
+		// the line above the table is the muted note on uid 0
+		{"epochs", base + "/epochs", shotWant{width: 1400, height: 600, minInk: 0.05, tables: 1}},
+	} {
+		path := b.screenshot(t, p.url, shots, p.name, p.want.width, p.want.height)
+		img, err := readPNG(path)
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", path, err)
+		}
+		rep, errs := checkShot(img, p.want, domTableRows(b.dom(t, p.url)))
+		t.Logf("screenshot %s: %v", path, rep)
+		for _, err := range errs {
+			t.Errorf("screenshot %s: %v", path, err)
+		}
 	}
+
+	// the load time: Chromium end to end, and the server alone
 	const loads = 5
 	mean := func(url string) float64 {
 		start := time.Now()

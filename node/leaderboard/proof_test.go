@@ -18,18 +18,29 @@ import (
 	subnetv1 "github.com/scoringsubnet/validatord/proto/subnet/v1"
 )
 
-func fetch(t *testing.T, url string) string {
+// get fetches url and returns its status and body.
+func get(t *testing.T, url string) (int, string) {
 	t.Helper()
 	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	bz, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s %v", url, resp.Status, err)
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return string(bz)
+	return resp.StatusCode, string(body)
+}
+
+// fetch is the body of url, which must answer 200.
+func fetch(t *testing.T, url string) string {
+	t.Helper()
+	code, body := get(t, url)
+	if code != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", url, code, body)
+	}
+	return body
 }
 
 // TestEpochJSONProof: /epoch.json carries the epoch record's proof, and a

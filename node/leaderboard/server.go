@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -60,7 +61,7 @@ func splitJSON(s string) (string, bool) {
 
 func (s *server) index(w http.ResponseWriter, r *http.Request) {
 	asJSON := r.URL.Path == "/index.json"
-	after, ok := cursor(w, r, asJSON)
+	after, ok := cursor(w, r, asJSON, "a task id")
 	if !ok {
 		return
 	}
@@ -70,18 +71,19 @@ func (s *server) index(w http.ResponseWriter, r *http.Request) {
 	render(w, "index", page, asJSON, err)
 }
 
-// cursor is the request's ?after=<id>: a listing's page starts below that
-// id (0, the default, is the newest). Lists page by id rather than by page
-// number so a page stays the same while new items arrive at the top. A bad
-// one is answered here (ok false).
-func cursor(w http.ResponseWriter, r *http.Request, asJSON bool) (after uint64, ok bool) {
+// cursor is the request's ?after=<n>: a listing's page starts below that
+// id (0, the default, is the newest), or on a track's board after that
+// rank. Lists page by id rather than by page number so a page stays the
+// same while new items arrive at the top. A bad one (not a whole number:
+// what says what it should be) is answered here with a 400 (ok false).
+func cursor(w http.ResponseWriter, r *http.Request, asJSON bool, what string) (after uint64, ok bool) {
 	raw := r.URL.Query().Get("after")
 	if raw == "" {
 		return 0, true
 	}
 	n, err := strconv.ParseUint(raw, 10, 64)
 	if err != nil {
-		render(w, "error", nil, asJSON, fmt.Errorf("after %q: %w", raw, errBadRequest))
+		render(w, "error", nil, asJSON, fmt.Errorf("after %q: %w: ?after= takes %s, a whole number (0 or more)", raw, errBadRequest, what))
 		return 0, false
 	}
 	return n, true
@@ -144,7 +146,7 @@ func (s *server) miner(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	after, ok := cursor(w, r, asJSON)
+	after, ok := cursor(w, r, asJSON, "a submission id")
 	if !ok {
 		return
 	}
@@ -174,9 +176,14 @@ func (s *server) submission(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) track(w http.ResponseWriter, r *http.Request) {
 	name, asJSON := splitJSON(r.PathValue("name"))
+	after, ok := cursor(w, r, asJSON, "the rank the page starts after")
+	if !ok {
+		return
+	}
 	rd, cancel := s.reader(r)
 	defer cancel()
-	page, err := rd.track(name)
+	// a rank past the uid space is past every board's end
+	page, err := rd.track(name, int(min(after, math.MaxUint32)), orDefault(s.opts.trackRows, trackRows))
 	render(w, "track", page, asJSON, err)
 }
 

@@ -26,7 +26,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"short": short
 <title>{{.}} · validatord leaderboard</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:100em;padding:0 1em;color:#1d232a;background:#fbfbfc}
-h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}h2 small{color:#687380;font-weight:normal;font-size:.75em}h1 small{color:#687380;font-weight:normal;font-size:.7em}
+h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.15em;margin:1.2em 0 .4em}h2 small{color:#5f6a76;font-weight:normal;font-size:.75em}h1 small{color:#5f6a76;font-weight:normal;font-size:.7em}
 nav a{margin-right:1em}nav{margin-bottom:1em}
 .wide{overflow-x:auto}
 table{border-collapse:collapse;width:100%;background:#fff;box-shadow:0 1px 2px #0001}
@@ -34,8 +34,8 @@ th,td{padding:.35em .6em;border-bottom:1px solid #e3e6ea;text-align:right;white-
 th{background:#eef1f4;font-weight:600}
 td.l,th.l{text-align:left}
 tr:nth-child(even) td{background:#f7f8fa}
-.muted{color:#687380}.board table{width:auto;min-width:24em}svg.chart{width:100%;max-width:600px;height:auto;display:block;margin:.4em 0}dl.facts{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.facts dd{margin:0}.flag{color:#a33}
-p.meta{color:#687380}
+.muted{color:#5f6a76}.board table{width:auto;min-width:24em}svg.chart{width:100%;max-width:600px;height:auto;display:block;margin:.4em 0}dl.facts{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dl.facts dd{margin:0}.flag{color:#a33}
+p.meta{color:#5f6a76}
 </style></head><body>
 <nav><a href="/">index</a><a href="/epoch">epoch</a><a href="/epochs">epochs</a><a href="/epoch.json">json</a></nav>
 {{end}}
@@ -74,13 +74,14 @@ p.meta{color:#687380}
 {{template "foot"}}{{end}}
 
 {{define "track"}}{{template "head" .Track}}
-<h1>track {{.Track}} <small>height <span id="height">{{.Height}}</span> · <a href="/track/{{.Track}}.json">json</a></small></h1>
+<h1>track {{.Track}} <small>height <span id="height">{{.Height}}</span>{{if .Rows}} · ranks {{.First}}–{{.Last}} of {{.Total}}{{end}} · <a href="/track/{{.Track}}.json{{if .After}}?after={{.After}}{{end}}">json</a></small></h1>
 <p id="ranks" class="muted">ranks {{.Leaderboard.Ranks}}; a miner still warming up shows its mean scaled by tasks seen / warm-up tasks</p>
 <div class="wide"><table id="rows"><thead><tr><th scope="col">rank</th><th scope="col">uid</th><th scope="col">score</th><th scope="col">window fill</th><th scope="col">warm-up</th></tr></thead><tbody>
 {{range .Rows}}<tr><td data-col="rank">{{.Rank}}</td><td data-col="uid"><a href="/miner/{{.UID}}">{{.UID}}</a></td><td data-col="score">{{short .Score}}</td>
 {{with .Window}}<td data-col="fill">{{.Fill}}</td><td data-col="warmup">{{.Warmup}}</td>{{else}}<td data-col="fill" class="muted">–</td><td data-col="warmup" class="muted">–</td>{{end}}</tr>
-{{else}}<tr><td colspan="5" class="l muted" id="empty">{{with .Leaderboard.Empty}}{{.}}{{else}}no miner has an aggregate on this track{{end}}</td></tr>
+{{else}}<tr><td colspan="5" class="l muted" id="empty">{{if .Total}}no miner ranked after {{.After}}: the board has {{.Total}}{{else}}{{with .Leaderboard.Empty}}{{.}}{{else}}no miner has an aggregate on this track{{end}}{{end}}</td></tr>
 {{end}}</tbody></table></div>
+<p class="pager">{{with .PrevHref}}<a rel="prev" href="{{.}}">previous page</a> {{end}}{{with .NextHref}}<a rel="next" href="{{.}}">next page</a>{{end}}</p>
 {{template "foot"}}{{end}}
 
 {{define "epoch"}}{{template "head" "epoch"}}
