@@ -439,7 +439,13 @@ func (q *View) leaderboard(args []string) (*wire.LeaderboardView, *Error) {
 		out.Miners[i] = rows[i].LeaderboardEntry
 	}
 	if len(rows) == 0 {
-		why := leaderboardEmpty[name]
+		var cutoff int64
+		for _, t := range q.Chain.Gen.Tracks {
+			if t.Name == name {
+				cutoff = int64(t.ActivityCutoffBlocks)
+			}
+		}
+		why := fmt.Sprintf(leaderboardEmpty[name], cutoff)
 		out.Empty = &why
 	}
 	return out, nil
@@ -452,11 +458,13 @@ var leaderboardRanks = map[string]string{
 	genesis.TrackGas:      "the gas aggregate: the mean of the agent's latest TotalScore over the EVM chains where it has one",
 }
 
-// leaderboardEmpty says why a track's board can be empty.
+// leaderboardEmpty says why a track's board can be empty (a format of the
+// track's activity_cutoff_blocks): never scored, or scored longer ago than
+// the cutoff, which drops the aggregate until the miner scores again.
 var leaderboardEmpty = map[string]string{
-	genesis.TrackWorkflow: "no miner has a scored workflow task within the track's activity cutoff yet: a score needs a miner's commit and reveal, then validators' reports until the task's report deadline",
-	genesis.TrackArena:    "no miner has a scored arena run within the track's activity cutoff yet: a score needs a miner's commit and reveal, then validators' reports until the task's report deadline",
-	genesis.TrackGas:      "no gas agent has a score yet: predictions are scored when validators' truths close their EVM block (validatord oracle gas sends them) and the block's reveal window ends",
+	genesis.TrackWorkflow: "no miner has a workflow task scored in the last %d blocks (the track's activity_cutoff_blocks): a score needs a miner's commit and reveal, then validators' reports until the task's report deadline; a miner whose last score is older has no aggregate until it scores again",
+	genesis.TrackArena:    "no miner has an arena run scored in the last %d blocks (the track's activity_cutoff_blocks): a score needs a miner's commit and reveal, then validators' reports until the task's report deadline; a miner whose last score is older has no aggregate until it scores again",
+	genesis.TrackGas:      "no gas agent has a score from the last %d blocks (the track's activity_cutoff_blocks): predictions are scored when validators' truths close their EVM block (validatord oracle gas sends them) and the block's reveal window ends; an agent whose last score is older has no aggregate until it scores again",
 }
 
 // warmup fills a row's mean and warm-up (workflow and arena windows).

@@ -331,8 +331,8 @@ func TestPagesInChromium(t *testing.T) {
 		// the line above the table is the muted note on what the score is
 		{"track-workflow", base + "/track/workflow", shotWant{width: 1400, height: 600, minInk: 0.05, tables: 1}},
 		{"task", taskURL, shotWant{width: 1400, height: 600, minInk: 0.05, tables: 1}},
-		// the three tracks' boards and the tasks
-		{"index", base + "/", shotWant{width: 1400, height: 600, minInk: 0.15, tables: 4}},
+		// taller: the gas oracles, the three tracks' boards and the tasks
+		{"index", base + "/", shotWant{width: 1400, height: 1100, minInk: 0.15, tables: 5}},
 		// taller, so the weight chart and the epochs' table are in view
 		{"miner", fmt.Sprintf("%s/miner/%d", base, d.UID), shotWant{width: 1400, height: 1000, minInk: 0.15, tables: 2,
 			chart: &chartColour, chartPixels: 200}},
@@ -391,7 +391,7 @@ func crawl(t *testing.T, b browser, base string, uid uint32) {
 	t.Helper()
 	miner := fmt.Sprintf("/miner/%d", uid)
 	content := map[string][]string{ // path → what its DOM must hold
-		"/":       {`id="board-workflow"`, `id="tasks"`, `id="status"`, `id="lag"`, `href="` + miner + `"`},
+		"/":       {`id="board-workflow"`, `id="tasks"`, `id="status"`, `id="lag"`, `href="` + miner + `"`, `id="counts"`, `id="oracles"`, "closing windows"},
 		"/epochs": {burnLabel, `id="rows"`, `href="` + miner + `"`},
 		"/epoch":  {burnLabel},
 		miner:     {"&lt;script&gt;alert(1)&lt;", `id="submissions"`, `<svg class="chart"`, "Merkle proof", "scored"},
