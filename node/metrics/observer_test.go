@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	abcitypes "github.com/cometbft/cometbft/abci/types"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/prometheus/common/expfmt"
 
 	"github.com/scoringsubnet/validatord/app"
 	"github.com/scoringsubnet/validatord/app/wire"
@@ -137,11 +139,25 @@ func TestScoresDropUIDsThatLeft(t *testing.T) {
 // first Commit that can.
 func TestCountersStartAtZero(t *testing.T) {
 	a := &fakeApp{answers: map[string]any{"status": wire.StatusView{Height: 1}}}
-	m, err := New(prometheus.NewRegistry())
+	reg := prometheus.NewRegistry()
+	m, err := New(reg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := Wrap(a, m).(*observed)
+	// the figure docs/metrics.md gives: what a fresh registry exposes
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	series, text := 0, &bytes.Buffer{}
+	for _, mf := range mfs {
+		series += len(mf.Metric)
+		if _, err := expfmt.MetricFamilyToText(text, mf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("a fresh registry: %d series, %d bytes of text exposition", series, text.Len())
 	if n, want := testutil.CollectAndCount(m.Txs), len(MsgTypes())*len(wire.Codes); n != want {
 		t.Errorf("%d txs series, want %d", n, want)
 	}
