@@ -38,6 +38,14 @@ func (q *boardQuerier) Query(_ context.Context, req *abcitypes.RequestQuery) (*a
 		v = wire.StatusView{Height: 7}
 	case strings.HasPrefix(path, "tasks/"):
 		v = wire.TasksView{Height: 7, Tasks: []wire.TaskListEntry{}}
+	case path == "counts":
+		v = wire.CountsView{Height: 7, UIDs: uint64(q.miners), Tracks: []wire.TrackCountView{}}
+	case strings.HasPrefix(path, "gaschain/"):
+		id, err := strconv.ParseUint(strings.TrimPrefix(path, "gaschain/"), 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		v = wire.GasChainView{EvmChainID: id, WindowBlocks: 1}
 	case path == "leaderboard/"+genesis.TrackWorkflow:
 		lb := wire.LeaderboardView{Height: 7, Track: genesis.TrackWorkflow, Miners: []wire.LeaderboardEntry{}}
 		for i := range q.miners {
