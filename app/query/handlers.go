@@ -439,13 +439,8 @@ func (q *View) leaderboard(args []string) (*wire.LeaderboardView, *Error) {
 		out.Miners[i] = rows[i].LeaderboardEntry
 	}
 	if len(rows) == 0 {
-		var cutoff int64
-		for _, t := range q.Chain.Gen.Tracks {
-			if t.Name == name {
-				cutoff = int64(t.ActivityCutoffBlocks)
-			}
-		}
-		why := fmt.Sprintf(leaderboardEmpty[name], cutoff)
+		tr, _ := q.Chain.Gen.Track(name) // HasTrack held above
+		why := fmt.Sprintf(leaderboardEmpty[name], tr.ActivityCutoffBlocks)
 		out.Empty = &why
 	}
 	return out, nil
